@@ -1,0 +1,121 @@
+//! One module per implementation family. Each exposes `entries()`: the
+//! (algorithm, backend) pairs it provides. `all()` is the one list the
+//! registry is built from; a new backend is one module plus one line here.
+
+use crate::{Backend, Hasher};
+
+mod awslc;
+mod blake2simd;
+mod blake3;
+mod crc;
+mod highway;
+mod openssl;
+mod ring;
+mod rustcrypto;
+mod siphash;
+mod xkcp;
+mod xxh;
+
+pub(crate) fn all() -> Vec<Backend> {
+    let mut all = Vec::new();
+    all.extend(rustcrypto::entries());
+    all.extend(openssl::entries());
+    all.extend(ring::entries());
+    all.extend(awslc::entries());
+    all.extend(blake2simd::entries());
+    all.extend(blake3::entries());
+    all.extend(xkcp::entries());
+    all.extend(highway::entries());
+    all.extend(siphash::entries());
+    all.extend(xxh::entries());
+    all.extend(crc::entries());
+    all
+}
+
+/// Adapter for state types with a native "finalize and reset" (RustCrypto's
+/// `FixedOutputReset`, blake3's `reset`, ...): no copy of the initial state per message.
+pub(crate) struct Native<T> {
+    pub state: T,
+    pub out_len: usize,
+    pub update: fn(&mut T, &[u8]),
+    pub finish_reset: fn(&mut T, &mut [u8]),
+    pub reset: fn(&mut T),
+}
+
+impl<T: Clone + Send + 'static> Hasher for Native<T> {
+    fn update(&mut self, data: &[u8]) {
+        (self.update)(&mut self.state, data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        (self.finish_reset)(&mut self.state, out)
+    }
+    fn reset(&mut self) {
+        (self.reset)(&mut self.state)
+    }
+    fn output_len(&self) -> usize {
+        self.out_len
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(Native {
+            state: self.state.clone(),
+            out_len: self.out_len,
+            update: self.update,
+            finish_reset: self.finish_reset,
+            reset: self.reset,
+        })
+    }
+}
+
+/// Adapter for state types whose finalization consumes them or leaves them
+/// unusable: a pristine copy of the initial (keyed) state is kept and restored.
+pub(crate) struct Snapshot<T> {
+    pub state: T,
+    pub initial: T,
+    pub out_len: usize,
+    pub update: fn(&mut T, &[u8]),
+    pub finish: fn(T, &mut [u8]),
+}
+
+impl<T: Clone + Send + 'static> Snapshot<T> {
+    pub fn new(initial: T, out_len: usize, update: fn(&mut T, &[u8]), finish: fn(T, &mut [u8])) -> Self {
+        Snapshot {
+            state: initial.clone(),
+            initial,
+            out_len,
+            update,
+            finish,
+        }
+    }
+}
+
+impl<T: Clone + Send + 'static> Hasher for Snapshot<T> {
+    fn update(&mut self, data: &[u8]) {
+        (self.update)(&mut self.state, data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        let done = std::mem::replace(&mut self.state, self.initial.clone());
+        (self.finish)(done, out)
+    }
+    fn reset(&mut self) {
+        self.state = self.initial.clone();
+    }
+    fn output_len(&self) -> usize {
+        self.out_len
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(Snapshot {
+            state: self.state.clone(),
+            initial: self.initial.clone(),
+            out_len: self.out_len,
+            update: self.update,
+            finish: self.finish,
+        })
+    }
+}
+
+/// The key bytes of a config whose algorithm always has one (defaulted keys).
+pub(crate) fn key_of(config: &crate::Config) -> &[u8] {
+    config.key.as_deref().unwrap_or(&[])
+}

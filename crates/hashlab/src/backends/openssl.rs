@@ -1,0 +1,480 @@
+//! The system's OpenSSL 3 libcrypto through EVP: every algorithm here that it
+//! offers, MACs included. The `openssl` crate wraps neither EVP_MAC nor context
+//! copies, so this talks to `openssl-sys` directly. Each hasher fetches its
+//! `EVP_MD`/`EVP_MAC` once and re-initialises the same context per message, so
+//! a 16-byte message pays no name lookup.
+
+use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CString};
+use std::ptr;
+
+use openssl_sys as ffi;
+
+use super::key_of;
+use crate::{Backend, Config, HashError, Hasher};
+
+const NAME: &str = "openssl";
+
+extern "C" {
+    // In libcrypto 3.x but not declared by openssl-sys.
+    fn EVP_MD_up_ref(md: *mut ffi::EVP_MD) -> c_int;
+    fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
+    fn OSSL_PARAM_construct_utf8_string(key: *const c_char, buf: *mut c_char, bsize: usize) -> ffi::OSSL_PARAM;
+    fn OSSL_PARAM_construct_size_t(key: *const c_char, buf: *mut usize) -> ffi::OSSL_PARAM;
+}
+
+/// The most recent OpenSSL error as text, and the error queue cleared.
+fn last_error() -> String {
+    let mut message = String::from("unknown OpenSSL error");
+    loop {
+        // SAFETY: ERR_get_error only reads this thread's error queue.
+        let code = unsafe { ffi::ERR_get_error() };
+        if code == 0 {
+            break;
+        }
+        let mut buf = [0 as c_char; 256];
+        // SAFETY: the buffer is 256 bytes and OpenSSL NUL-terminates within `len`.
+        unsafe { ERR_error_string_n(code, buf.as_mut_ptr(), buf.len()) };
+        // SAFETY: NUL-terminated by ERR_error_string_n.
+        message = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+    }
+    message
+}
+
+fn backend_error(algorithm: &str, message: String) -> HashError {
+    HashError::Backend {
+        algorithm: algorithm.to_string(),
+        backend: NAME.to_string(),
+        message,
+    }
+}
+
+fn fetch_md(name: &str) -> Result<*mut ffi::EVP_MD, String> {
+    ffi::init();
+    let cname = CString::new(name).expect("digest names have no NUL");
+    // SAFETY: a NULL library context and property query mean the defaults.
+    let md = unsafe { ffi::EVP_MD_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+    if md.is_null() {
+        Err(format!("this OpenSSL has no digest {name} ({})", last_error()))
+    } else {
+        Ok(md)
+    }
+}
+
+fn fetch_mac(name: &str) -> Result<*mut ffi::EVP_MAC, String> {
+    ffi::init();
+    let cname = CString::new(name).expect("MAC names have no NUL");
+    // SAFETY: as for EVP_MD_fetch.
+    let mac = unsafe { ffi::EVP_MAC_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+    if mac.is_null() {
+        Err(format!("this OpenSSL has no MAC {name} ({})", last_error()))
+    } else {
+        Ok(mac)
+    }
+}
+
+fn probe_md(name: &'static str) -> impl Fn() -> Result<(), String> + Send + Sync {
+    move || {
+        let md = fetch_md(name)?;
+        // SAFETY: md came from EVP_MD_fetch and is released once.
+        unsafe { ffi::EVP_MD_free(md) };
+        Ok(())
+    }
+}
+
+fn probe_mac(name: &'static str) -> impl Fn() -> Result<(), String> + Send + Sync {
+    move || {
+        let mac = fetch_mac(name)?;
+        // SAFETY: mac came from EVP_MAC_fetch and is released once.
+        unsafe { ffi::EVP_MAC_free(mac) };
+        Ok(())
+    }
+}
+
+/// A digest context bound to one fetched `EVP_MD`.
+struct EvpDigest {
+    md: *mut ffi::EVP_MD,
+    ctx: *mut ffi::EVP_MD_CTX,
+    out_len: usize,
+    xof: bool,
+}
+
+// SAFETY: the context is owned exclusively by this value; OpenSSL contexts may
+// move between threads as long as they are not used concurrently.
+unsafe impl Send for EvpDigest {}
+
+impl EvpDigest {
+    fn new(name: &str, out_len: usize, xof: bool) -> Result<Self, String> {
+        let md = fetch_md(name)?;
+        // SAFETY: plain allocation; checked for NULL below.
+        let ctx = unsafe { ffi::EVP_MD_CTX_new() };
+        let digest = EvpDigest { md, ctx, out_len, xof };
+        if ctx.is_null() {
+            return Err("EVP_MD_CTX_new failed".into());
+        }
+        digest.init()?;
+        Ok(digest)
+    }
+
+    fn init(&self) -> Result<(), String> {
+        // SAFETY: ctx and md are live; passing the same md again skips any lookup.
+        if unsafe { ffi::EVP_DigestInit_ex(self.ctx, self.md, ptr::null_mut()) } != 1 {
+            return Err(last_error());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for EvpDigest {
+    fn drop(&mut self) {
+        // SAFETY: both were allocated by OpenSSL and are freed exactly once (NULL is allowed).
+        unsafe {
+            ffi::EVP_MD_CTX_free(self.ctx);
+            ffi::EVP_MD_free(self.md);
+        }
+    }
+}
+
+impl Hasher for EvpDigest {
+    fn update(&mut self, data: &[u8]) {
+        // SAFETY: data is a valid slice; ctx was initialised.
+        let rc = unsafe { ffi::EVP_DigestUpdate(self.ctx, data.as_ptr().cast::<c_void>(), data.len()) };
+        assert_eq!(rc, 1, "EVP_DigestUpdate: {}", last_error());
+    }
+
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        // SAFETY: `out` has room for out_len bytes, which is the digest's size or the XOF length asked for.
+        let rc = unsafe {
+            if self.xof {
+                ffi::EVP_DigestFinalXOF(self.ctx, out.as_mut_ptr(), out.len())
+            } else {
+                let mut written: c_uint = 0;
+                ffi::EVP_DigestFinal_ex(self.ctx, out.as_mut_ptr(), &mut written)
+            }
+        };
+        assert_eq!(rc, 1, "EVP_DigestFinal: {}", last_error());
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.init().expect("EVP_DigestInit_ex with an already working digest");
+    }
+
+    fn output_len(&self) -> usize {
+        self.out_len
+    }
+
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        // SAFETY: up-ref keeps md alive for the copy; the new ctx is checked and copied from a live one.
+        unsafe {
+            EVP_MD_up_ref(self.md);
+            let ctx = ffi::EVP_MD_CTX_new();
+            assert!(!ctx.is_null(), "EVP_MD_CTX_new failed");
+            assert_eq!(ffi::EVP_MD_CTX_copy_ex(ctx, self.ctx), 1, "EVP_MD_CTX_copy_ex");
+            Box::new(EvpDigest {
+                md: self.md,
+                ctx,
+                out_len: self.out_len,
+                xof: self.xof,
+            })
+        }
+    }
+}
+
+/// Parameters of one EVP_MAC, kept so the context can be re-initialised.
+#[derive(Clone)]
+struct MacParams {
+    digest: Option<CString>,
+    size: Option<usize>,
+    custom: Vec<u8>,
+    c_rounds: Option<c_uint>,
+    d_rounds: Option<c_uint>,
+}
+
+impl MacParams {
+    /// Calls `f` with an OSSL_PARAM array pointing into copies owned by this call.
+    fn with_params<R>(&self, f: impl FnOnce(*const ffi::OSSL_PARAM) -> R) -> R {
+        let mut digest = self.digest.clone();
+        let mut size = self.size;
+        let mut custom = self.custom.clone();
+        let mut c_rounds = self.c_rounds;
+        let mut d_rounds = self.d_rounds;
+        let mut params = Vec::new();
+        // SAFETY: each constructor stores a pointer to a local that outlives `f`.
+        unsafe {
+            if let Some(d) = digest.as_mut() {
+                params.push(OSSL_PARAM_construct_utf8_string(
+                    c"digest".as_ptr(),
+                    d.as_ptr().cast_mut(),
+                    0,
+                ));
+            }
+            if let Some(s) = size.as_mut() {
+                params.push(OSSL_PARAM_construct_size_t(c"size".as_ptr(), s));
+            }
+            if !custom.is_empty() {
+                params.push(ffi::OSSL_PARAM_construct_octet_string(
+                    c"custom".as_ptr(),
+                    custom.as_mut_ptr().cast::<c_void>(),
+                    custom.len(),
+                ));
+            }
+            if let Some(c) = c_rounds.as_mut() {
+                params.push(ffi::OSSL_PARAM_construct_uint(c"c-rounds".as_ptr(), c));
+            }
+            if let Some(d) = d_rounds.as_mut() {
+                params.push(ffi::OSSL_PARAM_construct_uint(c"d-rounds".as_ptr(), d));
+            }
+            params.push(ffi::OSSL_PARAM_construct_end());
+        }
+        f(params.as_ptr())
+    }
+}
+
+struct EvpMac {
+    mac: *mut ffi::EVP_MAC,
+    ctx: *mut ffi::EVP_MAC_CTX,
+    out_len: usize,
+    key: Vec<u8>,
+    params: MacParams,
+    /// Re-initialise with the key itself rather than NULL: OpenSSL 3.0's SipHash
+    /// does not restart its state on a NULL-key init.
+    rekey_on_reset: bool,
+}
+
+// SAFETY: as for EvpDigest: exclusive ownership, no concurrent use.
+unsafe impl Send for EvpMac {}
+
+impl EvpMac {
+    fn new(name: &str, key: &[u8], out_len: usize, params: MacParams, rekey_on_reset: bool) -> Result<Self, String> {
+        let mac = fetch_mac(name)?;
+        // SAFETY: plain allocation from a live EVP_MAC.
+        let ctx = unsafe { ffi::EVP_MAC_CTX_new(mac) };
+        let this = EvpMac {
+            mac,
+            ctx,
+            out_len,
+            key: key.to_vec(),
+            params,
+            rekey_on_reset,
+        };
+        if ctx.is_null() {
+            return Err(format!("EVP_MAC_CTX_new failed ({})", last_error()));
+        }
+        this.init(true)?;
+        Ok(this)
+    }
+
+    fn init(&self, with_key: bool) -> Result<(), String> {
+        let (key, len) = if with_key {
+            // A non-NULL pointer even for an empty key: NULL means "reuse the old key".
+            (self.key.as_ptr(), self.key.len())
+        } else {
+            (ptr::null(), 0)
+        };
+        // SAFETY: ctx is live; key points to `len` readable bytes; params outlive the call.
+        let rc = self.params.with_params(|params| unsafe { ffi::EVP_MAC_init(self.ctx, key, len, params) });
+        if rc != 1 {
+            return Err(last_error());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for EvpMac {
+    fn drop(&mut self) {
+        // SAFETY: allocated by OpenSSL, freed exactly once.
+        unsafe {
+            ffi::EVP_MAC_CTX_free(self.ctx);
+            ffi::EVP_MAC_free(self.mac);
+        }
+    }
+}
+
+impl Hasher for EvpMac {
+    fn update(&mut self, data: &[u8]) {
+        // SAFETY: valid slice, initialised context.
+        let rc = unsafe { ffi::EVP_MAC_update(self.ctx, data.as_ptr(), data.len()) };
+        assert_eq!(rc, 1, "EVP_MAC_update: {}", last_error());
+    }
+
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        let mut written = 0usize;
+        // SAFETY: out has out.len() writable bytes and OpenSSL is told so.
+        let rc = unsafe { ffi::EVP_MAC_final(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
+        assert!(rc == 1 && written == out.len(), "EVP_MAC_final: {}", last_error());
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.init(self.rekey_on_reset)
+            .expect("EVP_MAC_init with an already working key");
+    }
+
+    fn output_len(&self) -> usize {
+        self.out_len
+    }
+
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        // SAFETY: dup of a live context; the EVP_MAC is up-referenced for the copy's Drop.
+        unsafe {
+            let ctx = ffi::EVP_MAC_CTX_dup(self.ctx);
+            assert!(!ctx.is_null(), "EVP_MAC_CTX_dup failed");
+            ffi::EVP_MAC_up_ref(self.mac);
+            Box::new(EvpMac {
+                mac: self.mac,
+                ctx,
+                out_len: self.out_len,
+                key: self.key.clone(),
+                params: self.params.clone(),
+                rekey_on_reset: self.rekey_on_reset,
+            })
+        }
+    }
+}
+
+fn no_params() -> MacParams {
+    MacParams {
+        digest: None,
+        size: None,
+        custom: Vec::new(),
+        c_rounds: None,
+        d_rounds: None,
+    }
+}
+
+fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend {
+    let backend = Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MD)", move |config| {
+        let h = EvpDigest::new(md, config.output_len, xof).map_err(|e| backend_error(algorithm, e))?;
+        Ok(Box::new(h) as Box<dyn Hasher>)
+    })
+    .with_probe(probe_md(md));
+    if xof {
+        backend.with_length()
+    } else {
+        backend
+    }
+}
+
+fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
+    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC HMAC)", move |config| {
+        let params = MacParams {
+            digest: Some(CString::new(md).expect("no NUL")),
+            ..no_params()
+        };
+        let h = EvpMac::new("HMAC", key_of(config), config.output_len, params, false)
+            .map_err(|e| backend_error(algorithm, e))?;
+        Ok(Box::new(h) as Box<dyn Hasher>)
+    })
+    .with_key()
+    .with_probe(probe_mac("HMAC"))
+}
+
+/// OpenSSL's KMAC accepts keys of 4..=512 bytes and customization strings up to 512 bytes.
+const KMAC_KEY_RANGE: std::ops::RangeInclusive<usize> = 4..=512;
+const KMAC_MAX_CUSTOM: usize = 512;
+
+fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
+    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC KMAC)", move |config: &Config| {
+        let unsupported = |what: String| HashError::NotSupportedByBackend {
+            algorithm: algorithm.into(),
+            backend: NAME.into(),
+            what,
+        };
+        let key = key_of(config);
+        if !KMAC_KEY_RANGE.contains(&key.len()) {
+            return Err(unsupported(format!("a {}-byte key (OpenSSL takes 4..=512)", key.len())));
+        }
+        if config.customization.len() > KMAC_MAX_CUSTOM {
+            return Err(unsupported("customization strings over 512 bytes".into()));
+        }
+        let params = MacParams {
+            size: Some(config.output_len),
+            custom: config.customization.clone(),
+            ..no_params()
+        };
+        let h = EvpMac::new(mac, key, config.output_len, params, false).map_err(|e| backend_error(algorithm, e))?;
+        Ok(Box::new(h) as Box<dyn Hasher>)
+    })
+    .with_key()
+    .with_length()
+    .with_customization()
+    .with_probe(probe_mac(mac))
+}
+
+fn siphash_entry(algorithm: &'static str, c_rounds: c_uint, d_rounds: c_uint) -> Backend {
+    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC SIPHASH)", move |config| {
+        let params = MacParams {
+            size: Some(8),
+            c_rounds: Some(c_rounds),
+            d_rounds: Some(d_rounds),
+            ..no_params()
+        };
+        let h = EvpMac::new("SIPHASH", key_of(config), 8, params, true).map_err(|e| backend_error(algorithm, e))?;
+        Ok(Box::new(h) as Box<dyn Hasher>)
+    })
+    .with_key()
+    .with_probe(probe_mac("SIPHASH"))
+}
+
+/// BLAKE2: the EVP_MD for the unkeyed default length, the keyed EVP_MAC otherwise.
+/// OpenSSL before 3.2 cannot hash unkeyed at other lengths; that case says so.
+fn blake2_entry(algorithm: &'static str, md: &'static str, mac: &'static str, default_len: usize) -> Backend {
+    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MD, keyed: EVP_MAC)", move |config: &Config| {
+        let h: Box<dyn Hasher> = match &config.key {
+            None if config.output_len == default_len => {
+                Box::new(EvpDigest::new(md, default_len, false).map_err(|e| backend_error(algorithm, e))?)
+            }
+            None => {
+                return Err(HashError::NotSupportedByBackend {
+                    algorithm: algorithm.into(),
+                    backend: NAME.into(),
+                    what: format!("unkeyed output lengths other than {default_len} bytes"),
+                })
+            }
+            Some(key) => {
+                let params = MacParams {
+                    size: Some(config.output_len),
+                    ..no_params()
+                };
+                Box::new(
+                    EvpMac::new(mac, key, config.output_len, params, false).map_err(|e| backend_error(algorithm, e))?,
+                )
+            }
+        };
+        Ok(h)
+    })
+    .with_key()
+    .with_length()
+    .with_probe(probe_md(md))
+}
+
+pub(crate) fn entries() -> Vec<Backend> {
+    vec![
+        digest_entry("md5", "MD5", false),
+        digest_entry("sha1", "SHA1", false),
+        digest_entry("sha224", "SHA224", false),
+        digest_entry("sha256", "SHA256", false),
+        digest_entry("sha384", "SHA384", false),
+        digest_entry("sha512", "SHA512", false),
+        digest_entry("sha512-224", "SHA512-224", false),
+        digest_entry("sha512-256", "SHA512-256", false),
+        digest_entry("sha3-224", "SHA3-224", false),
+        digest_entry("sha3-256", "SHA3-256", false),
+        digest_entry("sha3-384", "SHA3-384", false),
+        digest_entry("sha3-512", "SHA3-512", false),
+        digest_entry("shake128", "SHAKE128", true),
+        digest_entry("shake256", "SHAKE256", true),
+        blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64),
+        blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32),
+        hmac_entry("hmac-sha256", "SHA256"),
+        hmac_entry("hmac-sha512", "SHA512"),
+        kmac_entry("kmac128", "KMAC-128"),
+        kmac_entry("kmac256", "KMAC-256"),
+        siphash_entry("siphash-2-4", 2, 4),
+        siphash_entry("siphash-1-3", 1, 3),
+    ]
+}

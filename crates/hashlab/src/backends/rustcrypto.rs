@@ -1,0 +1,238 @@
+//! RustCrypto: md-5, sha1, sha2 and sha3 (SHA-NI/AVX2 paths chosen at run time by
+//! the crates' `cpufeatures` detection), shake, blake2, k12, turboshake, hmac, and
+//! KMAC. No RustCrypto crate implements KMAC, so it is the thin SP 800-185
+//! construction below over the maintained `cshake` crate.
+
+use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
+use digest::{
+    CustomizedInit, ExtendableOutput, ExtendableOutputReset, FixedOutputReset, KeyInit, Mac,
+    Output, OutputSizeUser, Reset, Update,
+};
+
+use super::{key_of, Native, Snapshot};
+use crate::{Backend, Config, HashError, Hasher};
+
+const NAME: &str = "rustcrypto";
+
+fn fixed<D>(algorithm: &str, implementation: &str) -> Backend
+where
+    D: Default + Clone + Update + FixedOutputReset + Reset + Send + 'static,
+{
+    Backend::new(algorithm, NAME, implementation, |_config| {
+        Ok(Box::new(Native::<D> {
+            state: D::default(),
+            out_len: <D as OutputSizeUser>::output_size(),
+            update: |d, data| Update::update(d, data),
+            finish_reset: |d, out| out.copy_from_slice(&d.finalize_fixed_reset()),
+            reset: Reset::reset,
+        }))
+    })
+}
+
+fn xof<X>(algorithm: &str, implementation: &str) -> Backend
+where
+    X: Default + Clone + Update + ExtendableOutputReset + Reset + Send + 'static,
+{
+    Backend::new(algorithm, NAME, implementation, |config| {
+        Ok(Box::new(Native::<X> {
+            state: X::default(),
+            out_len: config.output_len,
+            update: |x, data| Update::update(x, data),
+            finish_reset: |x, out| x.finalize_xof_reset_into(out),
+            reset: Reset::reset,
+        }))
+    })
+    .with_length()
+}
+
+fn hmac<D>(algorithm: &str, implementation: &str) -> Backend
+where
+    D: digest::block_api::EagerHash + Clone + Send + 'static,
+    hmac::Hmac<D>: Clone + Send,
+{
+    Backend::new(algorithm, NAME, implementation, |config| {
+        let mac = hmac::Hmac::<D>::new_from_slice(key_of(config)).map_err(|e| HashError::Backend {
+            algorithm: "hmac".into(),
+            backend: NAME.into(),
+            message: e.to_string(),
+        })?;
+        let out_len = <hmac::Hmac<D> as OutputSizeUser>::output_size();
+        Ok(Box::new(Snapshot::new(
+            mac,
+            out_len,
+            |m, data| Mac::update(m, data),
+            |m, out| out.copy_from_slice(&m.finalize().into_bytes()),
+        )))
+    })
+    .with_key()
+}
+
+pub(crate) fn entries() -> Vec<Backend> {
+    vec![
+        fixed::<md5::Md5>("md5", "RustCrypto md-5"),
+        fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)"),
+        fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)"),
+        fixed::<sha2::Sha256>("sha256", "RustCrypto sha2 (SHA-NI/AVX2 at run time)"),
+        fixed::<sha2::Sha384>("sha384", "RustCrypto sha2 (AVX2 at run time)"),
+        fixed::<sha2::Sha512>("sha512", "RustCrypto sha2 (AVX2 at run time)"),
+        fixed::<sha2::Sha512_224>("sha512-224", "RustCrypto sha2 (AVX2 at run time)"),
+        fixed::<sha2::Sha512_256>("sha512-256", "RustCrypto sha2 (AVX2 at run time)"),
+        fixed::<sha3::Sha3_224>("sha3-224", "RustCrypto sha3"),
+        fixed::<sha3::Sha3_256>("sha3-256", "RustCrypto sha3"),
+        fixed::<sha3::Sha3_384>("sha3-384", "RustCrypto sha3"),
+        fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3"),
+        xof::<shake::Shake128>("shake128", "RustCrypto shake"),
+        xof::<shake::Shake256>("shake256", "RustCrypto shake"),
+        xof::<turboshake::TurboShake128>("turboshake128", "RustCrypto turboshake (D=0x1F)"),
+        xof::<turboshake::TurboShake256>("turboshake256", "RustCrypto turboshake (D=0x1F)"),
+        blake2b(),
+        blake2s(),
+        k12(),
+        hmac::<sha2::Sha256>("hmac-sha256", "RustCrypto hmac + sha2"),
+        hmac::<sha2::Sha512>("hmac-sha512", "RustCrypto hmac + sha2"),
+        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake"),
+        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake"),
+    ]
+}
+
+fn k12() -> Backend {
+    Backend::new("k12", NAME, "RustCrypto k12 (KT128)", |config: &Config| {
+        let out_len = config.output_len;
+        let hasher: Box<dyn Hasher> = if config.customization.is_empty() {
+            Box::new(Native::<k12::Kt128> {
+                state: k12::Kt128::default(),
+                out_len,
+                update: |x, data| Update::update(x, data),
+                finish_reset: |x, out| x.finalize_xof_reset_into(out),
+                reset: Reset::reset,
+            })
+        } else {
+            Box::new(Snapshot::new(
+                k12::CustomKt128::new_customized(&config.customization),
+                out_len,
+                |x, data| Update::update(x, data),
+                |x, out| x.finalize_xof_into(out),
+            ))
+        };
+        Ok(hasher)
+    })
+    .with_length()
+    .with_customization()
+}
+
+/// BLAKE2 with the output length and key chosen at run time. The blake2 crate
+/// only exports compile-time-sized types, so this drives its variable-output
+/// core with a lazy block buffer, exactly as its own wrappers do.
+#[derive(Clone)]
+struct Blake2Runtime<C: VariableOutputCore + UpdateCore + Clone> {
+    core: C,
+    buffer: Buffer<C>,
+}
+
+impl<C: VariableOutputCore + UpdateCore + Clone> Blake2Runtime<C> {
+    fn start(mut core: C, key: Option<&[u8]>) -> Self {
+        let mut buffer = Buffer::<C>::default();
+        if let Some(key) = key {
+            // A keyed BLAKE2 hashes the key, zero-padded to one block, first.
+            let mut block = vec![0u8; buffer.size()];
+            block[..key.len()].copy_from_slice(key);
+            buffer.digest_blocks(&block, |blocks| core.update_blocks(blocks));
+        }
+        Blake2Runtime { core, buffer }
+    }
+    fn absorb(&mut self, data: &[u8]) {
+        let core = &mut self.core;
+        self.buffer.digest_blocks(data, |blocks| core.update_blocks(blocks));
+    }
+    fn finish(mut self, out: &mut [u8]) {
+        let mut full = Output::<C>::default();
+        self.core.finalize_variable_core(&mut self.buffer, &mut full);
+        // BLAKE2 truncates on the right: the first `out.len()` bytes.
+        out.copy_from_slice(&full[..out.len()]);
+    }
+}
+
+fn blake2b() -> Backend {
+    Backend::new("blake2b", NAME, "RustCrypto blake2 (SIMD-portable)", |config| {
+        let key = config.key.as_deref();
+        let core = blake2::Blake2bVarCore::new_with_params(&[], &[], key.map_or(0, <[u8]>::len), config.output_len);
+        Ok(Box::new(Snapshot::new(
+            Blake2Runtime::start(core, key),
+            config.output_len,
+            Blake2Runtime::absorb,
+            Blake2Runtime::finish,
+        )))
+    })
+    .with_key()
+    .with_length()
+}
+
+fn blake2s() -> Backend {
+    Backend::new("blake2s", NAME, "RustCrypto blake2 (SIMD-portable)", |config| {
+        let key = config.key.as_deref();
+        let core = blake2::Blake2sVarCore::new_with_params(&[], &[], key.map_or(0, <[u8]>::len), config.output_len);
+        Ok(Box::new(Snapshot::new(
+            Blake2Runtime::start(core, key),
+            config.output_len,
+            Blake2Runtime::absorb,
+            Blake2Runtime::finish,
+        )))
+    })
+    .with_key()
+    .with_length()
+}
+
+/// SP 800-185 integer encodings.
+fn left_encode(x: u64) -> Vec<u8> {
+    let bytes = x.to_be_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+    let mut out = vec![(8 - skip) as u8];
+    out.extend_from_slice(&bytes[skip..]);
+    out
+}
+
+fn right_encode(x: u64) -> Vec<u8> {
+    let bytes = x.to_be_bytes();
+    let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+    let mut out = bytes[skip..].to_vec();
+    out.push((8 - skip) as u8);
+    out
+}
+
+/// KMAC(K, X, L, S) = cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L, "KMAC", S).
+fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
+    Backend::new(algorithm, NAME, implementation, |config| {
+        let key = key_of(config);
+        let mut state = cshake::CShake::<RATE>::new_with_function_name(b"KMAC", &config.customization);
+        let mut padded = left_encode(RATE as u64);
+        padded.extend(left_encode(key.len() as u64 * 8));
+        padded.extend_from_slice(key);
+        padded.resize(padded.len().div_ceil(RATE) * RATE, 0);
+        Update::update(&mut state, &padded);
+        Ok(Box::new(Snapshot::new(
+            state,
+            config.output_len,
+            |x, data| Update::update(x, data),
+            |mut x, out| {
+                Update::update(&mut x, &right_encode(out.len() as u64 * 8));
+                x.finalize_xof_into(out)
+            },
+        )))
+    })
+    .with_length()
+    .with_customization()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sp800_185_encodings() {
+        assert_eq!(left_encode(0), vec![1, 0]);
+        assert_eq!(left_encode(168), vec![1, 168]);
+        assert_eq!(left_encode(256), vec![2, 1, 0]);
+        assert_eq!(right_encode(0), vec![0, 1]);
+        assert_eq!(right_encode(256), vec![1, 0, 2]);
+    }
+}

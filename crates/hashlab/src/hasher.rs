@@ -1,0 +1,113 @@
+use std::fmt;
+
+/// A streaming hash, MAC or checksum computation.
+///
+/// Every backend implements this one trait, so callers choose algorithms and
+/// implementations at run time. `finalize_*` also resets: the hasher is ready
+/// for the next message with the same key, length and customization, which is
+/// what a benchmark loop and a multi-file `sum` want.
+pub trait Hasher: Send {
+    /// Absorbs more input.
+    fn update(&mut self, data: &[u8]);
+
+    /// Writes the output into `out` (exactly [`Hasher::output_len`] bytes) and
+    /// resets to the initial (keyed) state.
+    ///
+    /// # Panics
+    /// If `out.len() != self.output_len()`: that is a programming error.
+    fn finalize_into_reset(&mut self, out: &mut [u8]);
+
+    /// Forgets all input, keeping key, output length and customization.
+    fn reset(&mut self);
+
+    /// Output length in bytes.
+    fn output_len(&self) -> usize;
+
+    /// An independent copy in the same state (hashlib's `copy()`).
+    fn box_clone(&self) -> Box<dyn Hasher>;
+
+    /// Finalizes into a new [`Digest`] and resets.
+    fn finalize_reset(&mut self) -> Digest {
+        let mut out = vec![0u8; self.output_len()];
+        self.finalize_into_reset(&mut out);
+        Digest(out)
+    }
+}
+
+impl Clone for Box<dyn Hasher> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}
+
+/// A finished hash value, as bytes in the order the algorithm's tools print them.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Digest(pub Vec<u8>);
+
+impl Digest {
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+    pub fn to_hex(&self) -> String {
+        crate::hex::encode(&self.0)
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({})", self.to_hex())
+    }
+}
+
+/// What a caller asks for. `None` means "the algorithm's default".
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct HashParams {
+    pub key: Option<Vec<u8>>,
+    /// Output length in bytes.
+    pub length: Option<usize>,
+    /// Customization string (KMAC's S, KangarooTwelve's C).
+    pub customization: Option<Vec<u8>>,
+    /// Let a backend with a multi-threaded mode use it (blake3, XKCP K12).
+    pub parallel: bool,
+}
+
+impl fmt::Debug for HashParams {
+    // Keys are secrets: never print them, even in debug output.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HashParams")
+            .field("key", &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())))
+            .field("length", &self.length)
+            .field("customization", &self.customization)
+            .field("parallel", &self.parallel)
+            .finish()
+    }
+}
+
+/// Parameters after validation against the algorithm's rules, defaults filled
+/// in: this is what a backend's constructor receives.
+#[derive(Clone)]
+pub struct Config {
+    /// `Some` for keyed use; algorithms whose key defaults to zeros get that key here.
+    pub key: Option<Vec<u8>>,
+    pub output_len: usize,
+    /// Empty when none was given.
+    pub customization: Vec<u8>,
+    pub parallel: bool,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("key", &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())))
+            .field("output_len", &self.output_len)
+            .field("customization_len", &self.customization.len())
+            .field("parallel", &self.parallel)
+            .finish()
+    }
+}

@@ -1,0 +1,61 @@
+//! Lower-case hex, both ways, without pulling in a crate for twenty lines.
+
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// Encodes bytes as lower-case hex.
+pub fn encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 15) as usize] as char);
+    }
+    out
+}
+
+/// Decodes hex (either case). The error says what is wrong and where.
+pub fn decode(text: &str) -> Result<Vec<u8>, String> {
+    let text = text.trim();
+    if text.len() % 2 != 0 {
+        return Err(format!(
+            "odd number of hex digits ({}): hex needs two digits per byte",
+            text.len()
+        ));
+    }
+    let raw = text.as_bytes();
+    let mut out = Vec::with_capacity(raw.len() / 2);
+    for (i, pair) in raw.chunks_exact(2).enumerate() {
+        let hi = nibble(pair[0]).ok_or_else(|| bad_char(text, 2 * i))?;
+        let lo = nibble(pair[1]).ok_or_else(|| bad_char(text, 2 * i + 1))?;
+        out.push(hi << 4 | lo);
+    }
+    Ok(out)
+}
+
+fn bad_char(text: &str, at: usize) -> String {
+    let c = text[at..].chars().next().unwrap_or('?');
+    format!("'{c}' at position {} is not a hex digit", at + 1)
+}
+
+fn nibble(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        assert_eq!(encode(&[0, 0xab, 0xff]), "00abff");
+        assert_eq!(decode("00ABff").unwrap(), vec![0, 0xab, 0xff]);
+        assert_eq!(decode("").unwrap(), Vec::<u8>::new());
+        assert!(decode("abc").unwrap_err().contains("odd number"));
+        assert!(decode("zz").unwrap_err().contains("'z' at position 1"));
+        assert!(decode("0g").unwrap_err().contains("position 2"));
+    }
+}

@@ -1,0 +1,32 @@
+//! hashlab: one streaming [`Hasher`] trait, one [`Registry`] of every
+//! (algorithm, backend) pair, and the metadata that says how each algorithm
+//! takes keys, output lengths and customization strings.
+//!
+//! ```
+//! use hashlab::{HashParams, Registry};
+//!
+//! let registry = Registry::default();
+//! let mut hasher = registry.hasher("sha256", None, &HashParams::default()).unwrap();
+//! hasher.update(b"abc");
+//! assert_eq!(
+//!     hasher.finalize_reset().to_hex(),
+//!     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+//! );
+//! ```
+//!
+//! The library prints nothing, reads no files and keeps no global state; every
+//! hasher is `Send`, so it can be moved into worker threads.
+
+mod algorithm;
+mod backends;
+mod catalog;
+pub mod cpu;
+mod error;
+mod hasher;
+pub mod hex;
+mod registry;
+
+pub use algorithm::{Algorithm, Class, KeyRule, OutputRule};
+pub use error::HashError;
+pub use hasher::{Config, Digest, HashParams, Hasher};
+pub use registry::{Backend, BackendStatus, Constructor, Registry};
