@@ -419,24 +419,23 @@ _SIGMA = (
 
 
 class _Blake2Variant:
-    def __init__(self, name, wbits, rounds, rot, iv, block, outbytes, pfmt):
+    def __init__(self, name, wbits, rounds, rot, iv, block, outbytes):
         self.name, self.wbits, self.rounds, self.rot = name, wbits, rounds, rot
         self.iv, self.block, self.outbytes = iv, block, outbytes
         self.mask = (1 << wbits) - 1
         self.wfmt = "<16Q" if wbits == 64 else "<16I"
-        self.pfmt = pfmt
 
 
 B2B = _Blake2Variant(
     "blake2b", 64, 12, (32, 24, 16, 63),
     (0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
      0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179),
-    128, 64, "<BBBBIQBB14s16s16s")
+    128, 64)
 B2S = _Blake2Variant(
     "blake2s", 32, 10, (16, 12, 8, 7),
     (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
      0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19),
-    64, 32, None)
+    64, 32)
 
 
 def _b2_param_words(v, digest_length, key_length, fanout, depth, leaf_length,
@@ -660,8 +659,9 @@ _HASHLIB = {
 }
 
 ORACLE_TEXT = {
-    **{a: "Python hashlib (%s; OpenSSL %s)" % (n, __import__("ssl").OPENSSL_VERSION.split()[1])
-       for a, n in _HASHLIB.items()},
+    # (no library version in these texts: the files must not depend on the
+    # machine that generated them)
+    **{a: "Python hashlib %s (OpenSSL)" % n for a, n in _HASHLIB.items()},
     "shake128": "Python hashlib shake_128 (OpenSSL)",
     "shake256": "Python hashlib shake_256 (OpenSSL)",
     "blake2b": "Python hashlib blake2b (CPython's own BLAKE2 C code)",
@@ -701,6 +701,36 @@ ORACLE_TEXT = {
                "by SP 800-185 KMAC built in scripts/gen_vectors.py on pycryptodome cSHAKE256 "
                "(the two agree wherever both apply)",
 }
+
+
+ORACLE_SHORT = {
+    **{a: "Python hashlib" for a in _HASHLIB},
+    "shake128": "Python hashlib", "shake256": "Python hashlib",
+    "blake2b": "Python hashlib blake2b", "blake2s": "Python hashlib blake2s",
+    "blake2bp": "the hashlib tree mode and the pure-Python BLAKE2 of scripts/gen_vectors.py",
+    "blake2sp": "the hashlib tree mode and the pure-Python BLAKE2 of scripts/gen_vectors.py",
+    "blake3": "scripts/blake3_reference.py",
+    "k12": "pycryptodome KangarooTwelve",
+    "turboshake128": "pycryptodome TurboSHAKE128", "turboshake256": "pycryptodome TurboSHAKE256",
+    "highwayhash-64": "highwayhash-cffi (Google's C)",
+    "highwayhash-128": "highwayhash-cffi (Google's C)",
+    "highwayhash-256": "highwayhash-cffi (Google's C)",
+    "siphash-2-4": "siphashc (C)",
+    "siphash-1-3": "the paper SipHash of scripts/gen_vectors.py",
+    "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
+    "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
+    "crc32c": "the crc32c package (C)",
+    "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
+    "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
+    "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
+}
+
+
+def published_oracle(alg, publisher):
+    """@oracle text of a published file: whose values, and which independent
+    implementation re-checks every record (gen_vectors.py self_check)."""
+    return "%s; every record re-checked by %s (scripts/gen_vectors.py self-check)" % (
+        publisher, ORACLE_SHORT[alg])
 
 
 def compute(alg, msg, key=None, custom=None, length=None):
@@ -837,8 +867,7 @@ def self_check():
         key, data = rng.bytes(16), rng.bytes(n)
         if siphash(2, 4, key, data) != siphashc.siphash(key, data).to_bytes(8, "little"):
             raise AssertionError("paper SipHash-2-4 disagrees with siphashc")
-    # 3. KMAC: the default key equals an explicit 32-byte zero key; HMAC's
-    #    default (32 zero bytes) equals the empty key.
+    # 3. HMAC's default key (32 zero bytes) equals the empty key.
     for h in ("sha256", "sha512"):
         if hmac.new(bytes(32), b"abc", h).digest() != hmac.new(b"", b"abc", h).digest():
             raise AssertionError("HMAC zero key != empty key")
@@ -880,13 +909,17 @@ KEY_CLASSES = {
     "siphash-2-4": [16], "siphash-1-3": [16],
     "hmac-sha256": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
     "hmac-sha512": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
-    "kmac128": [0, 1, 15, 16, 31, 32, 100, 163, 164, 165, 166, 167, 168, 200],
-    "kmac256": [0, 1, 15, 16, 31, 32, 100, 131, 132, 133, 134, 135, 136, 200],
+    # bytepad(encode_string(K), rate) fills one rate block exactly at
+    # |K| = 163 (KMAC128) / 131 (KMAC256).
+    "kmac128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
+    "kmac256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
 }
 CUSTOM_LENS = {
     "k12": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
-    "kmac128": [1, 21, 100, 163, 164, 165, 166, 167, 168, 200, 255, 256, 500],
-    "kmac256": [1, 21, 100, 131, 132, 133, 134, 135, 136, 200, 255, 256, 500],
+    # cSHAKE's prefix bytepad(encode_string("KMAC") || encode_string(S), rate)
+    # fills one rate block exactly at |S| = 157 (KMAC128) / 125 (KMAC256).
+    "kmac128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
+    "kmac256": [1, 21, 31, 32, 100, 124, 125, 126, 136, 200, 255, 256, 500],
 }
 
 
@@ -969,11 +1002,15 @@ def build(alg):
             for n in range(0, 65):
                 b.prng(n, key=b.rng.bytes(kl),
                        comment=["random full-size keys, lengths 0..64"] if n == 0 else None)
-        # Explicit all-zero key: must equal the default-key records.
-        zero = bytes(KEY_CLASSES[alg][-1] if alg not in ("hmac-sha256", "hmac-sha512",
-                                                         "kmac128", "kmac256") else 32)
+        # Explicit all-zero key.
+        if alg.startswith("blake"):
+            zero = bytes(KEY_CLASSES[alg][-1])
+            note = "all-zero %d-byte key (a real key: not the same as unkeyed)" % len(zero)
+        else:
+            zero = bytes(32 if alg.startswith(("hmac", "kmac")) else KEY_CLASSES[alg][0])
+            note = "explicit all-zero %d-byte key (the default key)" % len(zero)
         for i, n in enumerate((0, 3, 100)):
-            b.prng(n, key=zero, comment=["explicit all-zero key"] if i == 0 else None)
+            b.prng(n, key=zero, comment=[note] if i == 0 else None)
         b.prng(b.big_len(), key=b.rng.bytes(KEY_CLASSES[alg][-1]),
                comment=["keyed, 1..3 MiB"])
     # 6. Output lengths.

@@ -1,3 +1,34 @@
-fn main() {
-    println!("Hello, world!");
+//! The `hashlab` command: argument parsing and output only; hashing lives in the
+//! libraries.
+
+mod cli;
+mod commands;
+mod failure;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+use failure::Failure;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List(args) => commands::list::run(&args),
+        Command::Sum(args) => commands::sum::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            eprintln!("hashlab: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Runtime(message)) => {
+            eprintln!("hashlab: {message}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -34,11 +34,20 @@ impl Class {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum OutputRule {
-    Fixed { bytes: usize },
+    Fixed {
+        bytes: usize,
+    },
     /// The length is a parameter of the function (BLAKE2): a shorter output is a different hash, not a prefix.
-    Variable { default: usize, min: usize, max: usize },
+    Variable {
+        default: usize,
+        min: usize,
+        max: usize,
+    },
     /// Extendable output; `max` is this library's cap, not the function's.
-    Xof { default: usize, max: usize },
+    Xof {
+        default: usize,
+        max: usize,
+    },
 }
 
 /// The most output an XOF hands out here: enough for every published vector and
@@ -70,10 +79,17 @@ impl OutputRule {
 pub enum KeyRule {
     None,
     /// Unkeyed unless a key is given (BLAKE2, BLAKE3).
-    Optional { min: usize, max: usize },
+    Optional {
+        min: usize,
+        max: usize,
+    },
     /// Always keyed; an all-zero key of `default` bytes when none is given
     /// (SipHash, HighwayHash, HMAC, KMAC), so an unkeyed run is still well defined.
-    Defaulted { min: usize, max: usize, default: usize },
+    Defaulted {
+        min: usize,
+        max: usize,
+        default: usize,
+    },
 }
 
 impl KeyRule {
@@ -133,13 +149,12 @@ impl Algorithm {
         let name = || self.name.clone();
         let key = match (self.key, &params.key) {
             (KeyRule::None, None) => None,
-            (KeyRule::None, Some(_)) => return Err(HashError::KeyNotAccepted { algorithm: name() }),
+            (KeyRule::None, Some(_)) => {
+                return Err(HashError::KeyNotAccepted { algorithm: name() })
+            }
             (KeyRule::Optional { .. }, None) => None,
             (KeyRule::Defaulted { default, .. }, None) => Some(vec![0u8; default]),
-            (
-                KeyRule::Optional { min, max } | KeyRule::Defaulted { min, max, .. },
-                Some(key),
-            ) => {
+            (KeyRule::Optional { min, max } | KeyRule::Defaulted { min, max, .. }, Some(key)) => {
                 if key.len() < min || key.len() > max {
                     return Err(HashError::BadKeyLength {
                         algorithm: name(),

@@ -22,7 +22,11 @@ const fn fixed(bytes: usize) -> OutputRule {
     OutputRule::Fixed { bytes }
 }
 const fn variable(default: usize, max: usize) -> OutputRule {
-    OutputRule::Variable { default, min: 1, max }
+    OutputRule::Variable {
+        default,
+        min: 1,
+        max,
+    }
 }
 const fn xof(default: usize) -> OutputRule {
     OutputRule::Xof {
@@ -50,22 +54,34 @@ const OPENSSL_ASM: (&str, &str) = (
     "openssl",
     "OpenSSL's hand-written assembly, SHA-NI/AVX2 chosen at run time",
 );
-const AWS_LC: (&str, &str) = ("aws-lc", "AWS-LC assembly (OpenSSL-derived), dispatched at run time");
+const AWS_LC: (&str, &str) = (
+    "aws-lc",
+    "AWS-LC assembly (OpenSSL-derived), dispatched at run time",
+);
 const RUSTCRYPTO: (&str, &str) = ("rustcrypto", "pure Rust, SIMD where the crate detects it");
 const RING: (&str, &str) = ("ring", "BoringSSL-derived assembly");
 const SHA_ORDER: &[(&str, &str)] = &[OPENSSL_ASM, AWS_LC, RUSTCRYPTO, RING];
 const KECCAK_ORDER: &[(&str, &str)] = &[
-    ("openssl", "OpenSSL's Keccak assembly beats the portable Rust permutation"),
+    (
+        "openssl",
+        "OpenSSL's Keccak assembly beats the portable Rust permutation",
+    ),
     AWS_LC,
     RUSTCRYPTO,
 ];
 const BLAKE2_ORDER: &[(&str, &str)] = &[
-    ("blake2-simd", "AVX2/SSE4.1 compression chosen at run time; fastest measured here"),
+    (
+        "blake2-simd",
+        "AVX2/SSE4.1 compression chosen at run time; fastest measured here",
+    ),
     ("openssl", "OpenSSL's C implementation"),
     RUSTCRYPTO,
 ];
 const XXH_ORDER: &[(&str, &str)] = &[
-    ("twox-hash", "picks AVX2/SSE2 at run time (xxhash-rust fixes it at compile time)"),
+    (
+        "twox-hash",
+        "picks AVX2/SSE2 at run time (xxhash-rust fixes it at compile time)",
+    ),
     ("xxhash-rust", "portable build of the reference algorithm"),
 ];
 
@@ -133,7 +149,10 @@ fn specs() -> Vec<Spec> {
         block_size: 8,
         tag,
         preference: &[
-            ("siphasher", "no call overhead per message, unlike a MAC context"),
+            (
+                "siphasher",
+                "no call overhead per message, unlike a MAC context",
+            ),
             ("openssl", "OpenSSL's EVP_MAC SIPHASH"),
         ],
     };

@@ -47,8 +47,20 @@ pub fn known_features() -> &'static [&'static str] {
     #[cfg(target_arch = "x86_64")]
     {
         &[
-            "sse2", "ssse3", "sse4.1", "sse4.2", "avx", "avx2", "avx512f", "avx512vl", "sha",
-            "pclmulqdq", "vpclmulqdq", "bmi2", "aes", "vaes",
+            "sse2",
+            "ssse3",
+            "sse4.1",
+            "sse4.2",
+            "avx",
+            "avx2",
+            "avx512f",
+            "avx512vl",
+            "sha",
+            "pclmulqdq",
+            "vpclmulqdq",
+            "bmi2",
+            "aes",
+            "vaes",
         ]
     }
     #[cfg(target_arch = "aarch64")]
@@ -63,5 +75,9 @@ pub fn known_features() -> &'static [&'static str] {
 
 /// The features this CPU has, of those `known_features` lists.
 pub fn detected() -> Vec<&'static str> {
-    known_features().iter().copied().filter(|f| has(f)).collect()
+    known_features()
+        .iter()
+        .copied()
+        .filter(|f| has(f))
+        .collect()
 }

@@ -81,7 +81,10 @@ impl fmt::Display for HashError {
                 algorithm,
                 backend,
                 reason,
-            } => write!(f, "backend '{backend}' for {algorithm} is unavailable: {reason}"),
+            } => write!(
+                f,
+                "backend '{backend}' for {algorithm} is unavailable: {reason}"
+            ),
             HashError::NoAvailableBackend { algorithm } => {
                 write!(f, "no backend for {algorithm} is available on this machine")
             }
@@ -117,7 +120,10 @@ impl fmt::Display for HashError {
                 algorithm,
                 backend,
                 what,
-            } => write!(f, "backend '{backend}' for {algorithm} does not support {what}"),
+            } => write!(
+                f,
+                "backend '{backend}' for {algorithm} does not support {what}"
+            ),
             HashError::Duplicate { what } => write!(f, "{what} is already registered"),
             HashError::Backend {
                 algorithm,

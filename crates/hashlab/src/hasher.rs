@@ -81,7 +81,10 @@ impl fmt::Debug for HashParams {
     // Keys are secrets: never print them, even in debug output.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HashParams")
-            .field("key", &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())))
+            .field(
+                "key",
+                &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())),
+            )
             .field("length", &self.length)
             .field("customization", &self.customization)
             .field("parallel", &self.parallel)
@@ -104,7 +107,10 @@ pub struct Config {
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Config")
-            .field("key", &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())))
+            .field(
+                "key",
+                &self.key.as_ref().map(|k| format!("<{} bytes>", k.len())),
+            )
             .field("output_len", &self.output_len)
             .field("customization_len", &self.customization.len())
             .field("parallel", &self.parallel)

@@ -81,7 +81,10 @@ impl Backend {
         self.parallel = true;
         self
     }
-    pub fn with_probe(mut self, probe: impl Fn() -> Result<(), String> + Send + Sync + 'static) -> Self {
+    pub fn with_probe(
+        mut self,
+        probe: impl Fn() -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
         self.probe = Arc::new(probe);
         self
     }
@@ -104,7 +107,8 @@ impl Backend {
             backend: self.name.clone(),
             what: what.to_string(),
         };
-        let keyed_by_caller = matches!(algorithm.key, KeyRule::Optional { .. }) && config.key.is_some();
+        let keyed_by_caller =
+            matches!(algorithm.key, KeyRule::Optional { .. }) && config.key.is_some();
         if keyed_by_caller && !self.supports_key {
             return Err(unsupported("keys"));
         }
@@ -240,7 +244,11 @@ impl Registry {
             })
             .collect();
         scored.sort();
-        scored.into_iter().take(6).map(|(_, n)| n.to_string()).collect()
+        scored
+            .into_iter()
+            .take(6)
+            .map(|(_, n)| n.to_string())
+            .collect()
     }
 
     /// The backends of one algorithm, in registry order.

@@ -66,7 +66,9 @@ fn available(registry: &Registry, alg: &str) -> Vec<Backend> {
 fn backends_agree_with_each_other() {
     let registry = Registry::default();
     let mut rng = StdRng::seed_from_u64(7);
-    let lengths = [0usize, 1, 3, 63, 64, 65, 127, 128, 129, 1000, 1024, 4097, 70_000];
+    let lengths = [
+        0usize, 1, 3, 63, 64, 65, 127, 128, 129, 1000, 1024, 4097, 70_000,
+    ];
     for alg in registry.algorithms() {
         let backends = available(&registry, &alg.name);
         assert!(!backends.is_empty(), "{}: no backend available", alg.name);
@@ -118,7 +120,11 @@ fn streaming_reset_and_clone_match_one_shot() {
 
                 // The finalize above reset the hasher: the same message again gives the same answer.
                 h.update(&msg);
-                assert_eq!(h.finalize_reset(), one_shot, "{who}: finalize did not reset");
+                assert_eq!(
+                    h.finalize_reset(),
+                    one_shot,
+                    "{who}: finalize did not reset"
+                );
 
                 // Random chunks.
                 let mut rest = &msg[..];
@@ -151,6 +157,8 @@ fn streaming_reset_and_clone_match_one_shot() {
 #[test]
 fn hashers_are_send() {
     fn assert_send<T: Send>(_: &T) {}
-    let h = Registry::default().hasher("sha256", None, &HashParams::default()).unwrap();
+    let h = Registry::default()
+        .hasher("sha256", None, &HashParams::default())
+        .unwrap();
     assert_send(&h);
 }

@@ -30,8 +30,16 @@ macro_rules! blake2_simd_entry {
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
-        blake2_simd_entry!("blake2b", "blake2b_simd (AVX2/SSE4.1 at run time)", blake2b_simd::Params),
-        blake2_simd_entry!("blake2s", "blake2s_simd (AVX2/SSE4.1 at run time)", blake2s_simd::Params),
+        blake2_simd_entry!(
+            "blake2b",
+            "blake2b_simd (AVX2/SSE4.1 at run time)",
+            blake2b_simd::Params
+        ),
+        blake2_simd_entry!(
+            "blake2s",
+            "blake2s_simd (AVX2/SSE4.1 at run time)",
+            blake2s_simd::Params
+        ),
         blake2_simd_entry!(
             "blake2bp",
             "blake2b_simd::blake2bp (4 leaves, AVX2 at run time)",

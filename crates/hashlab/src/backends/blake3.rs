@@ -8,44 +8,52 @@ use crate::Backend;
 const RAYON_MIN_INPUT: usize = 128 * 1024;
 
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![Backend::new("blake3", "blake3", "blake3 crate (SIMD at run time, rayon)", |config| {
-        let state = match &config.key {
-            Some(key) => {
-                let key: [u8; 32] = key.as_slice().try_into().map_err(|_| crate::HashError::BadKeyLength {
-                    algorithm: "blake3".into(),
-                    got: key.len(),
-                    expected: "exactly 32 bytes".into(),
-                })?;
-                blake3::Hasher::new_keyed(&key)
-            }
-            None => blake3::Hasher::new(),
-        };
-        let update: fn(&mut blake3::Hasher, &[u8]) = if config.parallel {
-            |h, data| {
-                if data.len() >= RAYON_MIN_INPUT {
-                    h.update_rayon(data);
-                } else {
+    vec![Backend::new(
+        "blake3",
+        "blake3",
+        "blake3 crate (SIMD at run time, rayon)",
+        |config| {
+            let state = match &config.key {
+                Some(key) => {
+                    let key: [u8; 32] =
+                        key.as_slice()
+                            .try_into()
+                            .map_err(|_| crate::HashError::BadKeyLength {
+                                algorithm: "blake3".into(),
+                                got: key.len(),
+                                expected: "exactly 32 bytes".into(),
+                            })?;
+                    blake3::Hasher::new_keyed(&key)
+                }
+                None => blake3::Hasher::new(),
+            };
+            let update: fn(&mut blake3::Hasher, &[u8]) = if config.parallel {
+                |h, data| {
+                    if data.len() >= RAYON_MIN_INPUT {
+                        h.update_rayon(data);
+                    } else {
+                        h.update(data);
+                    }
+                }
+            } else {
+                |h, data| {
                     h.update(data);
                 }
-            }
-        } else {
-            |h, data| {
-                h.update(data);
-            }
-        };
-        Ok(Box::new(Native {
-            state,
-            out_len: config.output_len,
-            update,
-            finish_reset: |h, out| {
-                h.finalize_xof().fill(out);
-                h.reset();
-            },
-            reset: |h| {
-                h.reset();
-            },
-        }))
-    })
+            };
+            Ok(Box::new(Native {
+                state,
+                out_len: config.output_len,
+                update,
+                finish_reset: |h, out| {
+                    h.finalize_xof().fill(out);
+                    h.reset();
+                },
+                reset: |h| {
+                    h.reset();
+                },
+            }))
+        },
+    )
     .with_key()
     .with_length()
     .with_parallel()]

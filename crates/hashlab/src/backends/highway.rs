@@ -55,9 +55,12 @@ pub(crate) fn entries() -> Vec<Backend> {
     let mut entries = Vec::new();
     for alg in ["highwayhash-64", "highwayhash-128", "highwayhash-256"] {
         entries.push(
-            Backend::new(alg, "highway-portable", "highway crate, portable Rust", |config| {
-                Ok(build(PortableHash::new, config))
-            })
+            Backend::new(
+                alg,
+                "highway-portable",
+                "highway crate, portable Rust",
+                |config| Ok(build(PortableHash::new, config)),
+            )
             .with_key(),
         );
         entries.push(

@@ -78,7 +78,12 @@ pub(crate) struct Snapshot<T> {
 }
 
 impl<T: Clone + Send + 'static> Snapshot<T> {
-    pub fn new(initial: T, out_len: usize, update: fn(&mut T, &[u8]), finish: fn(T, &mut [u8])) -> Self {
+    pub fn new(
+        initial: T,
+        out_len: usize,
+        update: fn(&mut T, &[u8]),
+        finish: fn(T, &mut [u8]),
+    ) -> Self {
         Snapshot {
             state: initial.clone(),
             initial,

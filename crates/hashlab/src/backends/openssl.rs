@@ -18,7 +18,11 @@ extern "C" {
     // In libcrypto 3.x but not declared by openssl-sys.
     fn EVP_MD_up_ref(md: *mut ffi::EVP_MD) -> c_int;
     fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
-    fn OSSL_PARAM_construct_utf8_string(key: *const c_char, buf: *mut c_char, bsize: usize) -> ffi::OSSL_PARAM;
+    fn OSSL_PARAM_construct_utf8_string(
+        key: *const c_char,
+        buf: *mut c_char,
+        bsize: usize,
+    ) -> ffi::OSSL_PARAM;
     fn OSSL_PARAM_construct_size_t(key: *const c_char, buf: *mut usize) -> ffi::OSSL_PARAM;
 }
 
@@ -56,7 +60,10 @@ fn fetch_md(name: &str) -> Result<*mut ffi::EVP_MD, String> {
     // SAFETY: a NULL library context and property query mean the defaults.
     let md = unsafe { ffi::EVP_MD_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
     if md.is_null() {
-        Err(format!("this OpenSSL has no digest {name} ({})", last_error()))
+        Err(format!(
+            "this OpenSSL has no digest {name} ({})",
+            last_error()
+        ))
     } else {
         Ok(md)
     }
@@ -109,7 +116,12 @@ impl EvpDigest {
         let md = fetch_md(name)?;
         // SAFETY: plain allocation; checked for NULL below.
         let ctx = unsafe { ffi::EVP_MD_CTX_new() };
-        let digest = EvpDigest { md, ctx, out_len, xof };
+        let digest = EvpDigest {
+            md,
+            ctx,
+            out_len,
+            xof,
+        };
         if ctx.is_null() {
             return Err("EVP_MD_CTX_new failed".into());
         }
@@ -139,7 +151,8 @@ impl Drop for EvpDigest {
 impl Hasher for EvpDigest {
     fn update(&mut self, data: &[u8]) {
         // SAFETY: data is a valid slice; ctx was initialised.
-        let rc = unsafe { ffi::EVP_DigestUpdate(self.ctx, data.as_ptr().cast::<c_void>(), data.len()) };
+        let rc =
+            unsafe { ffi::EVP_DigestUpdate(self.ctx, data.as_ptr().cast::<c_void>(), data.len()) };
         assert_eq!(rc, 1, "EVP_DigestUpdate: {}", last_error());
     }
 
@@ -159,7 +172,8 @@ impl Hasher for EvpDigest {
     }
 
     fn reset(&mut self) {
-        self.init().expect("EVP_DigestInit_ex with an already working digest");
+        self.init()
+            .expect("EVP_DigestInit_ex with an already working digest");
     }
 
     fn output_len(&self) -> usize {
@@ -172,7 +186,11 @@ impl Hasher for EvpDigest {
             EVP_MD_up_ref(self.md);
             let ctx = ffi::EVP_MD_CTX_new();
             assert!(!ctx.is_null(), "EVP_MD_CTX_new failed");
-            assert_eq!(ffi::EVP_MD_CTX_copy_ex(ctx, self.ctx), 1, "EVP_MD_CTX_copy_ex");
+            assert_eq!(
+                ffi::EVP_MD_CTX_copy_ex(ctx, self.ctx),
+                1,
+                "EVP_MD_CTX_copy_ex"
+            );
             Box::new(EvpDigest {
                 md: self.md,
                 ctx,
@@ -248,7 +266,13 @@ struct EvpMac {
 unsafe impl Send for EvpMac {}
 
 impl EvpMac {
-    fn new(name: &str, key: &[u8], out_len: usize, params: MacParams, rekey_on_reset: bool) -> Result<Self, String> {
+    fn new(
+        name: &str,
+        key: &[u8],
+        out_len: usize,
+        params: MacParams,
+        rekey_on_reset: bool,
+    ) -> Result<Self, String> {
         let mac = fetch_mac(name)?;
         // SAFETY: plain allocation from a live EVP_MAC.
         let ctx = unsafe { ffi::EVP_MAC_CTX_new(mac) };
@@ -275,7 +299,9 @@ impl EvpMac {
             (ptr::null(), 0)
         };
         // SAFETY: ctx is live; key points to `len` readable bytes; params outlive the call.
-        let rc = self.params.with_params(|params| unsafe { ffi::EVP_MAC_init(self.ctx, key, len, params) });
+        let rc = self
+            .params
+            .with_params(|params| unsafe { ffi::EVP_MAC_init(self.ctx, key, len, params) });
         if rc != 1 {
             return Err(last_error());
         }
@@ -305,7 +331,11 @@ impl Hasher for EvpMac {
         let mut written = 0usize;
         // SAFETY: out has out.len() writable bytes and OpenSSL is told so.
         let rc = unsafe { ffi::EVP_MAC_final(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
-        assert!(rc == 1 && written == out.len(), "EVP_MAC_final: {}", last_error());
+        assert!(
+            rc == 1 && written == out.len(),
+            "EVP_MAC_final: {}",
+            last_error()
+        );
         self.reset();
     }
 
@@ -347,10 +377,16 @@ fn no_params() -> MacParams {
 }
 
 fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend {
-    let backend = Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MD)", move |config| {
-        let h = EvpDigest::new(md, config.output_len, xof).map_err(|e| backend_error(algorithm, e))?;
-        Ok(Box::new(h) as Box<dyn Hasher>)
-    })
+    let backend = Backend::new(
+        algorithm,
+        NAME,
+        "OpenSSL 3 libcrypto (EVP_MD)",
+        move |config| {
+            let h = EvpDigest::new(md, config.output_len, xof)
+                .map_err(|e| backend_error(algorithm, e))?;
+            Ok(Box::new(h) as Box<dyn Hasher>)
+        },
+    )
     .with_probe(probe_md(md));
     if xof {
         backend.with_length()
@@ -360,15 +396,20 @@ fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend
 }
 
 fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
-    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC HMAC)", move |config| {
-        let params = MacParams {
-            digest: Some(CString::new(md).expect("no NUL")),
-            ..no_params()
-        };
-        let h = EvpMac::new("HMAC", key_of(config), config.output_len, params, false)
-            .map_err(|e| backend_error(algorithm, e))?;
-        Ok(Box::new(h) as Box<dyn Hasher>)
-    })
+    Backend::new(
+        algorithm,
+        NAME,
+        "OpenSSL 3 libcrypto (EVP_MAC HMAC)",
+        move |config| {
+            let params = MacParams {
+                digest: Some(CString::new(md).expect("no NUL")),
+                ..no_params()
+            };
+            let h = EvpMac::new("HMAC", key_of(config), config.output_len, params, false)
+                .map_err(|e| backend_error(algorithm, e))?;
+            Ok(Box::new(h) as Box<dyn Hasher>)
+        },
+    )
     .with_key()
     .with_probe(probe_mac("HMAC"))
 }
@@ -378,27 +419,36 @@ const KMAC_KEY_RANGE: std::ops::RangeInclusive<usize> = 4..=512;
 const KMAC_MAX_CUSTOM: usize = 512;
 
 fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
-    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC KMAC)", move |config: &Config| {
-        let unsupported = |what: String| HashError::NotSupportedByBackend {
-            algorithm: algorithm.into(),
-            backend: NAME.into(),
-            what,
-        };
-        let key = key_of(config);
-        if !KMAC_KEY_RANGE.contains(&key.len()) {
-            return Err(unsupported(format!("a {}-byte key (OpenSSL takes 4..=512)", key.len())));
-        }
-        if config.customization.len() > KMAC_MAX_CUSTOM {
-            return Err(unsupported("customization strings over 512 bytes".into()));
-        }
-        let params = MacParams {
-            size: Some(config.output_len),
-            custom: config.customization.clone(),
-            ..no_params()
-        };
-        let h = EvpMac::new(mac, key, config.output_len, params, false).map_err(|e| backend_error(algorithm, e))?;
-        Ok(Box::new(h) as Box<dyn Hasher>)
-    })
+    Backend::new(
+        algorithm,
+        NAME,
+        "OpenSSL 3 libcrypto (EVP_MAC KMAC)",
+        move |config: &Config| {
+            let unsupported = |what: String| HashError::NotSupportedByBackend {
+                algorithm: algorithm.into(),
+                backend: NAME.into(),
+                what,
+            };
+            let key = key_of(config);
+            if !KMAC_KEY_RANGE.contains(&key.len()) {
+                return Err(unsupported(format!(
+                    "a {}-byte key (OpenSSL takes 4..=512)",
+                    key.len()
+                )));
+            }
+            if config.customization.len() > KMAC_MAX_CUSTOM {
+                return Err(unsupported("customization strings over 512 bytes".into()));
+            }
+            let params = MacParams {
+                size: Some(config.output_len),
+                custom: config.customization.clone(),
+                ..no_params()
+            };
+            let h = EvpMac::new(mac, key, config.output_len, params, false)
+                .map_err(|e| backend_error(algorithm, e))?;
+            Ok(Box::new(h) as Box<dyn Hasher>)
+        },
+    )
     .with_key()
     .with_length()
     .with_customization()
@@ -406,47 +456,65 @@ fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
 }
 
 fn siphash_entry(algorithm: &'static str, c_rounds: c_uint, d_rounds: c_uint) -> Backend {
-    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MAC SIPHASH)", move |config| {
-        let params = MacParams {
-            size: Some(8),
-            c_rounds: Some(c_rounds),
-            d_rounds: Some(d_rounds),
-            ..no_params()
-        };
-        let h = EvpMac::new("SIPHASH", key_of(config), 8, params, true).map_err(|e| backend_error(algorithm, e))?;
-        Ok(Box::new(h) as Box<dyn Hasher>)
-    })
+    Backend::new(
+        algorithm,
+        NAME,
+        "OpenSSL 3 libcrypto (EVP_MAC SIPHASH)",
+        move |config| {
+            let params = MacParams {
+                size: Some(8),
+                c_rounds: Some(c_rounds),
+                d_rounds: Some(d_rounds),
+                ..no_params()
+            };
+            let h = EvpMac::new("SIPHASH", key_of(config), 8, params, true)
+                .map_err(|e| backend_error(algorithm, e))?;
+            Ok(Box::new(h) as Box<dyn Hasher>)
+        },
+    )
     .with_key()
     .with_probe(probe_mac("SIPHASH"))
 }
 
 /// BLAKE2: the EVP_MD for the unkeyed default length, the keyed EVP_MAC otherwise.
 /// OpenSSL before 3.2 cannot hash unkeyed at other lengths; that case says so.
-fn blake2_entry(algorithm: &'static str, md: &'static str, mac: &'static str, default_len: usize) -> Backend {
-    Backend::new(algorithm, NAME, "OpenSSL 3 libcrypto (EVP_MD, keyed: EVP_MAC)", move |config: &Config| {
-        let h: Box<dyn Hasher> = match &config.key {
-            None if config.output_len == default_len => {
-                Box::new(EvpDigest::new(md, default_len, false).map_err(|e| backend_error(algorithm, e))?)
-            }
-            None => {
-                return Err(HashError::NotSupportedByBackend {
-                    algorithm: algorithm.into(),
-                    backend: NAME.into(),
-                    what: format!("unkeyed output lengths other than {default_len} bytes"),
-                })
-            }
-            Some(key) => {
-                let params = MacParams {
-                    size: Some(config.output_len),
-                    ..no_params()
-                };
-                Box::new(
-                    EvpMac::new(mac, key, config.output_len, params, false).map_err(|e| backend_error(algorithm, e))?,
-                )
-            }
-        };
-        Ok(h)
-    })
+fn blake2_entry(
+    algorithm: &'static str,
+    md: &'static str,
+    mac: &'static str,
+    default_len: usize,
+) -> Backend {
+    Backend::new(
+        algorithm,
+        NAME,
+        "OpenSSL 3 libcrypto (EVP_MD, keyed: EVP_MAC)",
+        move |config: &Config| {
+            let h: Box<dyn Hasher> = match &config.key {
+                None if config.output_len == default_len => Box::new(
+                    EvpDigest::new(md, default_len, false)
+                        .map_err(|e| backend_error(algorithm, e))?,
+                ),
+                None => {
+                    return Err(HashError::NotSupportedByBackend {
+                        algorithm: algorithm.into(),
+                        backend: NAME.into(),
+                        what: format!("unkeyed output lengths other than {default_len} bytes"),
+                    })
+                }
+                Some(key) => {
+                    let params = MacParams {
+                        size: Some(config.output_len),
+                        ..no_params()
+                    };
+                    Box::new(
+                        EvpMac::new(mac, key, config.output_len, params, false)
+                            .map_err(|e| backend_error(algorithm, e))?,
+                    )
+                }
+            };
+            Ok(h)
+        },
+    )
     .with_key()
     .with_length()
     .with_probe(probe_md(md))

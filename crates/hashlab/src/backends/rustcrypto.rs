@@ -37,7 +37,7 @@ where
         Ok(Box::new(Native::<X> {
             state: X::default(),
             out_len: config.output_len,
-            update: |x, data| Update::update(x, data),
+            update: Update::update,
             finish_reset: |x, out| x.finalize_xof_reset_into(out),
             reset: Reset::reset,
         }))
@@ -51,16 +51,17 @@ where
     hmac::Hmac<D>: Clone + Send,
 {
     Backend::new(algorithm, NAME, implementation, |config| {
-        let mac = hmac::Hmac::<D>::new_from_slice(key_of(config)).map_err(|e| HashError::Backend {
-            algorithm: "hmac".into(),
-            backend: NAME.into(),
-            message: e.to_string(),
-        })?;
+        let mac =
+            hmac::Hmac::<D>::new_from_slice(key_of(config)).map_err(|e| HashError::Backend {
+                algorithm: "hmac".into(),
+                backend: NAME.into(),
+                message: e.to_string(),
+            })?;
         let out_len = <hmac::Hmac<D> as OutputSizeUser>::output_size();
         Ok(Box::new(Snapshot::new(
             mac,
             out_len,
-            |m, data| Mac::update(m, data),
+            Mac::update,
             |m, out| out.copy_from_slice(&m.finalize().into_bytes()),
         )))
     })
@@ -102,7 +103,7 @@ fn k12() -> Backend {
             Box::new(Native::<k12::Kt128> {
                 state: k12::Kt128::default(),
                 out_len,
-                update: |x, data| Update::update(x, data),
+                update: Update::update,
                 finish_reset: |x, out| x.finalize_xof_reset_into(out),
                 reset: Reset::reset,
             })
@@ -110,7 +111,7 @@ fn k12() -> Backend {
             Box::new(Snapshot::new(
                 k12::CustomKt128::new_customized(&config.customization),
                 out_len,
-                |x, data| Update::update(x, data),
+                Update::update,
                 |x, out| x.finalize_xof_into(out),
             ))
         };
@@ -142,42 +143,64 @@ impl<C: VariableOutputCore + UpdateCore + Clone> Blake2Runtime<C> {
     }
     fn absorb(&mut self, data: &[u8]) {
         let core = &mut self.core;
-        self.buffer.digest_blocks(data, |blocks| core.update_blocks(blocks));
+        self.buffer
+            .digest_blocks(data, |blocks| core.update_blocks(blocks));
     }
     fn finish(mut self, out: &mut [u8]) {
         let mut full = Output::<C>::default();
-        self.core.finalize_variable_core(&mut self.buffer, &mut full);
+        self.core
+            .finalize_variable_core(&mut self.buffer, &mut full);
         // BLAKE2 truncates on the right: the first `out.len()` bytes.
         out.copy_from_slice(&full[..out.len()]);
     }
 }
 
 fn blake2b() -> Backend {
-    Backend::new("blake2b", NAME, "RustCrypto blake2 (SIMD-portable)", |config| {
-        let key = config.key.as_deref();
-        let core = blake2::Blake2bVarCore::new_with_params(&[], &[], key.map_or(0, <[u8]>::len), config.output_len);
-        Ok(Box::new(Snapshot::new(
-            Blake2Runtime::start(core, key),
-            config.output_len,
-            Blake2Runtime::absorb,
-            Blake2Runtime::finish,
-        )))
-    })
+    Backend::new(
+        "blake2b",
+        NAME,
+        "RustCrypto blake2 (SIMD-portable)",
+        |config| {
+            let key = config.key.as_deref();
+            let core = blake2::Blake2bVarCore::new_with_params(
+                &[],
+                &[],
+                key.map_or(0, <[u8]>::len),
+                config.output_len,
+            );
+            Ok(Box::new(Snapshot::new(
+                Blake2Runtime::start(core, key),
+                config.output_len,
+                Blake2Runtime::absorb,
+                Blake2Runtime::finish,
+            )))
+        },
+    )
     .with_key()
     .with_length()
 }
 
 fn blake2s() -> Backend {
-    Backend::new("blake2s", NAME, "RustCrypto blake2 (SIMD-portable)", |config| {
-        let key = config.key.as_deref();
-        let core = blake2::Blake2sVarCore::new_with_params(&[], &[], key.map_or(0, <[u8]>::len), config.output_len);
-        Ok(Box::new(Snapshot::new(
-            Blake2Runtime::start(core, key),
-            config.output_len,
-            Blake2Runtime::absorb,
-            Blake2Runtime::finish,
-        )))
-    })
+    Backend::new(
+        "blake2s",
+        NAME,
+        "RustCrypto blake2 (SIMD-portable)",
+        |config| {
+            let key = config.key.as_deref();
+            let core = blake2::Blake2sVarCore::new_with_params(
+                &[],
+                &[],
+                key.map_or(0, <[u8]>::len),
+                config.output_len,
+            );
+            Ok(Box::new(Snapshot::new(
+                Blake2Runtime::start(core, key),
+                config.output_len,
+                Blake2Runtime::absorb,
+                Blake2Runtime::finish,
+            )))
+        },
+    )
     .with_key()
     .with_length()
 }
@@ -203,7 +226,8 @@ fn right_encode(x: u64) -> Vec<u8> {
 fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
     Backend::new(algorithm, NAME, implementation, |config| {
         let key = key_of(config);
-        let mut state = cshake::CShake::<RATE>::new_with_function_name(b"KMAC", &config.customization);
+        let mut state =
+            cshake::CShake::<RATE>::new_with_function_name(b"KMAC", &config.customization);
         let mut padded = left_encode(RATE as u64);
         padded.extend(left_encode(key.len() as u64 * 8));
         padded.extend_from_slice(key);
@@ -212,7 +236,7 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
         Ok(Box::new(Snapshot::new(
             state,
             config.output_len,
-            |x, data| Update::update(x, data),
+            Update::update,
             |mut x, out| {
                 Update::update(&mut x, &right_encode(out.len() as u64 * 8));
                 x.finalize_xof_into(out)

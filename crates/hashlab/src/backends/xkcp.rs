@@ -41,9 +41,11 @@ pub(crate) fn entries() -> Vec<Backend> {
 
 #[cfg(not(feature = "xkcp"))]
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![Backend::new("k12", "xkcp", WHAT, |_| unreachable!("probe reports it unavailable"))
-        .with_probe(|| Err("not compiled in (build with the `xkcp` feature; needs libclang)".into()))
-        .with_length()
-        .with_customization()
-        .with_parallel()]
+    vec![Backend::new("k12", "xkcp", WHAT, |_| {
+        unreachable!("probe reports it unavailable")
+    })
+    .with_probe(|| Err("not compiled in (build with the `xkcp` feature; needs libclang)".into()))
+    .with_length()
+    .with_customization()
+    .with_parallel()]
 }

@@ -1,0 +1,12 @@
+//! Pretty JSON of the full serde structure.
+
+use serde::Serialize;
+
+use crate::failure::Failure;
+
+pub fn render<T: Serialize>(rows: &[T]) -> Result<Vec<u8>, Failure> {
+    let mut out = serde_json::to_vec_pretty(rows)
+        .map_err(|e| Failure::Runtime(format!("writing JSON: {e}")))?;
+    out.push(b'\n');
+    Ok(out)
+}

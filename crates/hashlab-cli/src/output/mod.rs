@@ -1,0 +1,28 @@
+//! Exporters: one module per format, all fed by the same serde rows.
+//! JSON gets the full structure; table, CSV and Markdown get the flat cells.
+
+mod csv;
+mod json;
+mod md;
+mod table;
+
+use serde::Serialize;
+
+use crate::cli::Format;
+use crate::failure::Failure;
+
+/// A row type that every format can print.
+pub trait Tabular: Serialize {
+    fn headers() -> &'static [&'static str];
+    fn cells(&self) -> Vec<String>;
+}
+
+pub fn render<T: Tabular>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure> {
+    let cells = || rows.iter().map(Tabular::cells).collect::<Vec<_>>();
+    match format {
+        Format::Table => Ok(table::render(T::headers(), &cells()).into_bytes()),
+        Format::Md => Ok(md::render(T::headers(), &cells()).into_bytes()),
+        Format::Csv => csv::render(T::headers(), &cells()),
+        Format::Json => json::render(rows),
+    }
+}

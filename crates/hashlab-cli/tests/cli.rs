@@ -1,0 +1,507 @@
+//! The `hashlab` binary end to end: exact bytes on stdout, messages on stderr,
+//! exit codes, and manifests that the peer tools accept.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn hashlab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hashlab"))
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    hashlab()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run hashlab")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A scratch directory with a few files, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hashlab-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("abc.txt"), b"abc").unwrap();
+        std::fs::write(dir.join("empty"), b"").unwrap();
+        let big: Vec<u8> = (0..300_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        std::fs::write(dir.join("big.bin"), big).unwrap();
+        Scratch(dir)
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const ABC_SHA256: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+#[test]
+fn gnu_lines_by_default() {
+    let s = Scratch::new("gnu");
+    let o = run_in(s.path(), &["sum", "abc.txt", "empty"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        format!("{ABC_SHA256}  abc.txt\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty\n")
+    );
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn tag_lines_use_the_tools_tags() {
+    let s = Scratch::new("tag");
+    let cases: &[(&[&str], &str)] = &[
+        (&["-a", "md5"], "MD5 (abc.txt) = 900150983cd24fb0d6963f7d28e17f72\n"),
+        (&["-a", "sha1"], "SHA1 (abc.txt) = a9993e364706816aba3e25717850c26c9cd0d89d\n"),
+        (&[], &format!("SHA256 (abc.txt) = {ABC_SHA256}\n")),
+        (
+            &["-a", "sha3-256"],
+            "SHA3-256 (abc.txt) = 3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532\n",
+        ),
+        (
+            &["-a", "blake2b", "-l", "32"],
+            "BLAKE2b-256 (abc.txt) = bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319\n",
+        ),
+        (
+            &["-a", "blake2s"],
+            "BLAKE2s (abc.txt) = 508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982\n",
+        ),
+        (
+            &["-a", "blake3"],
+            "BLAKE3 (abc.txt) = 6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85\n",
+        ),
+        (&["-a", "xxh32"], "XXH32 (abc.txt) = 32d153ff\n"),
+        (&["-a", "xxh64"], "XXH64 (abc.txt) = 44bc2cf5ad770999\n"),
+        (&["-a", "xxh3"], "XXH3 (abc.txt) = 78af5f94892f3950\n"),
+        (&["-a", "xxh128"], "XXH128 (abc.txt) = 06b05ab6733a618578af5f94892f3950\n"),
+        (&["-a", "crc32c"], "CRC32C (abc.txt) = 364b3fb7\n"),
+        (
+            &["-a", "sha512-256"],
+            "SHA512-256 (abc.txt) = 53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["sum", "--tag"];
+        all.extend_from_slice(args);
+        all.push("abc.txt");
+        let o = run_in(s.path(), &all);
+        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+        assert_eq!(&stdout(&o), expected, "{all:?}");
+    }
+}
+
+#[test]
+fn xxh3_lines_always_carry_their_tag() {
+    let s = Scratch::new("xxh3");
+    let o = run_in(s.path(), &["sum", "-a", "xxh3-64", "abc.txt"]);
+    assert_eq!(stdout(&o), "XXH3 (abc.txt) = 78af5f94892f3950\n");
+}
+
+#[test]
+fn odd_names_are_escaped_like_coreutils() {
+    let s = Scratch::new("escape");
+    for name in ["back\\slash", "new\nline", "carriage\rreturn"] {
+        std::fs::write(s.path().join(name), b"abc").unwrap();
+    }
+    let o = run_in(
+        s.path(),
+        &["sum", "back\\slash", "new\nline", "carriage\rreturn"],
+    );
+    assert_eq!(
+        stdout(&o),
+        format!("\\{ABC_SHA256}  back\\\\slash\n\\{ABC_SHA256}  new\\nline\n\\{ABC_SHA256}  carriage\\rreturn\n")
+    );
+    let o = run_in(s.path(), &["sum", "--tag", "-a", "md5", "new\nline"]);
+    assert_eq!(
+        stdout(&o),
+        "\\MD5 (new\\nline) = 900150983cd24fb0d6963f7d28e17f72\n"
+    );
+}
+
+#[test]
+fn standard_input_when_no_file_or_dash() {
+    for args in [vec!["sum"], vec!["sum", "-"]] {
+        let mut child = hashlab()
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"abc").unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert_eq!(stdout(&o), format!("{ABC_SHA256}  -\n"));
+    }
+}
+
+#[test]
+fn keys_lengths_and_customization() {
+    let s = Scratch::new("params");
+    std::fs::write(s.path().join("key.bin"), [0x0bu8; 20]).unwrap();
+    std::fs::write(s.path().join("hi"), b"Hi There").unwrap();
+    // RFC 4231 test case 1, key from a file and as hex.
+    let expected = "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7  hi\n";
+    let o = run_in(
+        s.path(),
+        &["sum", "-a", "hmac-sha256", "--key-file", "key.bin", "hi"],
+    );
+    assert_eq!(stdout(&o), expected);
+    let o = run_in(
+        s.path(),
+        &["sum", "-a", "hmac-sha256", "--key", &"0b".repeat(20), "hi"],
+    );
+    assert_eq!(stdout(&o), expected);
+    // SHAKE128 of "abc", 16 bytes: a prefix of the longer output.
+    let o = run_in(s.path(), &["sum", "-a", "shake128", "-l", "16", "abc.txt"]);
+    assert_eq!(stdout(&o), "5881092dd818bf5cf8a3ddb793fbcba7  abc.txt\n");
+    // Every backend of an algorithm prints the same line.
+    for backend in ["rustcrypto", "xkcp"] {
+        let o = run_in(
+            s.path(),
+            &[
+                "sum", "-a", "k12", "-b", backend, "--custom", "ctx", "-l", "40", "big.bin",
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let reference = run_in(
+            s.path(),
+            &[
+                "sum",
+                "-a",
+                "k12",
+                "--custom-hex",
+                "637478",
+                "-l",
+                "40",
+                "big.bin",
+            ],
+        );
+        assert_eq!(stdout(&o), stdout(&reference), "{backend}");
+    }
+}
+
+#[test]
+fn every_backend_agrees_through_the_cli() {
+    let s = Scratch::new("backends");
+    let list = run_in(s.path(), &["list", "--json"]);
+    let algorithms: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    for alg in algorithms.as_array().unwrap() {
+        let name = alg["name"].as_str().unwrap();
+        let mut lines = Vec::new();
+        for backend in alg["backends"].as_array().unwrap() {
+            if !backend["available"].as_bool().unwrap() {
+                continue;
+            }
+            let b = backend["name"].as_str().unwrap();
+            let o = run_in(
+                s.path(),
+                &["sum", "-a", name, "-b", b, "big.bin", "abc.txt", "empty"],
+            );
+            assert!(o.status.success(), "{name}/{b}: {}", stderr(&o));
+            lines.push((b.to_string(), stdout(&o)));
+        }
+        assert!(!lines.is_empty(), "{name}: no available backend");
+        for pair in lines.windows(2) {
+            assert_eq!(
+                pair[0].1, pair[1].1,
+                "{name}: {} vs {}",
+                pair[0].0, pair[1].0
+            );
+        }
+    }
+}
+
+#[test]
+fn file_errors_name_the_file_and_the_rest_still_run() {
+    let s = Scratch::new("errors");
+    std::fs::create_dir(s.path().join("dir")).unwrap();
+    let o = run_in(s.path(), &["sum", "missing", "abc.txt", "dir"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{ABC_SHA256}  abc.txt\n"));
+    assert_eq!(
+        stderr(&o),
+        "hashlab: missing: No such file or directory\nhashlab: dir: Is a directory\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_file_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("unreadable");
+    let p = s.path().join("secret");
+    std::fs::write(&p, b"x").unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&p).is_ok() {
+        // Running as root: permissions do not stop reads, nothing to test.
+        return;
+    }
+    let o = run_in(s.path(), &["sum", "secret"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "hashlab: secret: Permission denied\n");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_clear_line() {
+    let s = Scratch::new("usage");
+    let cases: &[(&[&str], &str)] = &[
+        (&["-a", "sha265"], "hashlab: unknown algorithm 'sha265'; did you mean: sha224, sha256?\n"),
+        (
+            &["-b", "nope"],
+            "hashlab: --backend: unknown backend 'nope' for sha256; its backends are: rustcrypto, openssl, ring, aws-lc\n",
+        ),
+        (&["--key", "0g"], "hashlab: --key: 'g' at position 2 is not a hex digit\n"),
+        (&["--key", "abc"], "hashlab: --key: odd number of hex digits (3): hex needs two digits per byte\n"),
+        (&["--key", "00"], "hashlab: --key: sha256 takes no key\n"),
+        (
+            &["-a", "siphash", "--key", "0011"],
+            "hashlab: --key: siphash-2-4 key must be exactly 16 bytes, got 2 bytes\n",
+        ),
+        (
+            &["-a", "blake3", "--key", "00"],
+            "hashlab: --key: blake3 key must be exactly 32 bytes, got 1 byte\n",
+        ),
+        (
+            &["-a", "blake2b", "-l", "65"],
+            "hashlab: --length: blake2b output length must be 1..=64 bytes, got 65\n",
+        ),
+        (
+            &["-a", "shake256", "-l", "0"],
+            "hashlab: --length: shake256 output length must be 1..=1048576 bytes, got 0\n",
+        ),
+        (
+            &["-l", "16"],
+            "hashlab: --length: sha256 has a fixed output of 32 bytes; --length is not accepted\n",
+        ),
+        (&["--custom", "x"], "hashlab: --custom: sha256 takes no customization string\n"),
+        (
+            &["-a", "hmac-sha256", "--key-file", "no-such-key"],
+            "hashlab: --key-file: no-such-key: No such file or directory\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["sum"];
+        all.extend_from_slice(args);
+        all.push("abc.txt");
+        let o = run_in(s.path(), &all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}");
+        assert_eq!(stdout(&o), "", "{all:?}");
+        assert_eq!(&stderr(&o), expected, "{all:?}");
+    }
+    // clap's own usage errors exit 2 as well.
+    let o = run_in(s.path(), &["sum", "--no-such-flag"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn closed_pipe_exits_quietly() {
+    let s = Scratch::new("pipe");
+    let names: Vec<&str> = std::iter::repeat_n("big.bin", 200).collect();
+    let mut child = hashlab()
+        .current_dir(s.path())
+        .arg("sum")
+        .args(&names)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line, then hang up, as `| head -1` does.
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(stderr(&o), "", "no complaint about the closed pipe");
+    assert!(
+        o.status.code().is_some(),
+        "killed by a signal instead of exiting"
+    );
+}
+
+#[test]
+fn data_formats() {
+    let s = Scratch::new("formats");
+    let o = run_in(s.path(), &["sum", "--json", "abc.txt"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["file"], "abc.txt");
+    assert_eq!(v[0]["algorithm"], "sha256");
+    assert_eq!(v[0]["bytes"], 3);
+    assert_eq!(v[0]["digest"], ABC_SHA256);
+    let o = run_in(
+        s.path(),
+        &["sum", "--format", "csv", "-b", "rustcrypto", "abc.txt"],
+    );
+    assert_eq!(
+        stdout(&o),
+        format!("file,algorithm,backend,bytes,digest\nabc.txt,sha256,rustcrypto,3,{ABC_SHA256}\n")
+    );
+    let o = run_in(
+        s.path(),
+        &["sum", "--format", "md", "-b", "ring", "abc.txt"],
+    );
+    assert!(stdout(&o).starts_with("| file | algorithm | backend | bytes | digest |\n| --- |"));
+    let o = run_in(s.path(), &["list", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sha256 = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "sha256")
+        .unwrap();
+    for field in [
+        "name",
+        "aliases",
+        "output_bits",
+        "class",
+        "tag",
+        "default_backend",
+        "backends",
+    ] {
+        assert!(!sha256[field].is_null(), "list --json lacks {field}");
+    }
+    for b in sha256["backends"].as_array().unwrap() {
+        for field in ["name", "available", "reason"] {
+            assert!(b.get(field).is_some(), "backend lacks {field}");
+        }
+    }
+    for format in ["table", "csv", "md"] {
+        let o = run_in(s.path(), &["list", "--format", format]);
+        assert!(o.status.success());
+        assert!(stdout(&o).contains("blake2bp"), "{format}");
+    }
+}
+
+/// Runs a peer tool when it is installed; says so when it is not.
+fn peer(tool: &str) -> Option<Command> {
+    match Command::new(tool).arg("--version").output() {
+        Ok(o) if o.status.success() => Some(Command::new(tool)),
+        _ => {
+            eprintln!("SKIPPED: {tool} is not installed (scripts/setup installs it)");
+            None
+        }
+    }
+}
+
+#[test]
+fn peer_tools_accept_our_manifests() {
+    let s = Scratch::new("peers");
+    std::fs::write(s.path().join("odd\\name"), b"odd").unwrap();
+    let files = ["abc.txt", "empty", "big.bin", "odd\\name"];
+    let cases: &[(&str, &[&str], &str, &[&str])] = &[
+        ("sha256sum", &[], "m.sha256", &["-c"]),
+        ("md5sum", &["-a", "md5"], "m.md5", &["-c"]),
+        ("sha1sum", &["-a", "sha1", "--tag"], "m.sha1", &["-c"]),
+        ("sha512sum", &["-a", "sha512"], "m.sha512", &["-c"]),
+        ("b2sum", &["-a", "blake2b"], "m.b2", &["-c"]),
+        (
+            "b2sum",
+            &["-a", "blake2b", "-l", "32", "--tag"],
+            "m.b2-256",
+            &["-c"],
+        ),
+        ("b3sum", &["-a", "blake3"], "m.b3", &["-c"]),
+        ("xxhsum", &["-a", "xxh32"], "m.xxh32", &["-c"]),
+        ("xxhsum", &["-a", "xxh64"], "m.xxh64", &["-c"]),
+        ("xxhsum", &["-a", "xxh3-64"], "m.xxh3", &["-c"]),
+        ("xxhsum", &["-a", "xxh3-128"], "m.xxh128", &["-c"]),
+    ];
+    for (tool, args, manifest, check) in cases {
+        let Some(mut cmd) = peer(tool) else { continue };
+        // b3sum and xxhsum do not all read escaped names: give them plain ones.
+        let names: Vec<&str> = if tool.starts_with("b3") || tool.starts_with("xxh") {
+            files[..3].to_vec()
+        } else {
+            files.to_vec()
+        };
+        let mut all = vec!["sum"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&names);
+        let o = run_in(s.path(), &all);
+        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+        std::fs::write(s.path().join(manifest), &o.stdout).unwrap();
+        let checked = cmd
+            .current_dir(s.path())
+            .args(*check)
+            .arg(manifest)
+            .output()
+            .unwrap();
+        assert!(
+            checked.status.success(),
+            "{tool} {check:?} {manifest} rejected:\n{}\n{}{}",
+            stdout(&o),
+            String::from_utf8_lossy(&checked.stdout),
+            String::from_utf8_lossy(&checked.stderr)
+        );
+    }
+}
+
+#[test]
+fn sum_output_is_byte_identical_to_coreutils() {
+    let s = Scratch::new("coreutils");
+    for name in [
+        "plain",
+        "sp ace",
+        "back\\slash",
+        "new\nline",
+        "cr\rname",
+        "-dash",
+        "ünïcödé",
+    ] {
+        std::fs::write(s.path().join(name), name.as_bytes()).unwrap();
+    }
+    let names = [
+        "plain",
+        "sp ace",
+        "back\\slash",
+        "new\nline",
+        "cr\rname",
+        "./-dash",
+        "ünïcödé",
+        "empty",
+    ];
+    for (tool, alg) in [
+        ("md5sum", "md5"),
+        ("sha1sum", "sha1"),
+        ("sha256sum", "sha256"),
+        ("sha512sum", "sha512"),
+        ("b2sum", "blake2b"),
+    ] {
+        for tag in [false, true] {
+            let Some(mut cmd) = peer(tool) else { continue };
+            if tag {
+                cmd.arg("--tag");
+            }
+            let theirs = cmd.current_dir(s.path()).args(names).output().unwrap();
+            let mut ours = vec!["sum", "-a", alg];
+            if tag {
+                ours.push("--tag");
+            }
+            ours.extend_from_slice(&names);
+            let o = run_in(s.path(), &ours);
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&theirs.stdout),
+                "{tool} tag={tag}"
+            );
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! File integrity on top of the `hashlab` registry: how files are read and how
+//! manifest lines are written so that coreutils, b2sum, b3sum and xxhsum read them.
+//! Prints nothing; returns data and errors for the caller to present.
+
+pub mod lines;
+pub mod read;
+
+pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
+pub use read::{hash_file, hash_reader, Hashed, ReadBuffer};
