@@ -505,3 +505,33 @@ fn sum_output_is_byte_identical_to_coreutils() {
         }
     }
 }
+
+#[test]
+fn readme_algorithm_table_is_in_sync() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let begin = "<!-- hashlab list --format md: begin -->\n";
+    let end = "<!-- hashlab list --format md: end -->";
+    let start = readme.find(begin).expect("README lacks the begin marker") + begin.len();
+    let stop = readme.find(end).expect("README lacks the end marker");
+    let in_readme = &readme[start..stop];
+    let o = hashlab().args(["list", "--format", "md"]).output().unwrap();
+    let generated = stdout(&o);
+    if generated.contains("(unavailable)") {
+        // The README shows a machine where every backend runs; here some cannot,
+        // so compare everything but the backend column.
+        eprintln!("NOTE: some backends are unavailable here; comparing the README table without availability marks");
+        let strip = |t: &str| {
+            t.lines()
+                .map(|l| l.rsplitn(3, '|').nth(2).unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(in_readme), strip(&generated));
+    } else {
+        assert_eq!(
+            in_readme, generated,
+            "run: hashlab list --format md, and paste it into README.md"
+        );
+    }
+}
