@@ -41,10 +41,15 @@ pub(crate) fn entries() -> Vec<Backend> {
 
 #[cfg(not(feature = "xkcp"))]
 pub(crate) fn entries() -> Vec<Backend> {
+    const WHY: &str = "not compiled in (build with the `xkcp` feature; needs libclang)";
     vec![Backend::new("k12", "xkcp", WHAT, |_| {
-        unreachable!("probe reports it unavailable")
+        Err(crate::HashError::BackendUnavailable {
+            algorithm: "k12".into(),
+            backend: "xkcp".into(),
+            reason: WHY.into(),
+        })
     })
-    .with_probe(|| Err("not compiled in (build with the `xkcp` feature; needs libclang)".into()))
+    .with_probe(|| Err(WHY.into()))
     .with_length()
     .with_customization()
     .with_parallel()]

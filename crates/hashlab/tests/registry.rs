@@ -1,0 +1,314 @@
+//! Names, rules and the registry's public API.
+
+use std::collections::HashSet;
+
+use hashlab::{
+    Algorithm, Backend, BackendStatus, Class, HashError, HashParams, Hasher, KeyRule, OutputRule,
+    Registry,
+};
+
+#[test]
+fn every_algorithm_named_in_the_core_issue_is_registered() {
+    let registry = Registry::default();
+    let expected = [
+        "md5",
+        "sha1",
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "sha512-224",
+        "sha512-256",
+        "sha3-224",
+        "sha3-256",
+        "sha3-384",
+        "sha3-512",
+        "shake128",
+        "shake256",
+        "blake2b",
+        "blake2s",
+        "blake2bp",
+        "blake2sp",
+        "blake3",
+        "k12",
+        "turboshake128",
+        "turboshake256",
+        "highwayhash-64",
+        "highwayhash-128",
+        "highwayhash-256",
+        "siphash-2-4",
+        "siphash-1-3",
+        "xxh32",
+        "xxh64",
+        "xxh3-64",
+        "xxh3-128",
+        "crc32c",
+        "hmac-sha256",
+        "hmac-sha512",
+        "kmac128",
+        "kmac256",
+    ];
+    let names: Vec<&str> = registry
+        .algorithms()
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn names_resolve_case_and_separator_insensitively() {
+    let registry = Registry::default();
+    for (query, canonical) in [
+        ("SHA256", "sha256"),
+        ("sha-256", "sha256"),
+        ("sha2-256", "sha256"),
+        ("SHA3_256", "sha3-256"),
+        ("sha512/256", "sha512-256"),
+        ("SHA-512/224", "sha512-224"),
+        ("xxh3", "xxh3-64"),
+        ("XXH128", "xxh3-128"),
+        ("siphash", "siphash-2-4"),
+        ("KangarooTwelve", "k12"),
+        ("BLAKE2b512", "blake2b"),
+        ("HMAC-SHA-256", "hmac-sha256"),
+        ("CRC-32C", "crc32c"),
+    ] {
+        assert_eq!(
+            registry.algorithm(query).unwrap().name,
+            canonical,
+            "{query}"
+        );
+    }
+}
+
+#[test]
+fn names_do_not_collide_after_normalisation() {
+    let registry = Registry::default();
+    let mut owner = std::collections::HashMap::new();
+    for alg in registry.algorithms() {
+        for name in std::iter::once(&alg.name).chain(&alg.aliases) {
+            let squashed: String = name
+                .chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect();
+            let first = owner.entry(squashed).or_insert(alg.name.clone());
+            assert_eq!(
+                first, &alg.name,
+                "{name} of {} collides with {first}",
+                alg.name
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_names_suggest_close_matches() {
+    let registry = Registry::default();
+    match registry.algorithm("sha265") {
+        Err(HashError::UnknownAlgorithm { suggestions, .. }) => {
+            assert!(
+                suggestions.contains(&"sha256".to_string()),
+                "{suggestions:?}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    match registry.algorithm("blak3") {
+        Err(HashError::UnknownAlgorithm { suggestions, .. }) => {
+            assert_eq!(suggestions[0], "blake3")
+        }
+        other => panic!("{other:?}"),
+    }
+    let err = registry.algorithm("zzzzzzzz").unwrap_err().to_string();
+    assert_eq!(err, "unknown algorithm 'zzzzzzzz' (see 'hashlab list')");
+}
+
+#[test]
+fn parameter_rules_are_enforced_for_every_backend() {
+    let registry = Registry::default();
+    let p = |key: Option<Vec<u8>>, length: Option<usize>| HashParams {
+        key,
+        length,
+        ..Default::default()
+    };
+    let err = |alg: &str, params: HashParams| {
+        registry
+            .hasher(alg, None, &params)
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(err("sha256", p(Some(vec![1]), None)), "sha256 takes no key");
+    assert_eq!(
+        err("siphash-1-3", p(Some(vec![1; 15]), None)),
+        "siphash-1-3 key must be exactly 16 bytes, got 15 bytes"
+    );
+    assert_eq!(
+        err("blake2s", p(Some(vec![1; 33]), None)),
+        "blake2s key must be 1..=32 bytes, got 33 bytes"
+    );
+    assert_eq!(
+        err("blake2b", p(None, Some(0))),
+        "blake2b output length must be 1..=64 bytes, got 0"
+    );
+    assert_eq!(
+        err("xxh64", p(None, Some(4))),
+        "xxh64 has a fixed output of 8 bytes; --length is not accepted"
+    );
+    // Keys that default to zeros: an explicit zero key gives the same answer.
+    for (alg, len) in [
+        ("siphash-2-4", 16),
+        ("highwayhash-64", 32),
+        ("hmac-sha256", 32),
+        ("kmac128", 32),
+    ] {
+        let mut a = registry.hasher(alg, None, &HashParams::default()).unwrap();
+        let mut b = registry
+            .hasher(alg, None, &p(Some(vec![0; len]), None))
+            .unwrap();
+        a.update(b"x");
+        b.update(b"x");
+        assert_eq!(a.finalize_reset(), b.finalize_reset(), "{alg}");
+    }
+    // HMAC's default 32-byte zero key is the empty key.
+    let mut a = registry
+        .hasher("hmac-sha512", None, &HashParams::default())
+        .unwrap();
+    let mut b = registry
+        .hasher("hmac-sha512", None, &p(Some(vec![]), None))
+        .unwrap();
+    assert_eq!(a.finalize_reset(), b.finalize_reset());
+}
+
+#[test]
+fn default_backend_is_deterministic_and_explained() {
+    let registry = Registry::default();
+    for alg in registry.algorithms() {
+        let (first, why) = registry.default_backend(&alg.name).unwrap();
+        let (second, _) = registry.default_backend(&alg.name).unwrap();
+        assert_eq!(first.name, second.name);
+        assert!(first.is_available());
+        assert!(!why.is_empty());
+        // Preference lists are shared within a family, so an entry may name a
+        // backend this algorithm lacks, but never one that exists nowhere (a typo).
+        let all: HashSet<&str> = registry
+            .backends()
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
+        for (preferred, _) in &alg.preference {
+            assert!(
+                all.contains(preferred.as_str()),
+                "{}: no backend called {preferred}",
+                alg.name
+            );
+        }
+        assert!(
+            alg.preference
+                .iter()
+                .any(|(p, _)| registry.backend(&alg.name, p).is_ok()),
+            "{}: its preference list names none of its backends",
+            alg.name
+        );
+    }
+}
+
+#[test]
+fn tags_follow_the_tools() {
+    let registry = Registry::default();
+    let tag = |alg: &str, len: usize| registry.algorithm(alg).unwrap().tag_for_length(len);
+    assert_eq!(tag("blake2b", 64), "BLAKE2b");
+    assert_eq!(tag("blake2b", 32), "BLAKE2b-256");
+    assert_eq!(tag("sha3-256", 32), "SHA3-256");
+    assert_eq!(tag("xxh3-64", 8), "XXH3");
+    assert_eq!(tag("xxh3-128", 16), "XXH128");
+    assert_eq!(tag("k12", 64), "K12-512");
+    assert_eq!(tag("crc32c", 4), "CRC32C");
+}
+
+/// A toy checksum registered from outside the crate, with a backend that is unavailable.
+struct Sum8(u8);
+
+impl Hasher for Sum8 {
+    fn update(&mut self, data: &[u8]) {
+        for b in data {
+            self.0 = self.0.wrapping_add(*b);
+        }
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        out[0] = self.0;
+        self.0 = 0;
+    }
+    fn reset(&mut self) {
+        self.0 = 0;
+    }
+    fn output_len(&self) -> usize {
+        1
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(Sum8(self.0))
+    }
+}
+
+#[test]
+fn users_register_their_own_algorithms_and_backends() {
+    let mut registry = Registry::default();
+    let sum8 = Algorithm {
+        name: "sum8".into(),
+        aliases: vec!["bytesum".into()],
+        family: "toy".into(),
+        class: Class::Checksum,
+        output: OutputRule::Fixed { bytes: 1 },
+        key: KeyRule::None,
+        customizable: false,
+        block_size: 1,
+        tag: "SUM8".into(),
+        preference: vec![("fast".into(), "would be faster".into())],
+    };
+    registry.register_algorithm(sum8.clone()).unwrap();
+    assert!(matches!(
+        registry.register_algorithm(sum8),
+        Err(HashError::Duplicate { .. })
+    ));
+    registry
+        .register_backend(
+            Backend::new("sum8", "fast", "not here", |_| Ok(Box::new(Sum8(0))))
+                .with_probe(|| Err("needs a CPU from the future".into())),
+        )
+        .unwrap();
+    registry
+        .register_backend(Backend::new("bytesum", "plain", "a loop", |_| {
+            Ok(Box::new(Sum8(0)))
+        }))
+        .unwrap();
+    assert!(registry
+        .register_backend(Backend::new("sum8", "plain", "again", |_| Ok(Box::new(
+            Sum8(0)
+        ))))
+        .is_err());
+    assert!(registry
+        .register_backend(Backend::new("nope", "plain", "x", |_| Ok(Box::new(Sum8(
+            0
+        )))))
+        .is_err());
+
+    let fast = registry.backend("sum8", "fast").unwrap();
+    assert_eq!(
+        fast.status(),
+        BackendStatus::Unavailable("needs a CPU from the future".into())
+    );
+    let (default, why) = registry.default_backend("SUM8").unwrap();
+    assert_eq!(default.name, "plain");
+    assert_eq!(why, "the only available backend");
+    let mut h = registry
+        .hasher("sum8", None, &HashParams::default())
+        .unwrap();
+    h.update(&[200, 100]);
+    assert_eq!(h.finalize_reset().as_bytes(), &[44]);
+    assert!(matches!(
+        registry.hasher("sum8", Some("fast"), &HashParams::default()),
+        Err(HashError::BackendUnavailable { .. })
+    ));
+}
