@@ -124,6 +124,9 @@ pub struct Algorithm {
     pub block_size: usize,
     /// Tag for BSD-style lines (`TAG (file) = hex`), as the tools users know write it.
     pub tag: String,
+    /// A known answer at default parameters: (message, expected hex digest).
+    /// Lets a caller check any backend before trusting it (`Registry::self_test`).
+    pub self_test: Option<(Vec<u8>, String)>,
     /// Backends in order of preference for the default choice, each with the reason.
     /// The first available one wins: deterministic, no timing at start-up.
     pub preference: Vec<(String, String)>,

@@ -402,6 +402,50 @@ fn specs() -> Vec<Spec> {
     ]
 }
 
+/// Known answers for the message "abc" at default parameters (unkeyed, or the
+/// default all-zero key; default length), computed by the independent oracles of
+/// `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash/SipHash/
+/// HighwayHash/CRC32C libraries, the pure-Python BLAKE3). A benchmark checks each
+/// backend against these before timing it.
+const SELF_TEST_ABC: &[(&str, &str)] = &[
+    ("md5", "900150983cd24fb0d6963f7d28e17f72"),
+    ("sha1", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+    ("sha224", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
+    ("sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    ("sha384", "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"),
+    ("sha512", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
+    ("sha512-224", "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"),
+    ("sha512-256", "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"),
+    ("sha3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
+    ("sha3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+    ("sha3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"),
+    ("sha3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
+    ("shake128", "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8"),
+    ("shake256", "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4"),
+    ("blake2b", "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"),
+    ("blake2s", "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"),
+    ("blake2bp", "b91a6b66ae87526c400b0a8b53774dc65284ad8f6575f8148ff93dff943a6ecd8362130f22d6dae633aa0f91df4ac89aaff31d0f1b923c898e82025dedbdad6e"),
+    ("blake2sp", "70f75b58f1fecab821db43c88ad84edde5a52600616cd22517b7bb14d440a7d5"),
+    ("blake3", "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"),
+    ("k12", "ab174f328c55a5510b0b209791bf8b60e801a7cfc2aa42042dcb8f547fbe3a7d"),
+    ("turboshake128", "dcf1646dfe993a8eb6b782d1faaca6d82416a5dcf1de98ee3c6dbc5e1dc63018"),
+    ("turboshake256", "63824b1431a7372e85edc022c9d7afdd027472fcfa33c887d6f5aaf8dc5d4db68afbcb5714b49b7ffd8dd115dd5bd5436f837236845a230d6969a4083a113617"),
+    ("highwayhash-64", "094ec3b17329c279"),
+    ("highwayhash-128", "fedb8ead2abea66f4384d03c11813128"),
+    ("highwayhash-256", "a5a26736040a997ec7b9338afab936ede410fd10f88c57d409ac7d5e3932bb4f"),
+    ("siphash-2-4", "deee70479684c83f"),
+    ("siphash-1-3", "f2302604a0c33bc0"),
+    ("xxh32", "32d153ff"),
+    ("xxh64", "44bc2cf5ad770999"),
+    ("xxh3-64", "78af5f94892f3950"),
+    ("xxh3-128", "06b05ab6733a618578af5f94892f3950"),
+    ("crc32c", "364b3fb7"),
+    ("hmac-sha256", "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351"),
+    ("hmac-sha512", "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0"),
+    ("kmac128", "702206e981c20db2cc3e9a1e3250e41264a8d768b048a3f840e49a0940e5e2b2"),
+    ("kmac256", "05d3d96958d7d477b97ffbc914a0af9086ea0beff70ddbbab85b8ca0e7ba27a580573e4df54a1eb609658ac6299807f06b1708efa1f89056edd71182f80a0820"),
+];
+
 pub(crate) fn algorithms() -> Vec<Algorithm> {
     specs()
         .into_iter()
@@ -415,6 +459,10 @@ pub(crate) fn algorithms() -> Vec<Algorithm> {
             customizable: s.customizable,
             block_size: s.block_size,
             tag: s.tag.to_string(),
+            self_test: SELF_TEST_ABC
+                .iter()
+                .find(|(name, _)| *name == s.name)
+                .map(|(_, hex)| (b"abc".to_vec(), hex.to_string())),
             preference: s
                 .preference
                 .iter()

@@ -50,6 +50,12 @@ pub enum HashError {
     Duplicate {
         what: String,
     },
+    SelfTestFailed {
+        algorithm: String,
+        backend: String,
+        got: String,
+        expected: String,
+    },
     Backend {
         algorithm: String,
         backend: String,
@@ -125,6 +131,15 @@ impl fmt::Display for HashError {
                 "backend '{backend}' for {algorithm} does not support {what}"
             ),
             HashError::Duplicate { what } => write!(f, "{what} is already registered"),
+            HashError::SelfTestFailed {
+                algorithm,
+                backend,
+                got,
+                expected,
+            } => write!(
+                f,
+                "{algorithm} on backend '{backend}' fails its known-answer test: got {got}, expected {expected}"
+            ),
             HashError::Backend {
                 algorithm,
                 backend,

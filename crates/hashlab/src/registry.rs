@@ -319,6 +319,27 @@ impl Registry {
         backend.build(alg, &config)
     }
 
+    /// Checks one backend against the algorithm's known answer (if it has one).
+    /// `Ok(false)` means there was nothing to check.
+    pub fn self_test(&self, algorithm: &str, backend: &str) -> Result<bool, HashError> {
+        let alg = self.algorithm(algorithm)?;
+        let Some((message, expected)) = &alg.self_test else {
+            return Ok(false);
+        };
+        let mut hasher = self.hasher(&alg.name, Some(backend), &HashParams::default())?;
+        hasher.update(message);
+        let got = hasher.finalize_reset().to_hex();
+        if &got != expected {
+            return Err(HashError::SelfTestFailed {
+                algorithm: alg.name.clone(),
+                backend: backend.to_string(),
+                got,
+                expected: expected.clone(),
+            });
+        }
+        Ok(true)
+    }
+
     /// Builds a hasher on one exact backend from an already resolved config.
     pub fn hasher_with_config(
         &self,

@@ -265,6 +265,7 @@ fn users_register_their_own_algorithms_and_backends() {
         customizable: false,
         block_size: 1,
         tag: "SUM8".into(),
+        self_test: Some((vec![1, 2], "03".into())),
         preference: vec![("fast".into(), "would be faster".into())],
     };
     registry.register_algorithm(sum8.clone()).unwrap();
@@ -311,4 +312,42 @@ fn users_register_their_own_algorithms_and_backends() {
         registry.hasher("sum8", Some("fast"), &HashParams::default()),
         Err(HashError::BackendUnavailable { .. })
     ));
+}
+
+#[test]
+fn every_backend_passes_its_self_test() {
+    let registry = Registry::default();
+    for alg in registry.algorithms() {
+        assert!(alg.self_test.is_some(), "{}: no known answer", alg.name);
+        for backend in registry.backends_of(&alg.name).unwrap() {
+            if backend.is_available() {
+                assert_eq!(
+                    registry.self_test(&alg.name, &backend.name),
+                    Ok(true),
+                    "{}/{}",
+                    alg.name,
+                    backend.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wrong_answer_fails_the_self_test() {
+    let mut registry = Registry::empty();
+    let mut alg = Registry::default().algorithm("crc32c").unwrap().clone();
+    alg.self_test = Some((b"abc".to_vec(), "00000000".into()));
+    registry.register_algorithm(alg).unwrap();
+    for b in Registry::default().backends_of("crc32c").unwrap() {
+        registry.register_backend(b.clone()).unwrap();
+    }
+    let err = registry
+        .self_test("crc32c", "crc32c")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "crc32c on backend 'crc32c' fails its known-answer test: got 364b3fb7, expected 00000000"
+    );
 }
