@@ -1,0 +1,10 @@
+//! The measurement engine: plan → run → results. Results are plain serde data;
+//! the library prints nothing and keeps no global state.
+
+pub mod plan;
+pub mod results;
+pub mod runner;
+pub mod selection;
+pub mod sizes;
+pub mod stats;
+pub mod workbench;

@@ -1,0 +1,238 @@
+//! Turning "what to measure" (algorithm and backend choices, sizes, thread
+//! counts) into a plan's cells, with the backends left out and why.
+
+use hashlab::{BackendStatus, Class, HashError, Registry};
+
+use crate::plan::{CellSpec, Mode, NULL_ALGORITHM, NULL_BACKEND};
+use crate::results::Excluded;
+
+/// Which algorithms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Algorithms {
+    /// The cryptographic hashes and MACs, plus xxh3-64, highwayhash-64 and crc32c.
+    Default,
+    All,
+    /// Cryptographic hashes and MACs.
+    Crypto,
+    /// Keyed hash-table hashes, non-cryptographic hashes and checksums.
+    Fast,
+    Named(Vec<String>),
+}
+
+/// Which backends of each algorithm.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backends {
+    Default,
+    All,
+    /// Only these, where an algorithm has them.
+    Named(Vec<String>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub algorithms: Algorithms,
+    pub backends: Backends,
+    pub sizes: Vec<usize>,
+    /// Thread counts; 1 is always measured as the reference.
+    pub threads: Vec<usize>,
+    pub latency: bool,
+}
+
+/// One-stream parallel hashing only makes sense for messages this large.
+pub const ONE_STREAM_MIN_SIZE: usize = 64 * 1024;
+/// `--latency` chains are measured at these sizes and below.
+pub const LATENCY_MAX_SIZE: usize = 4096;
+
+fn is_crypto(class: Class) -> bool {
+    matches!(class, Class::Cryptographic | Class::Mac)
+}
+
+/// An (algorithm, backend) pair by canonical names.
+pub type Pair = (String, String);
+
+/// The (algorithm, backend) pairs selected, in registry order, and the ones left out.
+pub fn pairs(
+    registry: &Registry,
+    selection: &Selection,
+) -> Result<(Vec<Pair>, Vec<Excluded>), HashError> {
+    let algorithms: Vec<String> = match &selection.algorithms {
+        Algorithms::Named(names) => {
+            let mut out: Vec<String> = Vec::new();
+            for n in names {
+                let canonical = registry.algorithm(n)?.name.clone();
+                if !out.contains(&canonical) {
+                    out.push(canonical);
+                }
+            }
+            out
+        }
+        choice => registry
+            .algorithms()
+            .iter()
+            .filter(|a| match choice {
+                Algorithms::All => true,
+                Algorithms::Crypto => is_crypto(a.class),
+                Algorithms::Fast => !is_crypto(a.class),
+                _ => {
+                    is_crypto(a.class)
+                        || ["xxh3-64", "highwayhash-64", "crc32c"].contains(&a.name.as_str())
+                }
+            })
+            .map(|a| a.name.clone())
+            .collect(),
+    };
+    let mut chosen = Vec::new();
+    let mut excluded = Vec::new();
+    for alg in &algorithms {
+        match &selection.backends {
+            Backends::Default => {
+                let (b, _) = registry.default_backend(alg)?;
+                chosen.push((alg.clone(), b.name.clone()));
+            }
+            Backends::All | Backends::Named(_) => {
+                let mut any = false;
+                for b in registry.backends_of(alg)? {
+                    if let Backends::Named(names) = &selection.backends {
+                        if !names
+                            .iter()
+                            .any(|n| registry.backend(alg, n).is_ok_and(|x| x.name == b.name))
+                        {
+                            continue;
+                        }
+                    }
+                    match b.status() {
+                        BackendStatus::Available => {
+                            chosen.push((alg.clone(), b.name.clone()));
+                            any = true;
+                        }
+                        BackendStatus::Unavailable(reason) => excluded.push(Excluded {
+                            algorithm: alg.clone(),
+                            backend: b.name.clone(),
+                            reason,
+                        }),
+                    }
+                }
+                if !any {
+                    if let Backends::Named(names) = &selection.backends {
+                        excluded.push(Excluded {
+                            algorithm: alg.clone(),
+                            backend: names.join(","),
+                            reason: "the algorithm has none of the backends asked for".into(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok((chosen, excluded))
+}
+
+/// Every cell to measure: the null row, each pair at each size single-threaded,
+/// then the multi-thread and latency cells.
+pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<CellSpec> {
+    let mut cells = Vec::new();
+    let cell = |alg: &str, backend: &str, size, mode| CellSpec {
+        algorithm: alg.to_string(),
+        backend: backend.to_string(),
+        size,
+        mode,
+    };
+    for &size in &selection.sizes {
+        cells.push(cell(
+            NULL_ALGORITHM,
+            NULL_BACKEND,
+            size,
+            Mode::Streams { threads: 1 },
+        ));
+    }
+    for (alg, backend) in pairs {
+        let parallel = registry.backend(alg, backend).is_ok_and(|b| b.parallel);
+        for &size in &selection.sizes {
+            cells.push(cell(alg, backend, size, Mode::Streams { threads: 1 }));
+            for &n in selection.threads.iter().filter(|n| **n > 1) {
+                cells.push(cell(alg, backend, size, Mode::Streams { threads: n }));
+                if parallel && size >= ONE_STREAM_MIN_SIZE {
+                    cells.push(cell(alg, backend, size, Mode::OneStream { threads: n }));
+                }
+            }
+            if selection.latency && size <= LATENCY_MAX_SIZE {
+                cells.push(cell(alg, backend, size, Mode::Latency));
+            }
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sel(algorithms: Algorithms, backends: Backends) -> Selection {
+        Selection {
+            algorithms,
+            backends,
+            sizes: vec![64, 1 << 20],
+            threads: vec![1, 2],
+            latency: true,
+        }
+    }
+
+    #[test]
+    fn default_set_is_crypto_plus_three_fast_ones() {
+        let r = Registry::default();
+        let (p, _) = pairs(&r, &sel(Algorithms::Default, Backends::Default)).unwrap();
+        let names: Vec<&str> = p.iter().map(|(a, _)| a.as_str()).collect();
+        assert!(
+            names.contains(&"sha256") && names.contains(&"kmac128") && names.contains(&"xxh3-64")
+        );
+        assert!(names.contains(&"highwayhash-64") && names.contains(&"crc32c"));
+        assert!(!names.contains(&"xxh32") && !names.contains(&"siphash-2-4"));
+        let (fast, _) = pairs(&r, &sel(Algorithms::Fast, Backends::Default)).unwrap();
+        assert!(fast
+            .iter()
+            .all(|(a, _)| !["sha256", "hmac-sha256"].contains(&a.as_str())));
+    }
+
+    #[test]
+    fn named_algorithms_and_backends() {
+        let r = Registry::default();
+        let s = sel(
+            Algorithms::Named(vec!["SHA-256".into(), "blake3".into()]),
+            Backends::Named(vec!["openssl".into()]),
+        );
+        let (p, excluded) = pairs(&r, &s).unwrap();
+        assert_eq!(p, vec![("sha256".to_string(), "openssl".to_string())]);
+        assert_eq!(excluded[0].algorithm, "blake3");
+        assert!(matches!(
+            pairs(
+                &r,
+                &sel(Algorithms::Named(vec!["nope".into()]), Backends::Default)
+            ),
+            Err(HashError::UnknownAlgorithm { .. })
+        ));
+    }
+
+    #[test]
+    fn cells_cover_modes_where_they_apply() {
+        let r = Registry::default();
+        let p = vec![
+            ("sha256".to_string(), "openssl".to_string()),
+            ("blake3".to_string(), "blake3".to_string()),
+        ];
+        let c = cells(&r, &p, &sel(Algorithms::Default, Backends::Default));
+        let has = |alg: &str, size, mode| {
+            c.iter()
+                .any(|x| x.algorithm == alg && x.size == size && x.mode == mode)
+        };
+        assert!(has("null", 64, Mode::Streams { threads: 1 }));
+        assert!(has("sha256", 64, Mode::Streams { threads: 2 }));
+        assert!(
+            !has("sha256", 1 << 20, Mode::OneStream { threads: 2 }),
+            "no parallel mode: n/a"
+        );
+        assert!(has("blake3", 1 << 20, Mode::OneStream { threads: 2 }));
+        assert!(!has("blake3", 64, Mode::OneStream { threads: 2 }));
+        assert!(has("blake3", 64, Mode::Latency));
+        assert!(!has("blake3", 1 << 20, Mode::Latency));
+    }
+}

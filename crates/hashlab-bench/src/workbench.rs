@@ -1,0 +1,301 @@
+//! The real `Measure`: hashers from the registry over pseudo-random inputs.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use hashlab::{HashParams, Hasher, Registry};
+
+use crate::plan::{CellSpec, Mode};
+use crate::runner::Measure;
+use crate::stats::SplitMix64;
+
+const PAGE: usize = 4096;
+
+/// Pseudo-random bytes in a page-aligned buffer, starting `misalign` bytes past the boundary.
+pub struct Input {
+    storage: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Input {
+    pub fn new(len: usize, misalign: usize, seed: u64) -> Input {
+        let mut storage = vec![0u8; len + PAGE + misalign];
+        let start = storage.as_ptr().align_offset(PAGE) + misalign;
+        SplitMix64(seed).fill(&mut storage[start..start + len]);
+        Input {
+            storage,
+            start,
+            len,
+        }
+    }
+    pub fn bytes(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.storage[self.start..self.start + self.len]
+    }
+}
+
+/// Touches the input and computes nothing: what the harness costs per message.
+#[derive(Clone, Default)]
+pub struct NullHasher {
+    seen: u64,
+}
+
+impl Hasher for NullHasher {
+    fn update(&mut self, data: &[u8]) {
+        // Reading one byte and the length keeps the call from being optimised
+        // away without adding work that grows with the size.
+        self.seen = self.seen.wrapping_add(data.len() as u64)
+            ^ u64::from(data.first().copied().unwrap_or(0));
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        out.copy_from_slice(&self.seen.to_le_bytes());
+        self.seen = 0;
+    }
+    fn reset(&mut self) {
+        self.seen = 0;
+    }
+    fn output_len(&self) -> usize {
+        8
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+}
+
+enum CellState {
+    Streams {
+        hashers: Vec<Box<dyn Hasher>>,
+        size: usize,
+    },
+    OneStream {
+        hasher: Box<dyn Hasher>,
+        size: usize,
+        pool: rayon::ThreadPool,
+    },
+    Latency {
+        hasher: Box<dyn Hasher>,
+        input: Input,
+    },
+}
+
+/// Times real hashers. Inputs are made once per (size, thread) and shared by all cells.
+pub struct Workbench<'r> {
+    registry: &'r Registry,
+    seed: u64,
+    misalign: usize,
+    inputs: HashMap<(usize, usize), Input>,
+    cells: Vec<Option<CellState>>,
+}
+
+impl<'r> Workbench<'r> {
+    pub fn new(registry: &'r Registry, seed: u64, misalign: usize) -> Self {
+        Workbench {
+            registry,
+            seed,
+            misalign,
+            inputs: HashMap::new(),
+            cells: Vec::new(),
+        }
+    }
+
+    fn hasher(&self, cell: &CellSpec, parallel: bool) -> Result<Box<dyn Hasher>, String> {
+        if cell.is_null() {
+            return Ok(Box::new(NullHasher::default()));
+        }
+        let params = HashParams {
+            parallel,
+            ..Default::default()
+        };
+        self.registry
+            .hasher(&cell.algorithm, Some(&cell.backend), &params)
+            .map_err(|e| e.to_string())
+    }
+
+    fn ensure_input(&mut self, size: usize, thread: usize) {
+        let (seed, misalign) = (self.seed, self.misalign);
+        self.inputs.entry((size, thread)).or_insert_with(|| {
+            Input::new(size, misalign, seed ^ (size as u64) << 8 ^ thread as u64)
+        });
+    }
+}
+
+fn hash_batch(hasher: &mut dyn Hasher, input: &[u8], out: &mut [u8], batch: u64) {
+    for _ in 0..batch {
+        hasher.update(black_box(input));
+        hasher.finalize_into_reset(out);
+    }
+    black_box(out);
+}
+
+impl Measure for Workbench<'_> {
+    fn prepare(&mut self, index: usize, cell: &CellSpec) -> Result<(), String> {
+        let state = match cell.mode {
+            Mode::Streams { threads } => {
+                let hashers = (0..threads.max(1))
+                    .map(|_| self.hasher(cell, false))
+                    .collect::<Result<Vec<_>, _>>()?;
+                for t in 0..threads.max(1) {
+                    self.ensure_input(cell.size, t);
+                }
+                CellState::Streams {
+                    hashers,
+                    size: cell.size,
+                }
+            }
+            Mode::OneStream { threads } => {
+                self.ensure_input(cell.size, 0);
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .map_err(|e| format!("thread pool of {threads}: {e}"))?;
+                CellState::OneStream {
+                    hasher: self.hasher(cell, threads > 1)?,
+                    size: cell.size,
+                    pool,
+                }
+            }
+            Mode::Latency => CellState::Latency {
+                hasher: self.hasher(cell, false)?,
+                input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64),
+            },
+        };
+        if self.cells.len() <= index {
+            self.cells.resize_with(index + 1, || None);
+        }
+        self.cells[index] = Some(state);
+        Ok(())
+    }
+
+    fn sample(&mut self, index: usize, batch: u64) -> Duration {
+        let inputs = &self.inputs;
+        match self.cells[index]
+            .as_mut()
+            .expect("prepared before sampling")
+        {
+            CellState::Streams { hashers, size } if hashers.len() == 1 => {
+                let input = inputs[&(*size, 0)].bytes();
+                let h = hashers[0].as_mut();
+                let mut out = vec![0u8; h.output_len()];
+                let start = Instant::now();
+                hash_batch(h, input, &mut out, batch);
+                start.elapsed()
+            }
+            CellState::Streams { hashers, size } => {
+                let n = hashers.len();
+                let barrier = Barrier::new(n);
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = hashers
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(t, h)| {
+                            let input = inputs[&(*size, t)].bytes();
+                            let barrier = &barrier;
+                            scope.spawn(move || {
+                                let mut out = vec![0u8; h.output_len()];
+                                // Thread start-up is not part of the sample: all start together.
+                                barrier.wait();
+                                let start = Instant::now();
+                                hash_batch(h.as_mut(), input, &mut out, batch);
+                                start.elapsed()
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("benchmark thread panicked"))
+                        .max()
+                        .unwrap_or_default()
+                })
+            }
+            CellState::OneStream { hasher, size, pool } => {
+                let input = inputs[&(*size, 0)].bytes();
+                let mut out = vec![0u8; hasher.output_len()];
+                pool.install(|| {
+                    let start = Instant::now();
+                    hash_batch(hasher.as_mut(), input, &mut out, batch);
+                    start.elapsed()
+                })
+            }
+            CellState::Latency { hasher, input } => {
+                let mut out = vec![0u8; hasher.output_len()];
+                let start = Instant::now();
+                for _ in 0..batch {
+                    hasher.update(input.bytes());
+                    hasher.finalize_into_reset(&mut out);
+                    // The next message depends on this digest: no overlap between messages.
+                    for (b, d) in input.bytes_mut().iter_mut().zip(&out) {
+                        *b ^= d;
+                    }
+                }
+                black_box(&out);
+                start.elapsed()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_aligned_random_and_misalignable() {
+        let a = Input::new(1000, 0, 1);
+        assert_eq!(a.bytes().as_ptr() as usize % PAGE, 0);
+        assert_eq!(a.bytes().len(), 1000);
+        assert!(
+            a.bytes().iter().filter(|b| **b == 0).count() < 30,
+            "not zeros"
+        );
+        let b = Input::new(1000, 3, 1);
+        assert_eq!(b.bytes().as_ptr() as usize % PAGE, 3);
+        assert_eq!(a.bytes(), b.bytes(), "same seed, same bytes");
+    }
+
+    #[test]
+    fn every_mode_samples_real_work() {
+        let registry = Registry::default();
+        let mut w = Workbench::new(&registry, 7, 0);
+        let modes = [
+            Mode::Streams { threads: 1 },
+            Mode::Streams { threads: 2 },
+            Mode::OneStream { threads: 2 },
+            Mode::Latency,
+        ];
+        for (i, mode) in modes.into_iter().enumerate() {
+            let cell = CellSpec {
+                algorithm: "blake3".into(),
+                backend: "blake3".into(),
+                size: if mode == Mode::Latency { 64 } else { 1 << 20 },
+                mode,
+            };
+            w.prepare(i, &cell).unwrap();
+            assert!(w.sample(i, 2) > Duration::ZERO);
+        }
+        let null = CellSpec {
+            algorithm: crate::plan::NULL_ALGORITHM.into(),
+            backend: crate::plan::NULL_BACKEND.into(),
+            size: 16,
+            mode: Mode::Streams { threads: 1 },
+        };
+        w.prepare(9, &null).unwrap();
+        w.sample(9, 1000);
+        let err = w
+            .prepare(
+                10,
+                &CellSpec {
+                    algorithm: "sha256".into(),
+                    backend: "nope".into(),
+                    size: 1,
+                    mode: Mode::Latency,
+                },
+            )
+            .unwrap_err();
+        assert!(err.contains("unknown backend 'nope'"), "{err}");
+    }
+}
