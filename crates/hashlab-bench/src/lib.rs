@@ -2,6 +2,7 @@
 //! the library prints nothing and keeps no global state.
 
 pub mod plan;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod selection;

@@ -288,11 +288,18 @@ pub fn noise_warnings(cells: &[CellResult], threshold: f64) -> Vec<String> {
     if noisy.is_empty() {
         return Vec::new();
     }
+    const NAMED: usize = 6;
+    let more = if noisy.len() > NAMED {
+        format!(" and {} more", noisy.len() - NAMED)
+    } else {
+        String::new()
+    };
     vec![format!(
-        "{} cell(s) varied by more than {:.0} % between rounds (IQR/median): a busy neighbour or frequency changes; their medians are less certain: {}",
+        "{} of {} cells varied by more than {:.0} % between rounds (IQR/median), so their medians are less certain; a busy neighbour or a changing clock is likely: {}{more}",
         noisy.len(),
+        cells.len(),
         threshold * 100.0,
-        noisy.join(", ")
+        noisy[..noisy.len().min(NAMED)].join(", ")
     )]
 }
 

@@ -36,6 +36,9 @@ pub struct Selection {
     /// Thread counts; 1 is always measured as the reference.
     pub threads: Vec<usize>,
     pub latency: bool,
+    /// Algorithms measured on their default backend whatever the choice above
+    /// (the speed-up baseline).
+    pub also: Vec<String>,
 }
 
 /// One-stream parallel hashing only makes sense for messages this large.
@@ -83,6 +86,13 @@ pub fn pairs(
     };
     let mut chosen = Vec::new();
     let mut excluded = Vec::new();
+    for extra in &selection.also {
+        let canonical = registry.algorithm(extra)?.name.clone();
+        if !algorithms.contains(&canonical) {
+            let (b, _) = registry.default_backend(&canonical)?;
+            chosen.push((canonical, b.name.clone()));
+        }
+    }
     for alg in &algorithms {
         match &selection.backends {
             Backends::Default => {
@@ -174,6 +184,7 @@ mod tests {
             sizes: vec![64, 1 << 20],
             threads: vec![1, 2],
             latency: true,
+            also: vec![],
         }
     }
 

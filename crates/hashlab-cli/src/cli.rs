@@ -16,6 +16,82 @@ pub enum Command {
     List(ListArgs),
     /// Hash files (or standard input) and print manifest lines.
     Sum(SumArgs),
+    /// Measure throughput per algorithm, backend, message size and thread count.
+    Bench(BenchArgs),
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// 10^6 bytes per second.
+    Mbps,
+    /// 2^20 bytes per second.
+    Mibps,
+    /// Core cycles per byte.
+    Cpb,
+    /// Nanoseconds per message.
+    Ns,
+    /// Every unit, one table each.
+    All,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Algorithms, comma-separated (default: the cryptographic hashes and MACs, plus xxh3-64, highwayhash-64, crc32c).
+    #[arg(short, long, value_delimiter = ',', conflicts_with_all = ["all", "crypto", "fast"])]
+    pub algorithms: Vec<String>,
+    /// Every algorithm.
+    #[arg(long, conflicts_with_all = ["crypto", "fast"])]
+    pub all: bool,
+    /// The cryptographic hashes and MACs.
+    #[arg(long, conflicts_with = "fast")]
+    pub crypto: bool,
+    /// The non-cryptographic hashes, keyed hash-table hashes and checksums.
+    #[arg(long)]
+    pub fast: bool,
+    /// Backends, comma-separated (default: each algorithm's default backend).
+    #[arg(short, long, value_delimiter = ',', conflicts_with = "all_backends")]
+    pub backends: Vec<String>,
+    /// Every available backend of each algorithm.
+    #[arg(long)]
+    pub all_backends: bool,
+    /// Message sizes: integers or dd-style suffixes (K/KiB = 1024, KB = 1000, M, MB, G, GB).
+    #[arg(long, value_name = "LIST")]
+    pub sizes: Option<String>,
+    /// Thread counts, comma-separated; `all` = every core. 1 is always measured.
+    #[arg(long, value_name = "LIST", default_value = "1")]
+    pub threads: String,
+    /// Unit of the table.
+    #[arg(long, value_enum, default_value = "mbps")]
+    pub unit: Unit,
+    /// Speed-up column relative to this algorithm.
+    #[arg(long, default_value = "sha256")]
+    pub baseline: String,
+    /// Time to hash this many bytes (e.g. 150G) on one core and on all.
+    #[arg(long, value_name = "AMOUNT")]
+    pub project: Option<String>,
+    /// Measure small messages as a dependent chain (each digest feeds the next input).
+    #[arg(long)]
+    pub latency: bool,
+    /// Start every input this many bytes past a page boundary.
+    #[arg(long, value_name = "BYTES", default_value = "0")]
+    pub misalign: usize,
+    /// Seed for the input bytes and the sampling order.
+    #[arg(long, default_value = "1")]
+    pub seed: u64,
+    /// A short run (under 10 s for the default set).
+    #[arg(long)]
+    pub quick: bool,
+    /// Stop starting new sampling rounds after this many seconds (default 30; 4 with --quick).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// No progress bar, no estimate.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// Also write the output to this file (format from --format, else from its extension).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,2 +1,3 @@
+pub mod bench;
 pub mod list;
 pub mod sum;

@@ -4,7 +4,7 @@
 mod csv;
 mod json;
 mod md;
-mod table;
+pub mod table;
 
 use serde::Serialize;
 
@@ -15,6 +15,22 @@ use crate::failure::Failure;
 pub trait Tabular: Serialize {
     fn headers() -> &'static [&'static str];
     fn cells(&self) -> Vec<String>;
+}
+
+/// A grid whose columns are only known at run time (e.g. one per message size).
+/// JSON callers serialize their own structure instead.
+pub fn render_grid(
+    headers: &[String],
+    rows: &[Vec<String>],
+    format: Format,
+) -> Result<Vec<u8>, Failure> {
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    match format {
+        Format::Table => Ok(table::render(&headers, rows).into_bytes()),
+        Format::Md => Ok(md::render(&headers, rows).into_bytes()),
+        Format::Csv => csv::render(&headers, rows),
+        Format::Json => Err(Failure::Runtime("internal: a grid has no JSON form".into())),
+    }
 }
 
 pub fn render<T: Tabular>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure> {

@@ -1,6 +1,16 @@
 //! Aligned plain-text columns for a terminal.
 
 pub fn render(headers: &[&str], rows: &[Vec<String>]) -> String {
+    render_emphasized(headers, rows, &|_, _| false)
+}
+
+/// Like `render`, with the cells `emphasize(row, column)` picks in bold green
+/// (the caller decides whether the terminal wants colour).
+pub fn render_emphasized(
+    headers: &[&str],
+    rows: &[Vec<String>],
+    emphasize: &dyn Fn(usize, usize) -> bool,
+) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -8,24 +18,37 @@ pub fn render(headers: &[&str], rows: &[Vec<String>]) -> String {
         }
     }
     let mut out = String::new();
-    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+    let mut line = |row: Option<usize>, cells: &mut dyn Iterator<Item = &str>| {
         let mut text = String::new();
         for (i, cell) in cells.enumerate() {
             if i > 0 {
                 text.push_str("  ");
             }
-            text.push_str(cell);
             let pad = widths[i].saturating_sub(cell.chars().count());
-            text.extend(std::iter::repeat_n(' ', pad));
+            // Numbers line up on the right, words on the left.
+            let numeric = cell.starts_with(|c: char| c.is_ascii_digit()) && i > 0;
+            if numeric {
+                text.extend(std::iter::repeat_n(' ', pad));
+            }
+            if row.is_some_and(|r| emphasize(r, i)) {
+                text.push_str("\x1b[1;32m");
+                text.push_str(cell);
+                text.push_str("\x1b[0m");
+            } else {
+                text.push_str(cell);
+            }
+            if !numeric {
+                text.extend(std::iter::repeat_n(' ', pad));
+            }
         }
         out.push_str(text.trim_end());
         out.push('\n');
     };
-    line(&mut headers.iter().copied());
+    line(None, &mut headers.iter().copied());
     let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-    line(&mut rule.iter().map(String::as_str));
-    for row in rows {
-        line(&mut row.iter().map(String::as_str));
+    line(None, &mut rule.iter().map(String::as_str));
+    for (r, row) in rows.iter().enumerate() {
+        line(Some(r), &mut row.iter().map(String::as_str));
     }
     out
 }
@@ -36,5 +59,15 @@ mod tests {
     fn columns_line_up() {
         let out = super::render(&["a", "bb"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(out, "a     bb\n----  --\nlong  x\n");
+    }
+
+    #[test]
+    fn numbers_align_right_and_emphasis_keeps_alignment() {
+        let rows = vec![vec!["x".into(), "5".into()], vec!["y".into(), "100".into()]];
+        let out = super::render_emphasized(&["n", "value"], &rows, &|r, c| r == 1 && c == 1);
+        assert_eq!(
+            out,
+            "n  value\n-  -----\nx      5\ny    \x1b[1;32m100\x1b[0m\n"
+        );
     }
 }

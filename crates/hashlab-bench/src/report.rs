@@ -1,0 +1,124 @@
+//! The whole measurement as one call: select → self-test → plan → run → results.
+
+use std::sync::atomic::AtomicBool;
+
+use hashlab::Registry;
+use serde::{Deserialize, Serialize};
+
+use crate::plan::{Budget, Plan};
+use crate::results::{
+    cell_results, noise_warnings, projections, scaling, CellResult, Excluded, Projection, RunInfo,
+    Scaling, Settings, SCHEMA_VERSION,
+};
+use crate::runner::{run, Progress};
+use crate::selection::{cells, pairs, Selection};
+use crate::workbench::Workbench;
+
+/// What a caller asks for.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub selection: Selection,
+    pub budget: Budget,
+    pub seed: u64,
+    pub misalign: usize,
+    /// `--project`: bytes to project hashing times for.
+    pub project: Option<u64>,
+    pub mask: Vec<String>,
+    /// Core clock for cycles per byte, if measured.
+    pub clock_hz: Option<f64>,
+}
+
+/// Everything a run produced; the JSON output is exactly this.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: String,
+    pub version: String,
+    pub settings: Settings,
+    pub run: RunInfo,
+    pub cells: Vec<CellResult>,
+    pub scaling: Vec<Scaling>,
+    pub projections: Vec<Projection>,
+    pub excluded: Vec<Excluded>,
+    pub warnings: Vec<String>,
+}
+
+/// Cells whose IQR exceeds this share of the median are called noisy.
+pub const NOISE_THRESHOLD: f64 = 0.10;
+
+/// Runs the request. Every backend is checked against its known answer before
+/// anything is timed; a wrong digest aborts with an error naming it.
+pub fn measure(
+    registry: &Registry,
+    request: &Request,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Report, String> {
+    let (pairs, excluded) = pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    if pairs.is_empty() {
+        return Err("nothing to measure: no selected backend is available".into());
+    }
+    for (alg, backend) in &pairs {
+        registry
+            .self_test(alg, backend)
+            .map_err(|e| e.to_string())?;
+    }
+    let plan = plan(registry, request, &pairs);
+    let mut bench = Workbench::new(registry, request.seed, request.misalign);
+    let outcome = run(&plan, &mut bench, stop, progress)?;
+    let cells = cell_results(&plan.cells, &outcome, request.clock_hz);
+    let mut warnings = noise_warnings(&cells, NOISE_THRESHOLD);
+    if outcome.partial {
+        warnings.push(format!(
+            "interrupted: results are partial ({} complete round(s))",
+            outcome.rounds
+        ));
+    }
+    let mut thread_counts = request.selection.threads.clone();
+    thread_counts.sort_unstable();
+    thread_counts.dedup();
+    Ok(Report {
+        schema_version: SCHEMA_VERSION,
+        tool: "hashlab".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        settings: Settings {
+            sizes: request.selection.sizes.clone(),
+            threads: thread_counts.clone(),
+            seed: request.seed,
+            misalign: request.misalign,
+            budget: request.budget.clone(),
+            latency: request.selection.latency,
+            mask: request.mask.clone(),
+        },
+        run: RunInfo {
+            rounds: outcome.rounds,
+            partial: outcome.partial,
+            elapsed_seconds: outcome.elapsed.as_secs_f64(),
+            clock_hz: request.clock_hz,
+        },
+        scaling: scaling(&cells, &thread_counts),
+        projections: request
+            .project
+            .map(|b| projections(&cells, b))
+            .unwrap_or_default(),
+        cells,
+        excluded,
+        warnings,
+    })
+}
+
+/// The plan a request turns into (exposed so a caller can show an estimate first).
+pub fn plan(registry: &Registry, request: &Request, pairs: &[(String, String)]) -> Plan {
+    Plan {
+        cells: cells(registry, pairs, &request.selection),
+        budget: request.budget.clone(),
+        seed: request.seed,
+        misalign: request.misalign,
+    }
+}
+
+/// The plan for a request, without running it.
+pub fn plan_for(registry: &Registry, request: &Request) -> Result<Plan, String> {
+    let (pairs, _) = pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    Ok(plan(registry, request, &pairs))
+}

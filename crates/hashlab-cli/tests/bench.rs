@@ -1,0 +1,195 @@
+//! `hashlab bench` end to end: every format, and bad options. Speeds are never
+//! asserted here (this machine is shared); only shape, units and consistency.
+
+use std::process::{Command, Output};
+
+use hashlab_bench::plan::Mode;
+use hashlab_bench::report::Report;
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("run hashlab")
+}
+
+const SMALL: &[&str] = &[
+    "-a",
+    "crc32c,sha256",
+    "--sizes",
+    "64,4K",
+    "--quick",
+    "--max-time",
+    "0.3",
+];
+
+#[test]
+fn json_round_trips_into_the_report_type() {
+    let mut args = SMALL.to_vec();
+    args.extend(["--json", "--threads", "1,2", "--latency", "--project", "1G"]);
+    let o = bench(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).expect("JSON matches the Report schema");
+    assert_eq!(
+        report.schema_version,
+        hashlab_bench::results::SCHEMA_VERSION
+    );
+    assert_eq!(report.settings.sizes, vec![64, 4096]);
+    assert_eq!(report.settings.threads, vec![1, 2]);
+    assert!(report.run.rounds >= 5);
+    for alg in ["crc32c", "sha256", "null"] {
+        for size in [64, 4096] {
+            let c = report
+                .cells
+                .iter()
+                .find(|c| {
+                    c.algorithm == alg && c.size == size && c.mode == Mode::Streams { threads: 1 }
+                })
+                .unwrap_or_else(|| panic!("{alg} at {size}"));
+            assert_eq!(c.samples.len(), report.run.rounds);
+            let t = c.throughput.as_ref().unwrap();
+            assert!(t.mb_per_s > 0.0);
+            assert!((t.mib_per_s * 1.048576 - t.mb_per_s).abs() / t.mb_per_s < 1e-9);
+            assert!(
+                (t.ns_per_message * 1e-9 * t.bytes_per_second - size as f64).abs()
+                    < 1e-6 * size as f64
+            );
+        }
+    }
+    assert!(report
+        .cells
+        .iter()
+        .any(|c| c.mode == Mode::Streams { threads: 2 }));
+    assert!(report
+        .cells
+        .iter()
+        .any(|c| c.mode == Mode::Latency && c.algorithm == "sha256"));
+    assert!(
+        report
+            .scaling
+            .iter()
+            .all(|s| s.one_stream_mb_per_s.is_none()),
+        "sha256/crc32c have no parallel mode"
+    );
+    let p = report
+        .projections
+        .iter()
+        .find(|p| p.algorithm == "sha256")
+        .unwrap();
+    assert_eq!(p.bytes, 1 << 30);
+    assert!(p.one_core_seconds.unwrap() > 0.0 && p.all_cores_seconds.is_some());
+}
+
+#[test]
+fn csv_is_long_form_with_a_header() {
+    let mut args = SMALL.to_vec();
+    args.extend(["--format", "csv"]);
+    let o = bench(&args);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "algorithm,backend,size,mode,threads,batch,samples,outliers,median_seconds,q1_seconds,q3_seconds,mb_per_s,mib_per_s,cycles_per_byte,ns_per_message"
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 6, "(null + 2 algorithms) x 2 sizes");
+    assert!(rows.iter().all(|r| r.split(',').count() == 15));
+}
+
+#[test]
+fn markdown_and_table_have_the_size_columns() {
+    for (format, marker) in [
+        ("md", "| algorithm | backend | 64 B | 4 KiB |"),
+        ("table", "algorithm  backend"),
+    ] {
+        let mut args = SMALL.to_vec();
+        args.extend(["--format", format, "--unit", "all"]);
+        let o = bench(&args);
+        assert!(o.status.success());
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains(marker), "{format}:\n{text}");
+        assert!(text.contains("vs sha256 @ 4 KiB"), "{format}");
+        assert!(
+            text.contains("MiB/s") && text.contains("ns per message"),
+            "{format}"
+        );
+        assert!(!text.contains("\x1b["), "no colour when not a terminal");
+    }
+}
+
+#[test]
+fn output_file_gets_the_format_of_its_extension() {
+    let dir = std::env::temp_dir().join(format!("hashlab-bench-o-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("r.json");
+    let mut args = SMALL.to_vec();
+    let p = path.to_str().unwrap().to_string();
+    args.extend(["-o", &p, "--quiet"]);
+    let o = bench(&args);
+    assert!(o.status.success());
+    let report: Report = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(!report.cells.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_options_exit_2_with_a_clear_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--sizes", "12Q"],
+            "hashlab: --sizes: '12Q': unknown size suffix 'q'",
+        ),
+        (
+            &["--sizes", "0"],
+            "hashlab: --sizes: '0': a size must be at least 1 byte",
+        ),
+        (
+            &["--threads", "0"],
+            "hashlab: --threads: '0' is not a thread count",
+        ),
+        (
+            &["--threads", "x"],
+            "hashlab: --threads: 'x' is not a thread count",
+        ),
+        (
+            &["-a", "sha265"],
+            "hashlab: unknown algorithm 'sha265'; did you mean: sha224, sha256?",
+        ),
+        (
+            &["--baseline", "nope"],
+            "hashlab: --baseline: unknown algorithm 'nope'",
+        ),
+        (
+            &["--project", "lots"],
+            "hashlab: --project: 'lots' is not a size",
+        ),
+        (
+            &["--max-time=-1"],
+            "hashlab: --max-time: -1 is not a positive number of seconds",
+        ),
+        (
+            &["-a", "sha256", "-b", "nope"],
+            "hashlab: nothing to measure",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = bench(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(expected), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert_eq!(
+            o.status.code(),
+            Some(if expected.contains("nothing to measure") {
+                1
+            } else {
+                2
+            }),
+            "{args:?}"
+        );
+        assert!(o.stdout.is_empty());
+    }
+    let o = bench(&["--all", "--fast"]);
+    assert_eq!(o.status.code(), Some(2), "conflicting selections");
+}
