@@ -107,11 +107,7 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
             latency: args.latency,
             also: vec![baseline],
         },
-        budget: if args.quick {
-            Budget::quick()
-        } else {
-            Budget::standard()
-        },
+        budget,
         seed: args.seed,
         misalign: args.misalign,
         project,
