@@ -1,6 +1,8 @@
 //! The measurement engine: plan → run → results. Results are plain serde data;
 //! the library prints nothing and keeps no global state.
 
+#[cfg(unix)]
+pub mod filecache;
 pub mod plan;
 pub mod report;
 pub mod results;

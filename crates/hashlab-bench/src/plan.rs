@@ -15,13 +15,16 @@ pub enum Mode {
     OneStream { threads: usize },
     /// Each digest feeds the next input: time per message of a dependent chain.
     Latency,
+    /// A real file read through `sum`'s reading path; `cold` drops its cached
+    /// pages before every pass.
+    File { cold: bool },
 }
 
 impl Mode {
     pub fn threads(&self) -> usize {
         match *self {
             Mode::Streams { threads } | Mode::OneStream { threads } => threads,
-            Mode::Latency => 1,
+            Mode::Latency | Mode::File { .. } => 1,
         }
     }
 }

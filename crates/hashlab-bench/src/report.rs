@@ -10,7 +10,7 @@ use crate::results::{
     cell_results, noise_warnings, projections, scaling, CellResult, Excluded, Projection, RunInfo,
     Scaling, Settings, SCHEMA_VERSION,
 };
-use crate::runner::{run, Progress};
+use crate::runner::{run, Measure, Progress};
 use crate::selection::{cells, pairs, Selection};
 use crate::workbench::Workbench;
 
@@ -26,6 +26,8 @@ pub struct Request {
     pub mask: Vec<String>,
     /// Core clock for cycles per byte, if measured.
     pub clock_hz: Option<f64>,
+    /// `--pin`: the CPU the measuring thread runs on.
+    pub pin: Option<usize>,
 }
 
 /// Everything a run produced; the JSON output is exactly this.
@@ -65,9 +67,16 @@ pub fn measure(
     }
     let plan = plan(registry, request, &pairs);
     let mut bench = Workbench::new(registry, request.seed, request.misalign);
+    if let Some(file) = &request.selection.file {
+        bench = bench.with_file(file.path.clone());
+    }
+    if let Some(cpu) = request.pin {
+        bench = bench.with_pin(cpu)?;
+    }
     let outcome = run(&plan, &mut bench, stop, progress)?;
     let cells = cell_results(&plan.cells, &outcome, request.clock_hz);
-    let mut warnings = noise_warnings(&cells, NOISE_THRESHOLD);
+    let mut warnings = bench.notes();
+    warnings.extend(noise_warnings(&cells, NOISE_THRESHOLD));
     if outcome.partial {
         warnings.push(format!(
             "interrupted: results are partial ({} complete round(s))",

@@ -12,7 +12,12 @@ pub trait Measure {
     /// Readies cell `index` (hashers, inputs, thread pools). Called once per cell, in order.
     fn prepare(&mut self, index: usize, cell: &CellSpec) -> Result<(), String>;
     /// Hashes `batch` messages of cell `index` and returns how long that took.
-    fn sample(&mut self, index: usize, batch: u64) -> Duration;
+    fn sample(&mut self, index: usize, batch: u64) -> Result<Duration, String>;
+    /// Things learnt while measuring that a reader should know (e.g. whether
+    /// dropping a file's cached pages worked).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Where the run is, for a progress bar.
@@ -67,7 +72,7 @@ pub fn run(
     for (i, cell) in plan.cells.iter().enumerate() {
         measure.prepare(i, cell)?;
         cells.push(CellSamples {
-            batch: warm_up(measure, i, &plan.budget.min_sample, plan.budget.warmup),
+            batch: warm_up(measure, i, &plan.budget.min_sample, plan.budget.warmup)?,
             seconds_per_message: Vec::new(),
         });
         progress(&Progress {
@@ -98,7 +103,7 @@ pub fn run(
                 partial = true;
                 break 'rounds;
             }
-            let d = measure.sample(i, cells[i].batch);
+            let d = measure.sample(i, cells[i].batch)?;
             this_round[i] = Some(seconds_per_message(d, cells[i].batch, &plan.cells[i]));
         }
         // A round counts only when complete, so every cell has the same number of samples.
@@ -130,11 +135,16 @@ pub fn run(
 
 /// Finds a batch size whose sample lasts at least `min_sample`, then keeps
 /// sampling until `warmup` has passed (caches, branch predictors, clock boost).
-fn warm_up(measure: &mut dyn Measure, i: usize, min_sample: &Duration, warmup: Duration) -> u64 {
+fn warm_up(
+    measure: &mut dyn Measure,
+    i: usize,
+    min_sample: &Duration,
+    warmup: Duration,
+) -> Result<u64, String> {
     let mut batch: u64 = 1;
     let mut spent = Duration::ZERO;
     loop {
-        let d = measure.sample(i, batch);
+        let d = measure.sample(i, batch)?;
         spent += d;
         if d >= *min_sample {
             break;
@@ -147,9 +157,9 @@ fn warm_up(measure: &mut dyn Measure, i: usize, min_sample: &Duration, warmup: D
         batch = ((batch as f64) * grow).ceil() as u64;
     }
     while spent < warmup {
-        spent += measure.sample(i, batch);
+        spent += measure.sample(i, batch)?;
     }
-    batch
+    Ok(batch)
 }
 
 fn precise_enough(cells: &[CellSamples], target: f64) -> bool {
@@ -182,9 +192,9 @@ mod tests {
             self.prepared.push(index);
             Ok(())
         }
-        fn sample(&mut self, index: usize, batch: u64) -> Duration {
+        fn sample(&mut self, index: usize, batch: u64) -> Result<Duration, String> {
             self.calls.push((index, batch));
-            Duration::from_nanos(batch * (10_000 + index as u64 * 100))
+            Ok(Duration::from_nanos(batch * (10_000 + index as u64 * 100)))
         }
     }
 

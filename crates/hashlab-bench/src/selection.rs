@@ -39,6 +39,15 @@ pub struct Selection {
     /// Algorithms measured on their default backend whatever the choice above
     /// (the speed-up baseline).
     pub also: Vec<String>,
+    /// `--file`: a real file hashed through `sum`'s reading path.
+    pub file: Option<FileTarget>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileTarget {
+    pub path: std::path::PathBuf,
+    pub size: usize,
+    pub cold: bool,
 }
 
 /// One-stream parallel hashing only makes sense for messages this large.
@@ -169,6 +178,14 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
                 cells.push(cell(alg, backend, size, Mode::Latency));
             }
         }
+        if let Some(file) = &selection.file {
+            cells.push(cell(
+                alg,
+                backend,
+                file.size,
+                Mode::File { cold: file.cold },
+            ));
+        }
     }
     cells
 }
@@ -185,6 +202,7 @@ mod tests {
             threads: vec![1, 2],
             latency: true,
             also: vec![],
+            file: None,
         }
     }
 

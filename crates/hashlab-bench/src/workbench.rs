@@ -6,6 +6,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use hashlab::{HashParams, Hasher, Registry};
+use hashlab_integrity::{hash_reader, ReadBuffer};
 
 use crate::plan::{CellSpec, Mode};
 use crate::runner::Measure;
@@ -81,6 +82,11 @@ enum CellState {
         hasher: Box<dyn Hasher>,
         input: Input,
     },
+    File {
+        hasher: Box<dyn Hasher>,
+        buffer: ReadBuffer,
+        cold: bool,
+    },
 }
 
 /// Times real hashers. Inputs are made once per (size, thread) and shared by all cells.
@@ -90,6 +96,9 @@ pub struct Workbench<'r> {
     misalign: usize,
     inputs: HashMap<(usize, usize), Input>,
     cells: Vec<Option<CellState>>,
+    file: Option<std::path::PathBuf>,
+    pin: Option<usize>,
+    notes: Vec<String>,
 }
 
 impl<'r> Workbench<'r> {
@@ -100,7 +109,29 @@ impl<'r> Workbench<'r> {
             misalign,
             inputs: HashMap::new(),
             cells: Vec::new(),
+            file: None,
+            pin: None,
+            notes: Vec::new(),
         }
+    }
+
+    /// The file `Mode::File` cells read.
+    pub fn with_file(mut self, path: std::path::PathBuf) -> Self {
+        self.file = Some(path);
+        self
+    }
+
+    /// Pins the measuring thread to `cpu` (streams threads to the next ones).
+    pub fn with_pin(mut self, cpu: usize) -> Result<Self, String> {
+        pin_current_thread(cpu)?;
+        self.pin = Some(cpu);
+        Ok(self)
+    }
+
+    fn file_path(&self) -> Result<&std::path::Path, String> {
+        self.file
+            .as_deref()
+            .ok_or_else(|| "a file cell without a file".to_string())
     }
 
     fn hasher(&self, cell: &CellSpec, parallel: bool) -> Result<Box<dyn Hasher>, String> {
@@ -163,6 +194,27 @@ impl Measure for Workbench<'_> {
                 hasher: self.hasher(cell, false)?,
                 input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64),
             },
+            Mode::File { cold } => {
+                // The same choices `hashlab sum` makes: tree-parallel backends get
+                // large reads and all cores.
+                let parallel = self
+                    .registry
+                    .backend(&cell.algorithm, &cell.backend)
+                    .is_ok_and(|b| b.parallel);
+                if cold && !self.notes.iter().any(|n| n.starts_with("cold cache")) {
+                    let note = cold_cache_check(self.file_path()?);
+                    self.notes.push(note);
+                }
+                CellState::File {
+                    hasher: self.hasher(cell, parallel)?,
+                    buffer: ReadBuffer::new(if parallel {
+                        4 << 20
+                    } else {
+                        ReadBuffer::DEFAULT_SIZE
+                    }),
+                    cold,
+                }
+            }
         };
         if self.cells.len() <= index {
             self.cells.resize_with(index + 1, || None);
@@ -171,71 +223,172 @@ impl Measure for Workbench<'_> {
         Ok(())
     }
 
-    fn sample(&mut self, index: usize, batch: u64) -> Duration {
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn sample(&mut self, index: usize, batch: u64) -> Result<Duration, String> {
         let inputs = &self.inputs;
-        match self.cells[index]
-            .as_mut()
-            .expect("prepared before sampling")
-        {
-            CellState::Streams { hashers, size } if hashers.len() == 1 => {
-                let input = inputs[&(*size, 0)].bytes();
-                let h = hashers[0].as_mut();
-                let mut out = vec![0u8; h.output_len()];
-                let start = Instant::now();
-                hash_batch(h, input, &mut out, batch);
-                start.elapsed()
-            }
-            CellState::Streams { hashers, size } => {
-                let n = hashers.len();
-                let barrier = Barrier::new(n);
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = hashers
-                        .iter_mut()
-                        .enumerate()
-                        .map(|(t, h)| {
-                            let input = inputs[&(*size, t)].bytes();
-                            let barrier = &barrier;
-                            scope.spawn(move || {
-                                let mut out = vec![0u8; h.output_len()];
-                                // Thread start-up is not part of the sample: all start together.
-                                barrier.wait();
-                                let start = Instant::now();
-                                hash_batch(h.as_mut(), input, &mut out, batch);
-                                start.elapsed()
-                            })
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().expect("benchmark thread panicked"))
-                        .max()
-                        .unwrap_or_default()
-                })
-            }
-            CellState::OneStream { hasher, size, pool } => {
-                let input = inputs[&(*size, 0)].bytes();
-                let mut out = vec![0u8; hasher.output_len()];
-                pool.install(|| {
+        let pin = self.pin;
+        let file = self.file.clone();
+        Ok(
+            match self.cells[index]
+                .as_mut()
+                .expect("prepared before sampling")
+            {
+                CellState::Streams { hashers, size } if hashers.len() == 1 => {
+                    let input = inputs[&(*size, 0)].bytes();
+                    let h = hashers[0].as_mut();
+                    let mut out = vec![0u8; h.output_len()];
                     let start = Instant::now();
-                    hash_batch(hasher.as_mut(), input, &mut out, batch);
+                    hash_batch(h, input, &mut out, batch);
                     start.elapsed()
-                })
-            }
-            CellState::Latency { hasher, input } => {
-                let mut out = vec![0u8; hasher.output_len()];
-                let start = Instant::now();
-                for _ in 0..batch {
-                    hasher.update(input.bytes());
-                    hasher.finalize_into_reset(&mut out);
-                    // The next message depends on this digest: no overlap between messages.
-                    for (b, d) in input.bytes_mut().iter_mut().zip(&out) {
-                        *b ^= d;
-                    }
                 }
-                black_box(&out);
-                start.elapsed()
+                CellState::Streams { hashers, size } => {
+                    let n = hashers.len();
+                    let barrier = Barrier::new(n);
+                    std::thread::scope(|scope| {
+                        let handles: Vec<_> = hashers
+                            .iter_mut()
+                            .enumerate()
+                            .map(|(t, h)| {
+                                let input = inputs[&(*size, t)].bytes();
+                                let barrier = &barrier;
+                                scope.spawn(move || {
+                                    if let Some(cpu) = pin {
+                                        // Each stream on its own core; a failure here only loses the pinning.
+                                        let _ = pin_current_thread(cpu + t);
+                                    }
+                                    let mut out = vec![0u8; h.output_len()];
+                                    // Thread start-up is not part of the sample: all start together.
+                                    barrier.wait();
+                                    let start = Instant::now();
+                                    hash_batch(h.as_mut(), input, &mut out, batch);
+                                    start.elapsed()
+                                })
+                            })
+                            .collect();
+                        handles
+                            .into_iter()
+                            .map(|h| h.join().expect("benchmark thread panicked"))
+                            .max()
+                            .unwrap_or_default()
+                    })
+                }
+                CellState::OneStream { hasher, size, pool } => {
+                    let input = inputs[&(*size, 0)].bytes();
+                    let mut out = vec![0u8; hasher.output_len()];
+                    pool.install(|| {
+                        let start = Instant::now();
+                        hash_batch(hasher.as_mut(), input, &mut out, batch);
+                        start.elapsed()
+                    })
+                }
+                CellState::Latency { hasher, input } => {
+                    let mut out = vec![0u8; hasher.output_len()];
+                    let start = Instant::now();
+                    for _ in 0..batch {
+                        hasher.update(input.bytes());
+                        hasher.finalize_into_reset(&mut out);
+                        // The next message depends on this digest: no overlap between messages.
+                        for (b, d) in input.bytes_mut().iter_mut().zip(&out) {
+                            *b ^= d;
+                        }
+                    }
+                    black_box(&out);
+                    start.elapsed()
+                }
+                CellState::File {
+                    hasher,
+                    buffer,
+                    cold,
+                } => {
+                    let path = file.as_deref().ok_or("a file cell without a file")?;
+                    let fail = |e: std::io::Error| format!("{}: {}", path.display(), e);
+                    let mut total = Duration::ZERO;
+                    for _ in 0..batch {
+                        let mut f = std::fs::File::open(path).map_err(fail)?;
+                        if *cold {
+                            drop_pages(&f)?;
+                        }
+                        let start = Instant::now();
+                        hash_reader(&mut f, hasher.as_mut(), buffer).map_err(fail)?;
+                        total += start.elapsed();
+                    }
+                    total
+                }
+            },
+        )
+    }
+}
+
+#[cfg(unix)]
+fn drop_pages(file: &std::fs::File) -> Result<(), String> {
+    crate::filecache::drop_cached_pages(file)
+}
+
+#[cfg(not(unix))]
+fn drop_pages(_file: &std::fs::File) -> Result<(), String> {
+    Err("dropping cached pages is only implemented on Unix".into())
+}
+
+/// Drops the file's pages once and says, in a sentence, whether that worked.
+fn cold_cache_check(path: &std::path::Path) -> String {
+    #[cfg(unix)]
+    {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => return format!("cold cache: cannot open {}: {e}", path.display()),
+        };
+        match crate::filecache::drop_cached_pages(&file).and_then(|_| crate::filecache::resident_fraction(&file)) {
+            Ok(resident) if resident < 0.05 => format!(
+                "cold cache: cached pages of {} dropped before every pass (posix_fadvise DONTNEED; {:.0} % still resident after)",
+                path.display(),
+                resident * 100.0
+            ),
+            Ok(resident) => format!(
+                "cold cache did NOT work for {}: {:.0} % of its pages stayed cached after posix_fadvise(DONTNEED) (tmpfs or an overlay filesystem?); the file figures are warm-cache figures",
+                path.display(),
+                resident * 100.0
+            ),
+            Err(e) => format!("cold cache did NOT work for {}: {e}", path.display()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        format!(
+            "cold cache: not supported on this platform; {} was read warm",
+            path.display()
+        )
+    }
+}
+
+/// Restricts the calling thread to one CPU.
+pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: cpu_set_t is plain data; CPU_SET stays within it for cpu < CPU_SETSIZE,
+        // which is checked first.
+        unsafe {
+            if cpu >= libc::CPU_SETSIZE as usize {
+                return Err(format!("--pin: CPU {cpu} is out of range"));
+            }
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                return Err(format!(
+                    "--pin: CPU {cpu}: {}",
+                    std::io::Error::last_os_error()
+                ));
             }
         }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Err(format!(
+            "--pin {cpu}: thread pinning is only implemented on Linux"
+        ))
     }
 }
 
@@ -275,7 +428,7 @@ mod tests {
                 mode,
             };
             w.prepare(i, &cell).unwrap();
-            assert!(w.sample(i, 2) > Duration::ZERO);
+            assert!(w.sample(i, 2).unwrap() > Duration::ZERO);
         }
         let null = CellSpec {
             algorithm: crate::plan::NULL_ALGORITHM.into(),
@@ -284,7 +437,7 @@ mod tests {
             mode: Mode::Streams { threads: 1 },
         };
         w.prepare(9, &null).unwrap();
-        w.sample(9, 1000);
+        w.sample(9, 1000).unwrap();
         let err = w
             .prepare(
                 10,

@@ -75,6 +75,15 @@ pub struct BenchArgs {
     /// Start every input this many bytes past a page boundary.
     #[arg(long, value_name = "BYTES", default_value = "0")]
     pub misalign: usize,
+    /// Also hash this file through `sum`'s reading path, to set disk-bound speed beside in-memory speed.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// With --file: drop the file's cached pages before every pass (posix_fadvise DONTNEED).
+    #[arg(long, requires = "file")]
+    pub cold: bool,
+    /// Pin the measuring thread to this CPU (stream threads take the following ones).
+    #[arg(long, value_name = "CPU")]
+    pub pin: Option<usize>,
     /// Seed for the input bytes and the sampling order.
     #[arg(long, default_value = "1")]
     pub seed: u64,

@@ -193,3 +193,37 @@ fn bad_options_exit_2_with_a_clear_message() {
     let o = bench(&["--all", "--fast"]);
     assert_eq!(o.status.code(), Some(2), "conflicting selections");
 }
+
+#[test]
+fn a_real_file_through_the_sum_reading_path() {
+    let dir = std::env::temp_dir().join(format!("hashlab-bench-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("data.bin");
+    std::fs::write(&path, vec![42u8; 3 << 20]).unwrap();
+    let p = path.to_str().unwrap().to_string();
+    let mut args = SMALL.to_vec();
+    args.extend(["--json", "--file", &p, "--cold"]);
+    let o = bench(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<_> = report
+        .cells
+        .iter()
+        .filter(|c| c.mode == Mode::File { cold: true })
+        .collect();
+    assert_eq!(files.len(), 2, "one per algorithm");
+    assert!(files
+        .iter()
+        .all(|c| c.size == 3 << 20 && c.throughput.is_some()));
+    assert!(
+        report.warnings.iter().any(|w| w.starts_with("cold cache")),
+        "says whether dropping the cache worked: {:?}",
+        report.warnings
+    );
+    let o = bench(&["--file", dir.join("missing").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing: No such file or directory"));
+    let o = bench(&["--cold"]);
+    assert_eq!(o.status.code(), Some(2), "--cold needs --file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

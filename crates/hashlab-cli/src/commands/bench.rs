@@ -12,7 +12,7 @@ use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, plan_for, Report, Request};
 use hashlab_bench::results::{speedup, CellResult};
 use hashlab_bench::runner::{Phase, Progress};
-use hashlab_bench::selection::{Algorithms, Backends, Selection};
+use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes, size_label};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -98,6 +98,32 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
         }
         budget.max_time = Duration::from_secs_f64(seconds);
     }
+    let file = match &args.file {
+        None => None,
+        Some(path) => {
+            let meta = std::fs::metadata(path)
+                .map_err(|e| usage(format!("--file: {}: {}", path.display(), io_message(&e))))?;
+            if !meta.is_file() {
+                return Err(usage(format!(
+                    "--file: {}: not a regular file",
+                    path.display()
+                )));
+            }
+            std::fs::File::open(path)
+                .map_err(|e| usage(format!("--file: {}: {}", path.display(), io_message(&e))))?;
+            if meta.len() == 0 {
+                return Err(usage(format!(
+                    "--file: {}: the file is empty",
+                    path.display()
+                )));
+            }
+            Some(FileTarget {
+                path: path.clone(),
+                size: meta.len() as usize,
+                cold: args.cold,
+            })
+        }
+    };
     Ok(Request {
         selection: Selection {
             algorithms,
@@ -106,6 +132,7 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
             threads: thread_counts(&args.threads)?,
             latency: args.latency,
             also: vec![baseline],
+            file,
         },
         budget,
         seed: args.seed,
@@ -113,6 +140,7 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
         project,
         mask: Vec::new(),
         clock_hz: None,
+        pin: args.pin,
     })
 }
 
@@ -268,6 +296,8 @@ fn mode_name(mode: &Mode) -> &'static str {
         Mode::Streams { .. } => "streams",
         Mode::OneStream { .. } => "one-stream",
         Mode::Latency => "latency",
+        Mode::File { cold: false } => "file",
+        Mode::File { cold: true } => "file-cold",
     }
 }
 
@@ -579,6 +609,58 @@ fn human(
         section(
             &mut out,
             "Latency, ns per message (dependent chain: each digest feeds the next input)",
+            &headers,
+            &rows,
+            format,
+            &|_, _| false,
+        )?;
+    }
+
+    let files: Vec<&CellResult> = report
+        .cells
+        .iter()
+        .filter(|c| matches!(c.mode, Mode::File { .. }))
+        .collect();
+    if let (Some(first), Some(path)) = (files.first(), &args.file) {
+        let cold = matches!(first.mode, Mode::File { cold: true });
+        let headers: Vec<String> = [
+            "algorithm".to_string(),
+            "backend".to_string(),
+            format!("file MB/s ({})", if cold { "cold cache" } else { "cached" }),
+            format!("in memory MB/s @ {}", size_label(largest)),
+            "file / memory".to_string(),
+        ]
+        .to_vec();
+        let rows: Vec<Vec<String>> = files
+            .iter()
+            .map(|c| {
+                let file = c.throughput.as_ref().map(|t| t.mb_per_s);
+                let memory = singles
+                    .iter()
+                    .find(|m| {
+                        m.algorithm == c.algorithm && m.backend == c.backend && m.size == largest
+                    })
+                    .and_then(|m| m.throughput.as_ref())
+                    .map(|t| t.mb_per_s);
+                vec![
+                    c.algorithm.clone(),
+                    c.backend.clone(),
+                    file.map(number).unwrap_or_else(|| "-".into()),
+                    memory.map(number).unwrap_or_else(|| "-".into()),
+                    match (file, memory) {
+                        (Some(f), Some(m)) if m > 0.0 => format!("{:.2}", f / m),
+                        _ => "-".into(),
+                    },
+                ]
+            })
+            .collect();
+        section(
+            &mut out,
+            &format!(
+                "Reading {} ({} bytes) the way `hashlab sum` does",
+                path.display(),
+                first.size
+            ),
             &headers,
             &rows,
             format,
