@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
+        Command::Cpu(args) => commands::cpu::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,2 +1,3 @@
+pub mod cpu;
 pub mod list;
 pub mod sum;
