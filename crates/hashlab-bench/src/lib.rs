@@ -1,6 +1,9 @@
-//! The measurement engine: plan → run → results. Results are plain serde data;
-//! the library prints nothing and keeps no global state.
+//! The measurement engine: plan → run → results, plus what machine a
+//! measurement ran on and how fast its cores were clocked. Results are plain
+//! serde data; the library prints nothing and keeps no global state.
 
+pub mod clock;
+pub mod environment;
 #[cfg(unix)]
 pub mod filecache;
 pub mod plan;

@@ -16,6 +16,9 @@ pub enum Command {
     List(ListArgs),
     /// Hash files (or standard input) and print manifest lines.
     Sum(SumArgs),
+    /// This machine as benchmarks see it: CPU, caches, features, measured core
+    /// clock, and the SIMD path each algorithm's default backend takes here.
+    Cpu(CpuArgs),
     /// Measure throughput per algorithm, backend, message size and thread count.
     Bench(BenchArgs),
 }
@@ -169,4 +172,13 @@ pub struct SumArgs {
     /// Files to hash; none or `-` means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CpuArgs {
+    /// Time spent measuring the core clock, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    pub clock_ms: u64,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Cpu(args) => commands::cpu::run(&args),
     };
     match result {
         Ok(code) => code,

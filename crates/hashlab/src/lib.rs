@@ -21,6 +21,7 @@ mod algorithm;
 mod backends;
 mod catalog;
 pub mod cpu;
+pub mod dispatch;
 mod error;
 mod hasher;
 pub mod hex;
@@ -30,3 +31,6 @@ pub use algorithm::{Algorithm, Class, KeyRule, OutputRule};
 pub use error::HashError;
 pub use hasher::{Config, Digest, HashParams, Hasher};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};
+
+/// This crate's version, for reports that record what produced them.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

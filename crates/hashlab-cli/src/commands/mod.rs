@@ -1,3 +1,4 @@
 pub mod bench;
+pub mod cpu;
 pub mod list;
 pub mod sum;

@@ -42,3 +42,8 @@ pub fn render<T: Tabular>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure
         Format::Json => json::render(rows),
     }
 }
+
+/// One JSON document, for commands whose output is not a single list of rows.
+pub fn render_json<T: Serialize>(document: &T) -> Result<Vec<u8>, Failure> {
+    json::render(document)
+}
