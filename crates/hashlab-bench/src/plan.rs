@@ -71,7 +71,7 @@ impl Budget {
             warmup: Duration::from_millis(5),
             min_sample: Duration::from_micros(500),
             min_rounds: 5,
-            max_rounds: 30,
+            max_rounds: 200,
             max_time: Duration::from_secs(4),
             target_precision: 0.005,
         }
@@ -82,7 +82,7 @@ impl Budget {
             warmup: Duration::from_millis(20),
             min_sample: Duration::from_millis(1),
             min_rounds: 7,
-            max_rounds: 100,
+            max_rounds: 400,
             max_time: Duration::from_secs(30),
             target_precision: 0.002,
         }

@@ -5,6 +5,8 @@ use std::sync::atomic::AtomicBool;
 use hashlab::Registry;
 use serde::{Deserialize, Serialize};
 
+use crate::clock::{calibrate, drifted, ClockCalibration, ClockSource};
+use crate::environment::{capture, Environment};
 use crate::plan::{Budget, Plan};
 use crate::results::{
     cell_results, noise_warnings, projections, scaling, CellResult, Excluded, Projection, RunInfo,
@@ -24,8 +26,11 @@ pub struct Request {
     /// `--project`: bytes to project hashing times for.
     pub project: Option<u64>,
     pub mask: Vec<String>,
-    /// Core clock for cycles per byte, if measured.
-    pub clock_hz: Option<f64>,
+    /// How long to spend measuring the core clock, before and after the run.
+    /// Zero: do not measure it (no cycles per byte).
+    pub clock_budget: std::time::Duration,
+    /// The command line, recorded in the results.
+    pub command_line: Vec<String>,
     /// `--pin`: the CPU the measuring thread runs on.
     pub pin: Option<usize>,
 }
@@ -36,6 +41,9 @@ pub struct Report {
     pub schema_version: u32,
     pub tool: String,
     pub version: String,
+    pub environment: Environment,
+    /// The clock measured again after the run, to see whether it moved.
+    pub clock_after: Option<ClockCalibration>,
     pub settings: Settings,
     pub run: RunInfo,
     pub cells: Vec<CellResult>,
@@ -66,6 +74,14 @@ pub fn measure(
             .map_err(|e| e.to_string())?;
     }
     let plan = plan(registry, request, &pairs);
+    let clock_before = calibrate(request.clock_budget);
+    let clock_hz = (clock_before.source == ClockSource::DependentAddChain && clock_before.hz > 0.0)
+        .then_some(clock_before.hz);
+    let environment = capture(
+        request.command_line.clone(),
+        request.mask.clone(),
+        clock_before.clone(),
+    );
     let mut bench = Workbench::new(registry, request.seed, request.misalign);
     if let Some(file) = &request.selection.file {
         bench = bench.with_file(file.path.clone());
@@ -74,8 +90,12 @@ pub fn measure(
         bench = bench.with_pin(cpu)?;
     }
     let outcome = run(&plan, &mut bench, stop, progress)?;
-    let cells = cell_results(&plan.cells, &outcome, request.clock_hz);
+    let cells = cell_results(&plan.cells, &outcome, clock_hz);
+    let clock_after = clock_hz.map(|_| calibrate(request.clock_budget / 2));
     let mut warnings = bench.notes();
+    if let Some(after) = &clock_after {
+        warnings.extend(drifted(&clock_before, after));
+    }
     warnings.extend(noise_warnings(&cells, NOISE_THRESHOLD));
     if outcome.partial {
         warnings.push(format!(
@@ -90,6 +110,8 @@ pub fn measure(
         schema_version: SCHEMA_VERSION,
         tool: "hashlab".into(),
         version: env!("CARGO_PKG_VERSION").into(),
+        environment,
+        clock_after,
         settings: Settings {
             sizes: request.selection.sizes.clone(),
             threads: thread_counts.clone(),
@@ -103,7 +125,7 @@ pub fn measure(
             rounds: outcome.rounds,
             partial: outcome.partial,
             elapsed_seconds: outcome.elapsed.as_secs_f64(),
-            clock_hz: request.clock_hz,
+            clock_hz,
         },
         scaling: scaling(&cells, &thread_counts),
         projections: request

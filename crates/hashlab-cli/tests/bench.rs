@@ -38,6 +38,14 @@ fn json_round_trips_into_the_report_type() {
     assert_eq!(report.settings.sizes, vec![64, 4096]);
     assert_eq!(report.settings.threads, vec![1, 2]);
     assert!(report.run.rounds >= 5);
+    let env = &report.environment;
+    assert!(!env.cpu_model.is_empty() && env.logical_threads >= 1);
+    assert!(env.command_line.iter().any(|a| a == "--json"), "the exact command is recorded");
+    if let Some(hz) = report.run.clock_hz {
+        let t = report.cells[0].throughput.as_ref().unwrap();
+        let cpb = t.cycles_per_byte.expect("cycles per byte with a measured clock");
+        assert!((cpb - hz / t.bytes_per_second).abs() < 1e-9 * cpb.max(1.0));
+    }
     for alg in ["crc32c", "sha256", "null"] {
         for size in [64, 4096] {
             let c = report

@@ -139,7 +139,8 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
         misalign: args.misalign,
         project,
         mask: Vec::new(),
-        clock_hz: None,
+        clock_budget: Duration::from_millis(if args.quick { 100 } else { 300 }),
+        command_line: std::env::args().collect(),
         pin: args.pin,
     })
 }
@@ -400,22 +401,49 @@ fn human(
     colour: bool,
 ) -> Result<String, Failure> {
     let mut out = String::new();
-    let features = hashlab::cpu::detected().join(" ");
+    let env = &report.environment;
+    let features: Vec<&str> = env
+        .cpu_features
+        .iter()
+        .map(|f| hashlab::cpu::label(f).unwrap_or(f))
+        .collect();
     let clock = match report.run.clock_hz {
-        Some(hz) => format!("{:.2} GHz core clock", hz / 1e9),
+        Some(hz) => format!(
+            "core clock {:.2} GHz (measured: dependent-add chain)",
+            hz / 1e9
+        ),
         None => "core clock not measured (no cycles per byte)".into(),
     };
-    out.push_str(&format!(
-        "hashlab bench {}: {} round(s) in {:.1} s{}; CPU features: {features}; {clock}\n",
-        report.version,
-        report.run.rounds,
-        report.run.elapsed_seconds,
-        if report.run.partial {
-            " (PARTIAL: interrupted)"
-        } else {
-            ""
-        },
-    ));
+    let partial = if report.run.partial {
+        " (PARTIAL: interrupted)"
+    } else {
+        ""
+    };
+    let header = [
+        format!(
+            "hashlab bench {} ({}): {} round(s) in {:.1} s{partial}",
+            report.version,
+            env.git_commit.as_deref().unwrap_or("no git commit"),
+            report.run.rounds,
+            report.run.elapsed_seconds,
+        ),
+        format!(
+            "CPU: {} ({} logical CPUs, {} usable); {clock}",
+            env.cpu_model, env.logical_threads, env.usable_threads
+        ),
+        format!("features: {}", features.join(" ")),
+    ];
+    for line in header {
+        out.push_str(&line);
+        // Markdown needs two trailing spaces for a line break.
+        out.push_str(if format == Format::Md { "  \n" } else { "\n" });
+    }
+    if !report.settings.mask.is_empty() {
+        out.push_str(&format!(
+            "CPU mask: measured as if without {}\n",
+            report.settings.mask.join(", ")
+        ));
+    }
     let sizes = &report.settings.sizes;
     let singles: Vec<&CellResult> = report
         .cells
