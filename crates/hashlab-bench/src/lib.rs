@@ -6,6 +6,7 @@ pub mod clock;
 pub mod environment;
 #[cfg(unix)]
 pub mod filecache;
+pub mod mask;
 pub mod plan;
 pub mod report;
 pub mod results;

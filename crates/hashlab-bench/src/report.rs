@@ -64,7 +64,29 @@ pub fn measure(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, String> {
-    let (pairs, excluded) = pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    let (mut pairs, mut excluded) =
+        pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    let mut notes = Vec::new();
+    if !request.mask.is_empty() {
+        crate::mask::validate(&request.mask)?;
+        let masked = crate::mask::apply(&pairs, &request.mask);
+        if masked.needs_openssl_env {
+            let wanted = crate::mask::openssl_ia32cap(&request.mask)?;
+            match std::env::var("OPENSSL_ia32cap") {
+                Ok(set) if set == wanted => notes.push(format!(
+                    "CPU mask {}: OpenSSL ran with OPENSSL_ia32cap={wanted}; backends that cannot be told are left out",
+                    request.mask.join(",")
+                )),
+                _ => {
+                    return Err(format!(
+                        "the CPU mask needs this process started with OPENSSL_ia32cap={wanted} (hashlab bench does that itself)"
+                    ))
+                }
+            }
+        }
+        pairs = masked.kept;
+        excluded.extend(masked.excluded);
+    }
     if pairs.is_empty() {
         return Err("nothing to measure: no selected backend is available".into());
     }
@@ -92,7 +114,8 @@ pub fn measure(
     let outcome = run(&plan, &mut bench, stop, progress)?;
     let cells = cell_results(&plan.cells, &outcome, clock_hz);
     let clock_after = clock_hz.map(|_| calibrate(request.clock_budget / 2));
-    let mut warnings = bench.notes();
+    let mut warnings = notes;
+    warnings.extend(bench.notes());
     if let Some(after) = &clock_after {
         warnings.extend(drifted(&clock_before, after));
     }

@@ -84,6 +84,10 @@ pub struct BenchArgs {
     /// With --file: drop the file's cached pages before every pass (posix_fadvise DONTNEED).
     #[arg(long, requires = "file")]
     pub cold: bool,
+    /// Measure as if the CPU lacked these features (e.g. sha,avx2): OpenSSL is told
+    /// through OPENSSL_ia32cap; backends that cannot be told are left out and listed.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub mask_cpu: Vec<String>,
     /// Pin the measuring thread to this CPU (stream threads take the following ones).
     #[arg(long, value_name = "CPU")]
     pub pin: Option<usize>,

@@ -40,10 +40,15 @@ fn json_round_trips_into_the_report_type() {
     assert!(report.run.rounds >= 5);
     let env = &report.environment;
     assert!(!env.cpu_model.is_empty() && env.logical_threads >= 1);
-    assert!(env.command_line.iter().any(|a| a == "--json"), "the exact command is recorded");
+    assert!(
+        env.command_line.iter().any(|a| a == "--json"),
+        "the exact command is recorded"
+    );
     if let Some(hz) = report.run.clock_hz {
         let t = report.cells[0].throughput.as_ref().unwrap();
-        let cpb = t.cycles_per_byte.expect("cycles per byte with a measured clock");
+        let cpb = t
+            .cycles_per_byte
+            .expect("cycles per byte with a measured clock");
         assert!((cpb - hz / t.bytes_per_second).abs() < 1e-9 * cpb.max(1.0));
     }
     for alg in ["crc32c", "sha256", "null"] {
@@ -234,4 +239,52 @@ fn a_real_file_through_the_sum_reading_path() {
     let o = bench(&["--cold"]);
     assert_eq!(o.status.code(), Some(2), "--cold needs --file");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cpu_mask_is_honoured_or_the_backend_is_left_out() {
+    let o = bench(&[
+        "-a",
+        "sha256,md5",
+        "--all-backends",
+        "--sizes",
+        "4K",
+        "--quick",
+        "--max-time",
+        "0.3",
+        "--mask-cpu",
+        "sha",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report.settings.mask, vec!["sha".to_string()]);
+    assert_eq!(report.environment.cpu_mask, vec!["sha".to_string()]);
+    let measured = |alg: &str, backend: &str| {
+        report
+            .cells
+            .iter()
+            .any(|c| c.algorithm == alg && c.backend == backend)
+    };
+    assert!(
+        measured("md5", "rustcrypto"),
+        "portable code is unaffected by the mask"
+    );
+    if hashlab::cpu::has("sha") {
+        assert!(
+            measured("sha256", "openssl"),
+            "OpenSSL is told through OPENSSL_ia32cap"
+        );
+        assert!(report
+            .warnings
+            .iter()
+            .any(|w| w.contains("OPENSSL_ia32cap=:~0x20000000")));
+        assert!(!measured("sha256", "rustcrypto"));
+        assert!(report.excluded.iter().any(|e| e.algorithm == "sha256"
+            && e.backend == "rustcrypto"
+            && e.reason.contains("cannot be told")));
+    }
+    let o = bench(&["--mask-cpu", "warp-drive", "-a", "sha256"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown CPU feature 'warp-drive'"));
 }

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hashlab::Registry;
+use hashlab_bench::mask;
 use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, plan_for, Report, Request};
 use hashlab_bench::results::{speedup, CellResult};
 use hashlab_bench::runner::{Phase, Progress};
-use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
+use hashlab_bench::selection::{pairs, Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes, size_label};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -138,7 +139,11 @@ fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
         seed: args.seed,
         misalign: args.misalign,
         project,
-        mask: Vec::new(),
+        mask: args
+            .mask_cpu
+            .iter()
+            .map(|f| f.trim().to_ascii_lowercase())
+            .collect(),
         clock_budget: Duration::from_millis(if args.quick { 100 } else { 300 }),
         command_line: std::env::args().collect(),
         pin: args.pin,
@@ -163,9 +168,46 @@ fn chosen_format(args: &BenchArgs) -> Format {
     }
 }
 
+/// Set in the child process started for a CPU mask, so it does not start another.
+const MASK_CHILD: &str = "HASHLAB_MASK_CHILD";
+
+/// OpenSSL reads `OPENSSL_ia32cap` once, when libcrypto starts: a mask that
+/// OpenSSL must honour needs a fresh process with the variable set. Returns
+/// that process's exit code, or `None` when no new process is needed.
+fn rerun_with_openssl_mask(
+    registry: &Registry,
+    request: &Request,
+) -> Result<Option<ExitCode>, Failure> {
+    if request.mask.is_empty() || std::env::var_os(MASK_CHILD).is_some() {
+        return Ok(None);
+    }
+    mask::validate(&request.mask).map_err(|e| Failure::Usage(format!("--mask-cpu: {e}")))?;
+    let (pairs, _) =
+        pairs(registry, &request.selection).map_err(|e| Failure::Usage(e.to_string()))?;
+    if !mask::apply(&pairs, &request.mask).needs_openssl_env {
+        return Ok(None);
+    }
+    let cap = mask::openssl_ia32cap(&request.mask)
+        .map_err(|e| Failure::Usage(format!("--mask-cpu: {e}")))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Runtime(format!("cannot find my own executable: {e}")))?;
+    let status = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env("OPENSSL_ia32cap", &cap)
+        .env(MASK_CHILD, "1")
+        .status()
+        .map_err(|e| Failure::Runtime(format!("cannot start the masked run: {e}")))?;
+    Ok(Some(ExitCode::from(
+        status.code().unwrap_or(1).clamp(0, 255) as u8,
+    )))
+}
+
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let request = request(args, &registry)?;
+    if let Some(code) = rerun_with_openssl_mask(&registry, &request)? {
+        return Ok(code);
+    }
     let plan = plan_for(&registry, &request).map_err(Failure::Usage)?;
     let interactive = std::io::stderr().is_terminal() && !args.quiet;
     let estimate = plan.estimate();
