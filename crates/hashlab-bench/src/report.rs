@@ -9,8 +9,8 @@ use crate::clock::{calibrate, drifted, ClockCalibration, ClockSource};
 use crate::environment::{capture, Environment};
 use crate::plan::{Budget, Plan};
 use crate::results::{
-    cell_results, noise_warnings, projections, scaling, CellResult, Excluded, Projection, RunInfo,
-    Scaling, Settings, SCHEMA_VERSION,
+    cell_results, drift_warning, noise_warnings, projections, scaling, CellResult, Excluded,
+    Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress};
 use crate::selection::{cells, pairs, Selection};
@@ -55,6 +55,9 @@ pub struct Report {
 
 /// Cells whose IQR exceeds this share of the median are called noisy.
 pub const NOISE_THRESHOLD: f64 = 0.10;
+/// A cell whose second half differs from its first by more than this (and
+/// significantly) is reported as drifting.
+pub const DRIFT_EFFECT: f64 = 0.05;
 
 /// Runs the request. Every backend is checked against its known answer before
 /// anything is timed; a wrong digest aborts with an error naming it.
@@ -120,6 +123,7 @@ pub fn measure(
         warnings.extend(drifted(&clock_before, after));
     }
     warnings.extend(noise_warnings(&cells, NOISE_THRESHOLD));
+    warnings.extend(drift_warning(&cells, DRIFT_EFFECT));
     if outcome.partial {
         warnings.push(format!(
             "interrupted: results are partial ({} complete round(s))",

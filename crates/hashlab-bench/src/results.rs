@@ -267,6 +267,45 @@ pub fn projections(cells: &[CellResult], bytes: u64) -> Vec<Projection> {
     rows
 }
 
+/// A cell whose first and second halves of samples differ beyond their noise
+/// (by `stats::compare`, the one significance test) moved during the run:
+/// frequency changes or a neighbour that came or went.
+pub fn drift_warning(cells: &[CellResult], min_effect: f64) -> Option<String> {
+    let drifted: Vec<String> = cells
+        .iter()
+        .filter(|c| c.samples.len() >= 10)
+        .filter_map(|c| {
+            let (first, second) = c.samples.split_at(c.samples.len() / 2);
+            let cmp = crate::stats::compare(first, second, min_effect, 1)?;
+            cmp.significant.then(|| {
+                format!(
+                    "{}/{} at {} B ({:+.0} %)",
+                    c.algorithm,
+                    c.backend,
+                    c.size,
+                    (cmp.ratio - 1.0) * 100.0
+                )
+            })
+        })
+        .collect();
+    if drifted.is_empty() {
+        return None;
+    }
+    const NAMED: usize = 6;
+    let more = if drifted.len() > NAMED {
+        format!(" and {} more", drifted.len() - NAMED)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{} of {} cells took significantly longer or shorter per message in the second half of the run than in the first (beyond {:.0} %; the machine changed under the run): {}{more}",
+        drifted.len(),
+        cells.len(),
+        min_effect * 100.0,
+        drifted[..drifted.len().min(NAMED)].join(", ")
+    ))
+}
+
 /// Noise warnings: cells whose spread says the numbers are shaky.
 pub fn noise_warnings(cells: &[CellResult], threshold: f64) -> Vec<String> {
     let noisy: Vec<String> = cells
@@ -354,6 +393,19 @@ mod tests {
         assert!((px.one_core_seconds.unwrap() - 150.0).abs() < 1e-6);
         assert!((px.all_cores_seconds.unwrap() - 75.0).abs() < 1e-6);
         assert_eq!(px.all_cores_threads, Some(2));
+    }
+
+    #[test]
+    fn drift_between_halves_is_detected() {
+        let mut steady = cell("x", 64, Mode::Streams { threads: 1 }, 1.0);
+        steady.samples = (0..20).map(|i| 1.0 + (i % 3) as f64 * 0.001).collect();
+        assert!(drift_warning(&[steady.clone()], 0.05).is_none());
+        let mut slowed = steady;
+        for s in slowed.samples[10..].iter_mut() {
+            *s *= 1.3;
+        }
+        let w = drift_warning(&[slowed], 0.05).unwrap();
+        assert!(w.contains("x/b at 64 B (+30 %)"), "{w}");
     }
 
     #[test]

@@ -288,3 +288,48 @@ fn cpu_mask_is_honoured_or_the_backend_is_left_out() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown CPU feature 'warp-drive'"));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_what_was_measured() {
+    use std::process::Stdio;
+    // At least 7 rounds of about ten cells, four of them 16 MiB messages: seconds
+    // of work, so the interrupt lands before the run could finish by itself.
+    let child = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .args([
+            "bench",
+            "-a",
+            "sha3-512,sha1,md5",
+            "--all-backends",
+            "--sizes",
+            "64,16M",
+            "--max-time",
+            "60",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report: Report =
+        serde_json::from_slice(&o.stdout).expect("partial results are still complete JSON");
+    assert!(report.run.partial);
+    assert!(report.warnings.iter().any(|w| w.starts_with("interrupted")));
+    assert!(report
+        .cells
+        .iter()
+        .all(|c| c.samples.len() == report.run.rounds));
+}
