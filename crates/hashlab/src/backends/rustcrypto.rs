@@ -155,19 +155,20 @@ impl<C: VariableOutputCore + UpdateCore + Clone> Blake2Runtime<C> {
     }
 }
 
-fn blake2b() -> Backend {
+/// A BLAKE2 backend over one of the crate's variable-output cores;
+/// `new_core(key_len, out_len)` builds the core's parameter block.
+fn blake2<C>(algorithm: &str, new_core: fn(usize, usize) -> C) -> Backend
+where
+    C: VariableOutputCore + UpdateCore + Clone + Send + 'static,
+    Blake2Runtime<C>: Send,
+{
     Backend::new(
-        "blake2b",
+        algorithm,
         NAME,
         "RustCrypto blake2 (SIMD-portable)",
-        |config| {
+        move |config| {
             let key = config.key.as_deref();
-            let core = blake2::Blake2bVarCore::new_with_params(
-                &[],
-                &[],
-                key.map_or(0, <[u8]>::len),
-                config.output_len,
-            );
+            let core = new_core(key.map_or(0, <[u8]>::len), config.output_len);
             Ok(Box::new(Snapshot::new(
                 Blake2Runtime::start(core, key),
                 config.output_len,
@@ -180,29 +181,16 @@ fn blake2b() -> Backend {
     .with_length()
 }
 
+fn blake2b() -> Backend {
+    blake2("blake2b", |key_len, out_len| {
+        blake2::Blake2bVarCore::new_with_params(&[], &[], key_len, out_len)
+    })
+}
+
 fn blake2s() -> Backend {
-    Backend::new(
-        "blake2s",
-        NAME,
-        "RustCrypto blake2 (SIMD-portable)",
-        |config| {
-            let key = config.key.as_deref();
-            let core = blake2::Blake2sVarCore::new_with_params(
-                &[],
-                &[],
-                key.map_or(0, <[u8]>::len),
-                config.output_len,
-            );
-            Ok(Box::new(Snapshot::new(
-                Blake2Runtime::start(core, key),
-                config.output_len,
-                Blake2Runtime::absorb,
-                Blake2Runtime::finish,
-            )))
-        },
-    )
-    .with_key()
-    .with_length()
+    blake2("blake2s", |key_len, out_len| {
+        blake2::Blake2sVarCore::new_with_params(&[], &[], key_len, out_len)
+    })
 }
 
 /// SP 800-185 integer encodings.
