@@ -7,6 +7,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::mpsc;
 
 use hashlab::{Digest, Hasher};
 
@@ -92,14 +93,105 @@ pub fn hash_reader(
     }
 }
 
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Chunks in flight between the read-ahead thread and the hasher: one being
+/// read, one waiting, one being hashed.
+const PIPELINE_BUFFERS: usize = 3;
+
+/// Like `hash_reader`, but a second thread reads the next chunk while this one
+/// hashes the last, so the copy out of the page cache and the hash overlap
+/// (measured in docs/design.md). Memory: `PIPELINE_BUFFERS` x `chunk` bytes.
+pub fn hash_reader_read_ahead(
+    reader: &mut (dyn Read + Send),
+    hasher: &mut dyn Hasher,
+    chunk: usize,
+) -> io::Result<Hashed> {
+    let (full_tx, full_rx) =
+        mpsc::sync_channel::<io::Result<(ReadBuffer, usize)>>(PIPELINE_BUFFERS);
+    let (empty_tx, empty_rx) = mpsc::sync_channel::<ReadBuffer>(PIPELINE_BUFFERS);
+    for _ in 0..PIPELINE_BUFFERS {
+        empty_tx
+            .send(ReadBuffer::new(chunk))
+            .expect("the channel has room for every buffer");
+    }
+    let result = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // Ends when the input ends, on an error, or when the hashing side
+            // hangs up (its receivers dropped): never blocks forever.
+            while let Ok(mut buffer) = empty_rx.recv() {
+                match fill(reader, buffer.as_mut_slice()) {
+                    // End of input: dropping `full_tx` ends the hashing loop.
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let last = n < buffer.len();
+                        if full_tx.send(Ok((buffer, n))).is_err() || last {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = full_tx.send(Err(e));
+                        break;
+                    }
+                }
+            }
+        });
+        // Owned here so that leaving this closure, even by a panic, hangs up
+        // on the reader and the scope can join it.
+        let empty_tx = empty_tx;
+        let mut bytes = 0u64;
+        for message in full_rx {
+            let (buffer, n) = message?;
+            hasher.update(&buffer.storage[buffer.offset..buffer.offset + n]);
+            bytes += n as u64;
+            // The reader may already have finished; then the buffer is just dropped.
+            let _ = empty_tx.send(buffer);
+        }
+        Ok(bytes)
+    });
+    match result {
+        Ok(bytes) => Ok(Hashed {
+            digest: hasher.finalize_reset(),
+            bytes,
+        }),
+        Err(e) => {
+            hasher.reset();
+            Err(e)
+        }
+    }
+}
+
+/// Files at least this large are read ahead on a second thread.
+pub const READ_AHEAD_MIN_SIZE: u64 = 4 << 20;
+
 /// Hashes one file. Directories fail with the system's "Is a directory" error,
-/// as coreutils reports them.
+/// as coreutils reports them. Large regular files are read ahead on a second
+/// thread in chunks of `buffer.len()`.
 pub fn hash_file(
     path: &Path,
     hasher: &mut dyn Hasher,
     buffer: &mut ReadBuffer,
 ) -> io::Result<Hashed> {
     let mut file = File::open(path)?;
+    let size = file
+        .metadata()
+        .map(|m| if m.is_file() { m.len() } else { 0 })
+        .unwrap_or(0);
+    if size >= READ_AHEAD_MIN_SIZE {
+        return hash_reader_read_ahead(&mut file, hasher, buffer.len());
+    }
     hash_reader(&mut file, hasher, buffer)
 }
 
@@ -130,6 +222,49 @@ mod tests {
         let got = hash_reader(&mut &data[..], h.as_mut(), &mut buffer).unwrap();
         assert_eq!(got.digest, expected);
         assert_eq!(got.bytes, data.len() as u64);
+    }
+
+    #[test]
+    fn read_ahead_equals_one_shot_at_every_boundary() {
+        let registry = Registry::default();
+        let mut h = registry
+            .hasher("blake3", None, &HashParams::default())
+            .unwrap();
+        for len in [0usize, 1, 4095, 4096, 4097, 8192, 3 * 4096 + 5, 100_000] {
+            let data: Vec<u8> = (0..len as u32).map(|i| (i * 13) as u8).collect();
+            h.update(&data);
+            let expected = h.finalize_reset();
+            let got = hash_reader_read_ahead(&mut &data[..], h.as_mut(), 4096).unwrap();
+            assert_eq!(got.digest, expected, "len {len}");
+            assert_eq!(got.bytes, len as u64);
+        }
+    }
+
+    #[test]
+    fn read_ahead_reports_errors_and_resets() {
+        struct FailsLater(usize);
+        impl Read for FailsLater {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                self.0 -= 1;
+                let n = buf.len().min(10);
+                buf[..n].fill(1);
+                Ok(n)
+            }
+        }
+        let registry = Registry::default();
+        let mut h = registry
+            .hasher("sha256", None, &HashParams::default())
+            .unwrap();
+        let err = hash_reader_read_ahead(&mut FailsLater(1000), h.as_mut(), 4096).unwrap_err();
+        assert_eq!(err.to_string(), "disk on fire");
+        let empty = hash_reader(&mut io::empty(), h.as_mut(), &mut ReadBuffer::default()).unwrap();
+        assert_eq!(
+            empty.digest.to_hex(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 
     #[test]
