@@ -108,6 +108,27 @@ impl KeyRule {
     }
 }
 
+/// One entry of an algorithm's default-backend preference list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Preference {
+    pub backend: String,
+    /// Preferred only on a CPU with this feature (a `cpu::has` name, e.g. "sha"
+    /// for SHA-NI); `None`: whatever the CPU.
+    pub requires: Option<String>,
+    pub reason: String,
+}
+
+impl Preference {
+    /// An unconditional preference.
+    pub fn new(backend: &str, reason: &str) -> Preference {
+        Preference {
+            backend: backend.to_string(),
+            requires: None,
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// Everything known about one algorithm that does not depend on the implementation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Algorithm {
@@ -127,9 +148,9 @@ pub struct Algorithm {
     /// A known answer at default parameters: (message, expected hex digest).
     /// Lets a caller check any backend before trusting it (`Registry::self_test`).
     pub self_test: Option<(Vec<u8>, String)>,
-    /// Backends in order of preference for the default choice, each with the reason.
+    /// Backends in order of preference for the default choice.
     /// The first available one wins: deterministic, no timing at start-up.
-    pub preference: Vec<(String, String)>,
+    pub preference: Vec<Preference>,
 }
 
 impl Algorithm {

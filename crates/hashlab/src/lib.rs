@@ -27,7 +27,7 @@ mod hasher;
 pub mod hex;
 mod registry;
 
-pub use algorithm::{Algorithm, Class, KeyRule, OutputRule};
+pub use algorithm::{Algorithm, Class, KeyRule, OutputRule, Preference};
 pub use error::HashError;
 pub use hasher::{Config, Digest, HashParams, Hasher};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};

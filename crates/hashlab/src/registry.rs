@@ -280,11 +280,21 @@ impl Registry {
         let alg = self.algorithm(algorithm)?;
         let backends = self.backends_of(&alg.name)?;
         let mut passed_over = Vec::new();
-        for (preferred, reason) in &alg.preference {
-            if let Some(b) = backends.iter().find(|b| &b.name == preferred) {
+        for preference in &alg.preference {
+            if preference
+                .requires
+                .as_deref()
+                .is_some_and(|f| !crate::cpu::has(f))
+            {
+                continue;
+            }
+            if let Some(b) = backends.iter().find(|b| b.name == preference.backend) {
+                if passed_over.contains(&b.name) {
+                    continue;
+                }
                 match b.status() {
                     BackendStatus::Available => {
-                        let mut why = reason.clone();
+                        let mut why = preference.reason.clone();
                         if !passed_over.is_empty() {
                             why = format!("{why} ({} unavailable here)", passed_over.join(", "));
                         }

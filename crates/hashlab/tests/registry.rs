@@ -198,17 +198,26 @@ fn default_backend_is_deterministic_and_explained() {
             .iter()
             .map(|b| b.name.as_str())
             .collect();
-        for (preferred, _) in &alg.preference {
+        for p in &alg.preference {
             assert!(
-                all.contains(preferred.as_str()),
-                "{}: no backend called {preferred}",
-                alg.name
+                all.contains(p.backend.as_str()),
+                "{}: no backend called {}",
+                alg.name,
+                p.backend
             );
+            if let Some(feature) = &p.requires {
+                assert!(
+                    hashlab::cpu::known_features_of("x86_64").contains(&feature.as_str())
+                        || hashlab::cpu::known_features_of("aarch64").contains(&feature.as_str()),
+                    "{}: unknown CPU feature {feature}",
+                    alg.name
+                );
+            }
         }
         assert!(
             alg.preference
                 .iter()
-                .any(|(p, _)| registry.backend(&alg.name, p).is_ok()),
+                .any(|p| registry.backend(&alg.name, &p.backend).is_ok()),
             "{}: its preference list names none of its backends",
             alg.name
         );
@@ -266,7 +275,7 @@ fn users_register_their_own_algorithms_and_backends() {
         block_size: 1,
         tag: "SUM8".into(),
         self_test: Some((vec![1, 2], "03".into())),
-        preference: vec![("fast".into(), "would be faster".into())],
+        preference: vec![hashlab::Preference::new("fast", "would be faster")],
     };
     registry.register_algorithm(sum8.clone()).unwrap();
     assert!(matches!(
@@ -350,4 +359,18 @@ fn a_wrong_answer_fails_the_self_test() {
         err,
         "crc32c on backend 'crc32c' fails its known-answer test: got 364b3fb7, expected 00000000"
     );
+}
+
+#[test]
+fn cpu_conditional_preferences_follow_the_cpu() {
+    let registry = Registry::default();
+    let (sha256, why) = registry.default_backend("sha256").unwrap();
+    let (sha512, _) = registry.default_backend("sha512").unwrap();
+    assert_eq!(sha512.name, "openssl");
+    if hashlab::cpu::has("sha") {
+        assert_eq!(sha256.name, "rustcrypto");
+        assert!(why.starts_with("SHA-NI here"), "{why}");
+    } else if !hashlab::cpu::has("sha2") {
+        assert_eq!(sha256.name, "openssl");
+    }
 }
