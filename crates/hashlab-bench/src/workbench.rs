@@ -6,7 +6,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use hashlab::{HashParams, Hasher, Registry};
-use hashlab_integrity::{hash_reader, ReadBuffer};
+use hashlab_integrity::{hash_file, ReadBuffer, ReadStrategy};
 
 use crate::plan::{CellSpec, Mode};
 use crate::runner::Measure;
@@ -85,6 +85,7 @@ enum CellState {
     File {
         hasher: Box<dyn Hasher>,
         buffer: ReadBuffer,
+        read_ahead: bool,
         cold: bool,
     },
 }
@@ -195,23 +196,25 @@ impl Measure for Workbench<'_> {
                 input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64),
             },
             Mode::File { cold } => {
-                // The same choices `hashlab sum` makes: tree-parallel backends get
-                // large reads and all cores.
-                let parallel = self
+                // The same choices `hashlab sum` makes.
+                let tree_parallel = self
                     .registry
                     .backend(&cell.algorithm, &cell.backend)
                     .is_ok_and(|b| b.parallel);
+                let family = self
+                    .registry
+                    .algorithm(&cell.algorithm)
+                    .map(|a| a.family.clone())
+                    .unwrap_or_default();
+                let strategy = ReadStrategy::for_backend(&family, tree_parallel);
                 if cold && !self.notes.iter().any(|n| n.starts_with("cold cache")) {
                     let note = cold_cache_check(self.file_path()?);
                     self.notes.push(note);
                 }
                 CellState::File {
-                    hasher: self.hasher(cell, parallel)?,
-                    buffer: ReadBuffer::new(if parallel {
-                        4 << 20
-                    } else {
-                        ReadBuffer::DEFAULT_SIZE
-                    }),
+                    hasher: self.hasher(cell, strategy.parallel_hash)?,
+                    buffer: ReadBuffer::new(strategy.chunk),
+                    read_ahead: strategy.read_ahead,
                     cold,
                 }
             }
@@ -301,18 +304,18 @@ impl Measure for Workbench<'_> {
                 CellState::File {
                     hasher,
                     buffer,
+                    read_ahead,
                     cold,
                 } => {
                     let path = file.as_deref().ok_or("a file cell without a file")?;
                     let fail = |e: std::io::Error| format!("{}: {}", path.display(), e);
                     let mut total = Duration::ZERO;
                     for _ in 0..batch {
-                        let mut f = std::fs::File::open(path).map_err(fail)?;
                         if *cold {
-                            drop_pages(&f)?;
+                            drop_pages(&std::fs::File::open(path).map_err(fail)?)?;
                         }
                         let start = Instant::now();
-                        hash_reader(&mut f, hasher.as_mut(), buffer).map_err(fail)?;
+                        hash_file(path, hasher.as_mut(), buffer, *read_ahead).map_err(fail)?;
                         total += start.elapsed();
                     }
                     total

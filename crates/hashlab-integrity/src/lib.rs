@@ -6,4 +6,4 @@ pub mod lines;
 pub mod read;
 
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
-pub use read::{hash_file, hash_reader, Hashed, ReadBuffer};
+pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};

@@ -173,23 +173,62 @@ pub fn hash_reader_read_ahead(
     }
 }
 
+/// How to read files for one backend on this machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadStrategy {
+    /// Bytes per read (and per chunk handed to the read-ahead thread).
+    pub chunk: usize,
+    /// Let a tree-parallel backend spread each chunk over several threads.
+    pub parallel_hash: bool,
+    /// Read large files on a second thread while this one hashes.
+    pub read_ahead: bool,
+}
+
+impl ReadStrategy {
+    /// Large files are read ahead on one thread while the hash runs on
+    /// another. A tree-parallel hash (blake3, XKCP K12) also spreads each chunk
+    /// over all cores, but only where a core is left for the reader: on two
+    /// cores, three busy threads measured slower and far noisier than the
+    /// reader plus one hashing thread (docs/design.md).
+    ///
+    /// Hash families that run faster than a read from the page cache copies
+    /// (xxHash, CRC, HighwayHash: 12-55 GB/s against about 10 GB/s for read())
+    /// gain nothing from a reader thread and lose its hand-offs: measured on a
+    /// cached 1 GiB file, XXH3 took 169 ms read ahead and 146 ms without.
+    pub fn for_backend(family: &str, tree_parallel: bool) -> ReadStrategy {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let parallel_hash = tree_parallel && cores > 2;
+        let faster_than_reading = matches!(family, "xxHash" | "CRC" | "HighwayHash");
+        ReadStrategy {
+            chunk: if parallel_hash {
+                4 << 20
+            } else {
+                ReadBuffer::DEFAULT_SIZE
+            },
+            parallel_hash,
+            read_ahead: cores > 1 && !faster_than_reading,
+        }
+    }
+}
+
 /// Files at least this large are read ahead on a second thread.
 pub const READ_AHEAD_MIN_SIZE: u64 = 4 << 20;
 
 /// Hashes one file. Directories fail with the system's "Is a directory" error,
-/// as coreutils reports them. Large regular files are read ahead on a second
-/// thread in chunks of `buffer.len()`.
+/// as coreutils reports them. With `read_ahead`, large regular files are read
+/// on a second thread in chunks of `buffer.len()`.
 pub fn hash_file(
     path: &Path,
     hasher: &mut dyn Hasher,
     buffer: &mut ReadBuffer,
+    read_ahead: bool,
 ) -> io::Result<Hashed> {
     let mut file = File::open(path)?;
     let size = file
         .metadata()
         .map(|m| if m.is_file() { m.len() } else { 0 })
         .unwrap_or(0);
-    if size >= READ_AHEAD_MIN_SIZE {
+    if read_ahead && size >= READ_AHEAD_MIN_SIZE {
         return hash_reader_read_ahead(&mut file, hasher, buffer.len());
     }
     hash_reader(&mut file, hasher, buffer)

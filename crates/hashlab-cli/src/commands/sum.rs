@@ -101,14 +101,10 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         Some(name) => registry.backend(&algorithm.name, name).map_err(usage)?,
         None => registry.default_backend(&algorithm.name).map_err(usage)?.0,
     };
-    // A tree-parallel backend (blake3, XKCP) spreads each large read over all
-    // cores; it then wants larger reads to have something to split.
-    params.parallel = backend.parallel;
-    let mut buffer = ReadBuffer::new(if backend.parallel {
-        4 << 20
-    } else {
-        ReadBuffer::DEFAULT_SIZE
-    });
+    let strategy =
+        hashlab_integrity::ReadStrategy::for_backend(&algorithm.family, backend.parallel);
+    params.parallel = strategy.parallel_hash;
+    let mut buffer = ReadBuffer::new(strategy.chunk);
     let mut hasher = registry
         .hasher(&algorithm.name, Some(&backend.name), &params)
         .map_err(usage)?;
@@ -131,7 +127,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let mut rows = Vec::new();
     let mut status = ExitCode::SUCCESS;
     for path in &files {
-        let result = hash_one(path, hasher.as_mut(), &mut buffer);
+        let result = hash_one(path, hasher.as_mut(), &mut buffer, strategy.read_ahead);
         let name = name_bytes(path);
         match result {
             Ok(Hashed { digest, bytes }) => {
@@ -169,9 +165,14 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     Ok(status)
 }
 
-fn hash_one(path: &Path, hasher: &mut dyn Hasher, buffer: &mut ReadBuffer) -> io::Result<Hashed> {
+fn hash_one(
+    path: &Path,
+    hasher: &mut dyn Hasher,
+    buffer: &mut ReadBuffer,
+    read_ahead: bool,
+) -> io::Result<Hashed> {
     if path.as_os_str() == "-" {
         return hash_reader(&mut io::stdin().lock(), hasher, buffer);
     }
-    hash_file(path, hasher, buffer)
+    hash_file(path, hasher, buffer, read_ahead)
 }
