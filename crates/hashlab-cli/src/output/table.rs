@@ -26,7 +26,7 @@ pub fn render_emphasized(
             }
             let pad = widths[i].saturating_sub(cell.chars().count());
             // Numbers line up on the right, words on the left.
-            let numeric = cell.starts_with(|c: char| c.is_ascii_digit()) && i > 0;
+            let numeric = i > 0 && is_number(cell);
             if numeric {
                 text.extend(std::iter::repeat_n(' ', pad));
             }
@@ -53,12 +53,40 @@ pub fn render_emphasized(
     out
 }
 
+/// A number as the tables print them: digits with `.`, `,`, a sign, a `%` or a
+/// trailing `x` (speed-ups); such cells are right-aligned.
+fn is_number(cell: &str) -> bool {
+    let body = cell.strip_prefix(['-', '+']).unwrap_or(cell);
+    body.starts_with(|c: char| c.is_ascii_digit())
+        && body
+            .trim_end_matches(['x', '%', ' '])
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+'))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn columns_line_up() {
         let out = super::render(&["a", "bb"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(out, "a     bb\n----  --\nlong  x\n");
+    }
+
+    #[test]
+    fn only_numbers_are_right_aligned() {
+        for n in ["5", "1785", "1.00x", "98 %", "-3.5", "1,234"] {
+            assert!(super::is_number(n), "{n}");
+        }
+        for t in [
+            "32 KiB",
+            "2 cores, 2 threads",
+            "256-bit BLAKE2",
+            "x86_64",
+            "-",
+            "n/a",
+        ] {
+            assert!(!super::is_number(t), "{t}");
+        }
     }
 
     #[test]
