@@ -147,7 +147,8 @@ pub struct ListArgs {
 
 #[derive(Args, Debug)]
 pub struct SumArgs {
-    /// Algorithm (see `hashlab list`; case-insensitive, aliases accepted).
+    /// Algorithm(s), comma-separated (see `hashlab list`; case-insensitive, aliases
+    /// accepted). Several are computed from one read of each file, one line each.
     #[arg(short, long, default_value = "sha256")]
     pub algorithm: String,
     /// Backend (implementation); default: the algorithm's preferred available one.
@@ -156,6 +157,33 @@ pub struct SumArgs {
     /// Output length in bytes, for XOFs and variable-length hashes.
     #[arg(short, long, value_name = "BYTES")]
     pub length: Option<usize>,
+    /// Walk directories (sorted, symbolic links skipped unless --follow).
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// With -r: follow symbolic links met while walking.
+    #[arg(short = 'L', long, requires = "recursive")]
+    pub follow: bool,
+    /// Skip files and directories whose name or path matches this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Read the names to hash from this file (one per line; NUL-separated with -0), `-` for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
+    /// With --files-from: names are separated by NUL bytes.
+    #[arg(short = '0', long = "null", requires = "files_from")]
+    pub null: bool,
+    /// End each output line with NUL instead of newline (names are then not escaped), as coreutils -z.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
+    /// Files hashed in parallel (default: every core); output keeps the input order.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Write the manifest to FILE atomically (temp file, fsync, rename) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The object id git gives each file (`blob <size>\0` + content; sha1 or sha256).
+    #[arg(long)]
+    pub git: bool,
     /// Key as hex.
     #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
     pub key: Option<String>,

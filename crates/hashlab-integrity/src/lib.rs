@@ -3,7 +3,11 @@
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod lines;
+pub mod many;
 pub mod read;
+pub mod walk;
 
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
+pub use many::{hash_input, hash_inputs, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
+pub use walk::{exclude_set, expand, parse_file_list, Input, WalkOptions};

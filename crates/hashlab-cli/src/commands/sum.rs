@@ -4,9 +4,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hashlab::{hex, HashError, HashParams, Hasher, Registry};
+use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    gnu_line, hash_file, hash_reader, tag_line, Hashed, LineStyle, ReadBuffer,
+    exclude_set, expand, gnu_line, hash_inputs, parse_file_list, tag_line, Fanout, FileDigests,
+    HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
 };
 use serde::Serialize;
 
@@ -93,86 +94,300 @@ fn name_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
-pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
-    let registry = Registry::default();
-    let algorithm = registry.algorithm(&args.algorithm).map_err(usage)?.clone();
-    let mut params = params(args)?;
-    let backend = match &args.backend {
-        Some(name) => registry.backend(&algorithm.name, name).map_err(usage)?,
-        None => registry.default_backend(&algorithm.name).map_err(usage)?.0,
-    };
-    let strategy =
-        hashlab_integrity::ReadStrategy::for_backend(&algorithm.family, backend.parallel);
-    params.parallel = strategy.parallel_hash;
-    let mut buffer = ReadBuffer::new(strategy.chunk);
-    let mut hasher = registry
-        .hasher(&algorithm.name, Some(&backend.name), &params)
-        .map_err(usage)?;
-    let tag = algorithm.tag_for_length(hasher.output_len());
-    // xxhsum reads a 16-digit GNU line as XXH64, so XXH3 lines always carry their tag, as xxhsum writes them.
-    let style = if args.tag || algorithm.name == "xxh3-64" {
-        LineStyle::Tag
-    } else {
-        LineStyle::Gnu
-    };
+/// One algorithm of a `sum` run: its metadata, backend and how its lines look.
+struct Column {
+    algorithm: hashlab::Algorithm,
+    backend: String,
+    tag: String,
+    style: LineStyle,
+}
 
-    let files: Vec<PathBuf> = if args.files.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        args.files.clone()
-    };
-    let format = args.format.chosen();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut rows = Vec::new();
-    let mut status = ExitCode::SUCCESS;
-    for path in &files {
-        let result = hash_one(path, hasher.as_mut(), &mut buffer, strategy.read_ahead);
-        let name = name_bytes(path);
-        match result {
-            Ok(Hashed { digest, bytes }) => {
-                let hex = digest.to_hex();
-                match format {
-                    None => {
-                        let line = match style {
-                            LineStyle::Gnu => gnu_line(&hex, &name),
-                            LineStyle::Tag => tag_line(&tag, &name, &hex),
-                        };
-                        out.write_all(&line).map_err(Failure::from_write)?;
-                    }
-                    Some(_) => rows.push(SumRow {
-                        file: String::from_utf8_lossy(&name).into_owned(),
-                        algorithm: algorithm.name.clone(),
-                        backend: backend.name.clone(),
-                        bytes,
-                        digest: hex,
-                    }),
-                }
-            }
-            Err(e) => {
-                // Lines already written reach the terminal before the complaint.
-                out.flush().map_err(Failure::from_write)?;
-                eprintln!("hashlab: {}: {}", path.display(), io_message(&e));
-                status = ExitCode::from(1);
+fn columns(
+    registry: &Registry,
+    args: &SumArgs,
+    params: &HashParams,
+) -> Result<Vec<Column>, Failure> {
+    let mut out: Vec<Column> = Vec::new();
+    for name in args
+        .algorithm
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
+        let algorithm = registry.algorithm(name).map_err(usage)?.clone();
+        if out.iter().any(|c| c.algorithm.name == algorithm.name) {
+            continue;
+        }
+        if args.git && !matches!(algorithm.name.as_str(), "sha1" | "sha256") {
+            return Err(Failure::Usage(format!(
+                "--git: git names objects with sha1 or sha256, not {}",
+                algorithm.name
+            )));
+        }
+        let backend = match &args.backend {
+            Some(b) => registry
+                .backend(&algorithm.name, b)
+                .map_err(usage)?
+                .name
+                .clone(),
+            None => registry
+                .default_backend(&algorithm.name)
+                .map_err(usage)?
+                .0
+                .name
+                .clone(),
+        };
+        // Validates key, length and customization for this algorithm and backend now,
+        // so a bad option fails before any file is read.
+        let probe = registry
+            .hasher(&algorithm.name, Some(&backend), params)
+            .map_err(usage)?;
+        let tag = algorithm.tag_for_length(probe.output_len());
+        // xxhsum reads a 16-digit GNU line as XXH64, so XXH3 lines always carry
+        // their tag, as xxhsum writes them.
+        let style = if args.tag || algorithm.name == "xxh3-64" {
+            LineStyle::Tag
+        } else {
+            LineStyle::Gnu
+        };
+        out.push(Column {
+            algorithm,
+            backend,
+            tag,
+            style,
+        });
+    }
+    if out.is_empty() {
+        return Err(Failure::Usage("-a: no algorithm given".into()));
+    }
+    Ok(out)
+}
+
+/// The names to hash, from the arguments or `--files-from`.
+fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
+    let mut names = args.files.clone();
+    if let Some(list) = &args.files_from {
+        let bytes = if list.as_os_str() == "-" {
+            let mut v = Vec::new();
+            io::Read::read_to_end(&mut io::stdin().lock(), &mut v).map_err(|e| {
+                Failure::Usage(format!("--files-from: standard input: {}", io_message(&e)))
+            })?;
+            v
+        } else {
+            std::fs::read(list).map_err(|e| {
+                Failure::Usage(format!(
+                    "--files-from: {}: {}",
+                    list.display(),
+                    io_message(&e)
+                ))
+            })?
+        };
+        names.extend(parse_file_list(&bytes, args.null));
+    } else if names.is_empty() {
+        names.push(PathBuf::from("-"));
+    }
+    Ok(names)
+}
+
+/// Where manifest lines go: stdout, or a temporary file renamed over `-o`'s
+/// target only when the run completes.
+enum Sink {
+    Stdout(io::StdoutLock<'static>),
+    File {
+        file: std::io::BufWriter<std::fs::File>,
+        temp: PathBuf,
+        target: PathBuf,
+    },
+}
+
+impl Sink {
+    fn open(output: Option<&Path>) -> Result<Sink, Failure> {
+        let Some(target) = output else {
+            return Ok(Sink::Stdout(io::stdout().lock()));
+        };
+        let name = target
+            .file_name()
+            .ok_or_else(|| Failure::Usage(format!("-o: {}: not a file name", target.display())))?;
+        let temp = target.with_file_name(format!(
+            ".{}.hashlab-{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let file = std::fs::File::create(&temp)
+            .map_err(|e| Failure::Runtime(format!("{}: {}", temp.display(), io_message(&e))))?;
+        Ok(Sink::File {
+            file: std::io::BufWriter::new(file),
+            temp,
+            target: target.to_path_buf(),
+        })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        match self {
+            Sink::Stdout(out) => out.write_all(bytes).map_err(Failure::from_write),
+            Sink::File { file, temp, .. } => file
+                .write_all(bytes)
+                .map_err(|e| Failure::Runtime(format!("{}: {}", temp.display(), io_message(&e)))),
+        }
+    }
+
+    /// Flushes what is written so far (so stdout lines precede a stderr complaint).
+    fn flush(&mut self) -> Result<(), Failure> {
+        match self {
+            Sink::Stdout(out) => out.flush().map_err(Failure::from_write),
+            Sink::File { .. } => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<(), Failure> {
+        match self {
+            Sink::Stdout(mut out) => out.flush().map_err(Failure::from_write),
+            Sink::File { file, temp, target } => {
+                let fail = |e: io::Error| {
+                    let _ = std::fs::remove_file(&temp);
+                    Failure::Runtime(format!("{}: {}", target.display(), io_message(&e)))
+                };
+                let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
+                file.sync_all().map_err(fail)?;
+                std::fs::rename(&temp, &target).map_err(fail)
             }
         }
     }
-    if let Some(format) = format {
-        out.write_all(&render(&rows, format)?)
-            .map_err(Failure::from_write)?;
+
+    fn abandon(self) {
+        if let Sink::File { temp, .. } = self {
+            let _ = std::fs::remove_file(temp);
+        }
     }
-    out.flush().map_err(Failure::from_write)?;
-    Ok(status)
 }
 
-fn hash_one(
-    path: &Path,
-    hasher: &mut dyn Hasher,
-    buffer: &mut ReadBuffer,
-    read_ahead: bool,
-) -> io::Result<Hashed> {
-    if path.as_os_str() == "-" {
-        return hash_reader(&mut io::stdin().lock(), hasher, buffer);
+pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let params = params(args)?;
+    let columns = columns(&registry, args, &params)?;
+    let names = names(args)?;
+    let walk = WalkOptions {
+        recursive: args.recursive,
+        follow_symlinks: args.follow,
+        exclude: exclude_set(&args.exclude).map_err(Failure::Usage)?,
+    };
+    let inputs = expand(&names, &walk);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = match args.jobs {
+        Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) => n,
+        None => cores,
+    };
+    // One file: the threads go inside it (tree-parallel hashes, read-ahead).
+    let tree_parallel = columns.len() == 1
+        && registry
+            .backend(&columns[0].algorithm.name, &columns[0].backend)
+            .is_ok_and(|b| b.parallel);
+    let slowest_family = columns[0].algorithm.family.clone();
+    let job = HashJob {
+        strategy: ReadStrategy::for_backend(&slowest_family, tree_parallel),
+        git_blob: args.git,
+    };
+    let make = || {
+        let mut p = params.clone();
+        p.parallel = job.strategy.parallel_hash;
+        Fanout::new(
+            columns
+                .iter()
+                .map(|c| {
+                    registry
+                        .hasher(&c.algorithm.name, Some(&c.backend), &p)
+                        .expect("validated when the columns were built")
+                })
+                .collect(),
+        )
+    };
+
+    let format = args.format.chosen();
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if args.output.is_some() {
+        let flag = std::sync::Arc::clone(&interrupted);
+        // With -o, an interrupt must leave the old manifest and no temp file.
+        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     }
-    hash_file(path, hasher, buffer, read_ahead)
+    let mut sink = Sink::open(args.output.as_deref())?;
+    let mut rows = Vec::new();
+    let mut failed = false;
+    let end = if args.zero { b'\0' } else { b'\n' };
+    let result = hash_inputs(&inputs, &make, jobs, &job, &mut |i, result| {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Failure::Runtime(
+                "interrupted; the previous manifest is untouched".into(),
+            ));
+        }
+        let (path, label): (PathBuf, Vec<u8>) = match &inputs[i] {
+            Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
+            Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
+        };
+        match result {
+            Ok(FileDigests { digests, bytes }) => {
+                for (column, digest) in columns.iter().zip(digests) {
+                    let hex = digest.to_hex();
+                    if format.is_some() {
+                        rows.push(SumRow {
+                            file: String::from_utf8_lossy(&label).into_owned(),
+                            algorithm: column.algorithm.name.clone(),
+                            backend: column.backend.clone(),
+                            bytes,
+                            digest: hex,
+                        });
+                        continue;
+                    }
+                    let mut line = if args.zero {
+                        // coreutils -z: no escaping, NUL-terminated.
+                        match column.style {
+                            LineStyle::Gnu => [hex.as_bytes(), b"  ", &label].concat(),
+                            LineStyle::Tag => [
+                                column.tag.as_bytes(),
+                                b" (",
+                                &label,
+                                b") = ",
+                                hex.as_bytes(),
+                            ]
+                            .concat(),
+                        }
+                    } else {
+                        let mut l = match column.style {
+                            LineStyle::Gnu => gnu_line(&hex, &label),
+                            LineStyle::Tag => tag_line(&column.tag, &label, &hex),
+                        };
+                        l.pop();
+                        l
+                    };
+                    line.push(end);
+                    sink.write(&line)?;
+                }
+            }
+            Err(e) => {
+                sink.flush()?;
+                eprintln!("hashlab: {}: {}", path.display(), io_message(&e));
+                failed = true;
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        sink.abandon();
+        return match e {
+            Failure::Runtime(m) if m.starts_with("interrupted") => {
+                eprintln!("hashlab: {m}");
+                Ok(ExitCode::from(130))
+            }
+            other => Err(other),
+        };
+    }
+    if let Some(format) = format {
+        sink.write(&render(&rows, format)?)?;
+    }
+    sink.finish()?;
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

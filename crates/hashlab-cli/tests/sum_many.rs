@@ -1,0 +1,293 @@
+//! `hashlab sum` over many files: walking, lists, NUL endings, parallel jobs,
+//! several algorithms from one read, git object ids and atomic manifests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hashlab(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run hashlab")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(name: &str) -> Tree {
+        let root =
+            std::env::temp_dir().join(format!("hashlab-summany-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for (path, body) in [
+            ("data/b.txt", "bee\n"),
+            ("data/a.txt", "ay\n"),
+            ("data/sub/c.bin", "sea"),
+            ("data/sub/skip.tmp", "tmp"),
+            ("data/Z", "zed"),
+        ] {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, body).unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("a.txt", root.join("data/link")).unwrap();
+        Tree(root)
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn names_of(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|l| l.split_once("  ").unwrap().1.to_string())
+        .collect()
+}
+
+#[test]
+fn recursive_is_sorted_relative_and_skips_links() {
+    let t = Tree::new("walk");
+    let o = hashlab(t.path(), &["sum", "-r", "data", "--exclude", "*.tmp"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        names_of(&text(&o.stdout)),
+        ["data/Z", "data/a.txt", "data/b.txt", "data/sub/c.bin"]
+    );
+    let o = hashlab(t.path(), &["sum", "-r", "-L", "data"]);
+    assert!(names_of(&text(&o.stdout)).contains(&"data/link".to_string()));
+    // Without -r a directory is an error, as coreutils says.
+    let o = hashlab(t.path(), &["sum", "data"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stderr), "hashlab: data: Is a directory\n");
+    // The manifest checks out with coreutils.
+    let o = hashlab(t.path(), &["sum", "-r", "data"]);
+    std::fs::write(t.path().join("m"), &o.stdout).unwrap();
+    if let Ok(c) = Command::new("sha256sum")
+        .current_dir(t.path())
+        .args(["-c", "m"])
+        .output()
+    {
+        assert!(c.status.success(), "{}", text(&c.stdout));
+    }
+}
+
+#[test]
+fn parallel_jobs_give_the_same_bytes_in_the_same_order() {
+    let t = Tree::new("jobs");
+    for i in 0..60 {
+        std::fs::write(
+            t.path().join(format!("data/f{i:03}")),
+            vec![i as u8; 1000 * (60 - i)],
+        )
+        .unwrap();
+    }
+    let one = hashlab(t.path(), &["sum", "-r", "-j", "1", "-a", "blake3", "data"]);
+    let four = hashlab(t.path(), &["sum", "-r", "-j", "4", "-a", "blake3", "data"]);
+    assert!(one.status.success());
+    assert_eq!(one.stdout, four.stdout);
+    assert_eq!(text(&one.stdout).lines().count(), 65);
+    let o = hashlab(t.path(), &["sum", "-j", "0", "data/Z"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn files_from_lists_and_nul_endings() {
+    let t = Tree::new("list");
+    std::fs::write(t.path().join("list"), "data/a.txt\ndata/Z\n").unwrap();
+    std::fs::write(t.path().join("list0"), "data/a.txt\0data/Z\0").unwrap();
+    let a = hashlab(t.path(), &["sum", "--files-from", "list"]);
+    let b = hashlab(t.path(), &["sum", "--files-from", "list0", "-0"]);
+    assert_eq!(names_of(&text(&a.stdout)), ["data/a.txt", "data/Z"]);
+    assert_eq!(a.stdout, b.stdout);
+    let z = hashlab(t.path(), &["sum", "-z", "data/a.txt", "data/Z"]);
+    let zs = text(&z.stdout);
+    assert_eq!(zs.matches('\0').count(), 2);
+    assert!(!zs.contains('\n'));
+    if let Ok(c) = Command::new("sha256sum")
+        .current_dir(t.path())
+        .args(["-z", "data/a.txt", "data/Z"])
+        .output()
+    {
+        assert_eq!(z.stdout, c.stdout, "byte-identical to sha256sum -z");
+    }
+    let o = hashlab(t.path(), &["sum", "--files-from", "missing-list"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "hashlab: --files-from: missing-list: No such file or directory\n"
+    );
+}
+
+#[test]
+fn several_algorithms_from_one_read() {
+    let t = Tree::new("multi");
+    let o = hashlab(
+        t.path(),
+        &["sum", "-a", "md5,sha256", "--tag", "data/a.txt"],
+    );
+    let expected = format!(
+        "MD5 (data/a.txt) = {}\nSHA256 (data/a.txt) = {}\n",
+        digest_with("md5", b"ay\n"),
+        digest_with("sha256", b"ay\n")
+    );
+    assert_eq!(text(&o.stdout), expected);
+    let gnu = hashlab(
+        t.path(),
+        &["sum", "-a", "md5,sha256", "data/a.txt", "data/Z"],
+    );
+    assert_eq!(
+        text(&gnu.stdout).lines().count(),
+        4,
+        "one line per file per algorithm"
+    );
+    // coreutils' cksum checks mixed tagged lines.
+    std::fs::write(t.path().join("m"), &o.stdout).unwrap();
+    if let Ok(c) = Command::new("cksum")
+        .current_dir(t.path())
+        .args(["-c", "m"])
+        .output()
+    {
+        if c.status.code() != Some(2) {
+            assert!(c.status.success(), "{}{}", text(&c.stdout), text(&c.stderr));
+        }
+    }
+}
+
+fn digest_with(alg: &str, data: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("hashlab-digest-{alg}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("x"), data).unwrap();
+    let o = hashlab(&dir, &["sum", "-a", alg, "x"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    text(&o.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn git_object_ids_match_git() {
+    let t = Tree::new("git");
+    let o = hashlab(
+        t.path(),
+        &["sum", "--git", "-a", "sha1", "data/a.txt", "data/sub/c.bin"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for (format, alg) in [("sha1", "sha1"), ("sha256", "sha256")] {
+        let repo = t.path().join(format!("repo-{format}"));
+        let init = Command::new("git")
+            .args(["init", "-q", &format!("--object-format={format}")])
+            .arg(&repo)
+            .status();
+        let Ok(init) = init else {
+            eprintln!("SKIPPED: git is not installed");
+            return;
+        };
+        assert!(init.success());
+        for file in ["data/a.txt", "data/sub/c.bin", "data/Z"] {
+            let ours = hashlab(t.path(), &["sum", "--git", "-a", alg, file]);
+            let theirs = Command::new("git")
+                .current_dir(&repo)
+                .args(["hash-object", "--no-filters"])
+                .arg(t.path().join(file))
+                .output()
+                .unwrap();
+            assert_eq!(
+                text(&ours.stdout).split_whitespace().next().unwrap(),
+                text(&theirs.stdout).trim(),
+                "{alg} {file}"
+            );
+        }
+    }
+    let o = hashlab(t.path(), &["sum", "--git", "-a", "md5", "data/Z"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--git: git names objects with sha1 or sha256, not md5"));
+}
+
+#[test]
+fn output_file_is_replaced_atomically() {
+    let t = Tree::new("atomic");
+    std::fs::write(t.path().join("MANIFEST"), "old\n").unwrap();
+    let o = hashlab(t.path(), &["sum", "-r", "data", "-o", "MANIFEST"]);
+    assert!(o.status.success());
+    assert!(o.stdout.is_empty());
+    let m = std::fs::read_to_string(t.path().join("MANIFEST")).unwrap();
+    assert_eq!(m.lines().count(), 5);
+    // A usage error leaves the old manifest alone.
+    std::fs::write(t.path().join("MANIFEST"), "old\n").unwrap();
+    let o = hashlab(t.path(), &["sum", "-a", "nope", "data/Z", "-o", "MANIFEST"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
+        "old\n"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_the_old_manifest_and_no_temp_file() {
+    use std::io::Write;
+    let t = Tree::new("interrupt");
+    std::fs::write(t.path().join("MANIFEST"), "old\n").unwrap();
+    let fifo = t.path().join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    // Reading the FIFO blocks until we write: the run is mid-way, deterministically.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .current_dir(t.path())
+        .args([
+            "sum",
+            "-j",
+            "1",
+            "data/a.txt",
+            "fifo",
+            "data/Z",
+            "-o",
+            "MANIFEST",
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer.write_all(b"late").unwrap();
+    drop(writer);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
+        "old\n"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
