@@ -17,11 +17,25 @@ use crate::walk::Input;
 /// the outputs one after another; `split` takes them apart again.
 pub struct Fanout {
     hashers: Vec<Box<dyn Hasher>>,
+    /// Feed the hashers on separate cores (rayon), so a pass costs about the
+    /// slowest algorithm rather than the sum of them.
+    parallel: bool,
 }
+
+/// Below this, handing a chunk to other threads costs more than hashing it.
+const PARALLEL_UPDATE_MIN: usize = 64 * 1024;
 
 impl Fanout {
     pub fn new(hashers: Vec<Box<dyn Hasher>>) -> Fanout {
-        Fanout { hashers }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let parallel = hashers.len() > 1 && cores > 1;
+        Fanout { hashers, parallel }
+    }
+
+    /// Turns the per-update parallelism off (when files already run on every core).
+    pub fn sequential(mut self) -> Fanout {
+        self.parallel = false;
+        self
     }
 
     /// Splits a finished `Fanout` output into one digest per hasher.
@@ -40,8 +54,13 @@ impl Fanout {
 
 impl Hasher for Fanout {
     fn update(&mut self, data: &[u8]) {
-        for h in &mut self.hashers {
-            h.update(data);
+        if self.parallel && data.len() >= PARALLEL_UPDATE_MIN {
+            use rayon::prelude::*;
+            self.hashers.par_iter_mut().for_each(|h| h.update(data));
+        } else {
+            for h in &mut self.hashers {
+                h.update(data);
+            }
         }
     }
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
@@ -63,6 +82,7 @@ impl Hasher for Fanout {
     fn box_clone(&self) -> Box<dyn Hasher> {
         Box::new(Fanout {
             hashers: self.hashers.iter().map(|h| h.box_clone()).collect(),
+            parallel: self.parallel,
         })
     }
 }
@@ -159,21 +179,33 @@ pub fn hash_inputs<E>(
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, io::Result<FileDigests>)>();
+    // Workers claim runs of files and report each run at once: with thousands
+    // of small files, a wake-up of the ordering thread per file cost more than
+    // the parallelism gained (measured: 20,000 files of 1-16 KiB, 394 ms on two
+    // workers reporting singly against 308 ms on one thread).
+    let run = (inputs.len() / (jobs * 8)).clamp(1, 64);
+    let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileDigests>)>>();
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(inputs.len()) {
             let tx = tx.clone();
             let (next, stop, per_file) = (&next, &stop, &per_file);
             scope.spawn(move || {
-                let mut fanout = make();
+                let mut fanout = make().sequential();
                 let mut buffer = ReadBuffer::new(per_file.chunk());
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= inputs.len() || stop.load(Ordering::Relaxed) {
+                    let first = next.fetch_add(run, Ordering::Relaxed);
+                    if first >= inputs.len() || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let result = hash_input(&inputs[i], &mut fanout, &mut buffer, per_file);
-                    if tx.send((i, result)).is_err() {
+                    let results: Vec<_> = (first..(first + run).min(inputs.len()))
+                        .map(|i| {
+                            (
+                                i,
+                                hash_input(&inputs[i], &mut fanout, &mut buffer, per_file),
+                            )
+                        })
+                        .collect();
+                    if tx.send(results).is_err() {
                         break;
                     }
                 }
@@ -182,8 +214,8 @@ pub fn hash_inputs<E>(
         drop(tx);
         let mut waiting = BTreeMap::new();
         let mut due = 0;
-        for (i, result) in rx {
-            waiting.insert(i, result);
+        for batch in rx {
+            waiting.extend(batch);
             while let Some(result) = waiting.remove(&due) {
                 if let Err(e) = emit(due, result) {
                     stop.store(true, Ordering::Relaxed);
