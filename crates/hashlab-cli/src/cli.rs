@@ -16,6 +16,10 @@ pub enum Command {
     List(ListArgs),
     /// Hash files (or standard input) and print manifest lines.
     Sum(SumArgs),
+    /// Print a shell completion script (e.g. `hashlab completions bash > /etc/bash_completion.d/hashlab`).
+    Completions(CompletionsArgs),
+    /// Print the manual page in roff (e.g. `hashlab man > hashlab.1; man ./hashlab.1`).
+    Man,
     /// This machine as benchmarks see it: CPU, caches, features, measured core
     /// clock, and the SIMD path each algorithm's default backend takes here.
     Cpu(CpuArgs),
@@ -213,4 +217,11 @@ pub struct CpuArgs {
     pub clock_ms: u64,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }

@@ -18,6 +18,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
+        Command::Completions(args) => commands::docs::completions(args.shell),
+        Command::Man => commands::docs::man(),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
     };

@@ -535,3 +535,30 @@ fn readme_algorithm_table_is_in_sync() {
         );
     }
 }
+
+#[test]
+fn completions_and_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = hashlab().args(["completions", shell]).output().unwrap();
+        assert!(o.status.success(), "{shell}");
+        let script = stdout(&o);
+        assert!(
+            script.contains("hashlab") && script.contains("--files-from"),
+            "{shell}"
+        );
+    }
+    let o = hashlab().arg("man").output().unwrap();
+    assert!(o.status.success());
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH hashlab"),
+        "roff: {}",
+        &page[..80.min(page.len())]
+    );
+    assert!(page.contains("bench") && page.contains("sum"));
+    let o = hashlab()
+        .args(["completions", "tcsh-of-the-future"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
