@@ -122,6 +122,16 @@ pub enum Format {
     Md,
 }
 
+/// `sum`'s formats: the shared data formats, plus hashdeep's manifest.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumFormat {
+    Table,
+    Json,
+    Csv,
+    Md,
+    Hashdeep,
+}
+
 /// `--format` and its `--json` shorthand, shared by every data-printing command.
 #[derive(Args, Debug, Clone)]
 pub struct FormatArgs {
@@ -203,8 +213,13 @@ pub struct SumArgs {
     /// BSD-style lines: `TAG (name) = hex`.
     #[arg(long)]
     pub tag: bool,
-    #[command(flatten)]
-    pub format: FormatArgs,
+    /// Output format instead of manifest lines: a data format, or hashdeep's
+    /// manifest (`hashdeep -a -k` reads it; md5, sha1 and sha256 only).
+    #[arg(long, value_enum)]
+    pub format: Option<SumFormat>,
+    /// Short for --format json.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Files to hash; none or `-` means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -291,3 +291,64 @@ fn an_interrupted_run_leaves_the_old_manifest_and_no_temp_file() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn hashdeep_manifests_pass_hashdeep_audit() {
+    let t = Tree::new("hashdeep");
+    let o = hashlab(
+        t.path(),
+        &[
+            "sum",
+            "-r",
+            "-a",
+            "md5,sha256",
+            "--format",
+            "hashdeep",
+            "data",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let manifest = text(&o.stdout);
+    assert!(manifest.starts_with("%%%% HASHDEEP-1.0\n%%%% size,md5,sha256,filename\n"));
+    let first = manifest
+        .lines()
+        .find(|l| !l.starts_with('%') && !l.starts_with('#'))
+        .unwrap();
+    assert!(
+        first.starts_with("3,") && first.ends_with("/data/Z"),
+        "{first}"
+    );
+    std::fs::write(t.path().join("hd"), &o.stdout).unwrap();
+    let files = [
+        "data/Z",
+        "data/a.txt",
+        "data/b.txt",
+        "data/sub/c.bin",
+        "data/sub/skip.tmp",
+    ];
+    let audit = || {
+        Command::new("hashdeep")
+            .current_dir(t.path())
+            .args(["-a", "-k", "hd"])
+            .args(files)
+            .output()
+    };
+    match audit() {
+        Ok(a) => {
+            assert!(a.status.success(), "{}{}", text(&a.stdout), text(&a.stderr));
+            std::fs::write(t.path().join("data/b.txt"), "bitrot\n").unwrap();
+            assert_eq!(
+                audit().unwrap().status.code(),
+                Some(1),
+                "a changed file fails the audit"
+            );
+        }
+        Err(_) => eprintln!("SKIPPED: hashdeep is not installed (scripts/setup installs it)"),
+    }
+    let o = hashlab(
+        t.path(),
+        &["sum", "-a", "blake3", "--format", "hashdeep", "data/Z"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("hashdeep reads md5, sha1 and sha256, not blake3"));
+}

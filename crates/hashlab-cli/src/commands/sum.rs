@@ -11,7 +11,7 @@ use hashlab_integrity::{
 };
 use serde::Serialize;
 
-use crate::cli::SumArgs;
+use crate::cli::{Format, SumArgs, SumFormat};
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 
@@ -309,7 +309,25 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         )
     };
 
-    let format = args.format.chosen();
+    let format = match (args.json, args.format) {
+        (true, _) | (false, Some(SumFormat::Json)) => Some(Format::Json),
+        (false, Some(SumFormat::Table)) => Some(Format::Table),
+        (false, Some(SumFormat::Csv)) => Some(Format::Csv),
+        (false, Some(SumFormat::Md)) => Some(Format::Md),
+        (false, Some(SumFormat::Hashdeep)) | (false, None) => None,
+    };
+    let hashdeep = args.format == Some(SumFormat::Hashdeep);
+    if hashdeep {
+        if let Some(c) = columns
+            .iter()
+            .find(|c| !["md5", "sha1", "sha256"].contains(&c.algorithm.name.as_str()))
+        {
+            return Err(Failure::Usage(format!(
+                "--format hashdeep: hashdeep reads md5, sha1 and sha256, not {}",
+                c.algorithm.name
+            )));
+        }
+    }
     let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if args.output.is_some() {
         let flag = std::sync::Arc::clone(&interrupted);
@@ -317,6 +335,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     }
     let mut sink = Sink::open(args.output.as_deref())?;
+    if hashdeep {
+        sink.write(&hashdeep_header(&columns))?;
+    }
     let mut rows = Vec::new();
     let mut failed = false;
     let end = if args.zero { b'\0' } else { b'\n' };
@@ -332,6 +353,24 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         };
         match result {
             Ok(FileDigests { digests, bytes }) => {
+                if hashdeep {
+                    let mut line = format!("{bytes}").into_bytes();
+                    for d in &digests {
+                        line.push(b',');
+                        line.extend_from_slice(d.to_hex().as_bytes());
+                    }
+                    line.push(b',');
+                    // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
+                    let absolute = match &inputs[i] {
+                        Input::File(p) if !p.is_absolute() => std::env::current_dir()
+                            .map(|d| name_bytes(&d.join(p)))
+                            .unwrap_or_else(|_| label.clone()),
+                        _ => label.clone(),
+                    };
+                    line.extend_from_slice(&absolute);
+                    line.push(b'\n');
+                    return sink.write(&line);
+                }
                 for (column, digest) in columns.iter().zip(digests) {
                     let hex = digest.to_hex();
                     if format.is_some() {
@@ -396,4 +435,19 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// hashdeep's header: the columns, where it ran, and how.
+fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
+    let names: Vec<&str> = columns.iter().map(|c| c.algorithm.name.as_str()).collect();
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let command: Vec<String> = std::env::args().collect();
+    format!(
+        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: {cwd}\n## $ {}\n##\n",
+        names.join(","),
+        command.join(" ")
+    )
+    .into_bytes()
 }
