@@ -198,6 +198,12 @@ pub struct SumArgs {
     /// The object id git gives each file (`blob <size>\0` + content; sha1 or sha256).
     #[arg(long)]
     pub git: bool,
+    /// Show the progress bar (files, bytes, rate, ETA; stderr, on a terminal) even when the run looks short.
+    #[arg(long, conflicts_with = "no_progress")]
+    pub progress: bool,
+    /// Never show the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
     /// Key as hex.
     #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
     pub key: Option<String>,

@@ -338,6 +338,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     if hashdeep {
         sink.write(&hashdeep_header(&columns))?;
     }
+    let progress = progress_bar(args, &inputs);
     let mut rows = Vec::new();
     let mut failed = false;
     let end = if args.zero { b'\0' } else { b'\n' };
@@ -351,6 +352,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
             Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
         };
+        if let Some(bar) = &progress {
+            let size = result.as_ref().map_or(0, |r| r.bytes);
+            bar.inc(size);
+            bar.set_message(format!("{} files", i + 1));
+        }
         match result {
             Ok(FileDigests { digests, bytes }) => {
                 if hashdeep {
@@ -426,6 +432,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             other => Err(other),
         };
     }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
     if let Some(format) = format {
         sink.write(&render(&rows, format)?)?;
     }
@@ -450,4 +459,37 @@ fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
         command.join(" ")
     )
     .into_bytes()
+}
+
+/// A bar over the total bytes when stderr is a terminal and the run looks long
+/// (many files or much data), or when asked for with --progress.
+fn progress_bar(args: &SumArgs, inputs: &[Input]) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    // indicatif draws only on a terminal, so --progress cannot force a bar into a pipe.
+    if args.no_progress || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::File(p) => std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
+            _ => None,
+        })
+        .sum();
+    const LONG_RUN_BYTES: u64 = 1 << 30;
+    const LONG_RUN_FILES: usize = 10_000;
+    if !args.progress && total < LONG_RUN_BYTES && inputs.len() < LONG_RUN_FILES {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} ETA {eta}",
+        )
+        .expect("static template"),
+    );
+    Some(bar)
 }
