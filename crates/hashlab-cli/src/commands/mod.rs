@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod check;
 pub mod cpu;
 pub mod list;
 pub mod sum;
