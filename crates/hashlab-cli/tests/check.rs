@@ -119,6 +119,9 @@ fn manifests(tool: &str, dir: &Path, foreign_tag: bool) -> Vec<(String, Vec<u8>)
     mixed.extend_from_slice(format!("{}  a\n", a.to_uppercase()).as_bytes());
     mixed.extend_from_slice(format!("\\{a}  a\\tb\n").as_bytes());
     mixed.extend_from_slice(format!("{a} a\n").as_bytes());
+    mixed.extend_from_slice(format!("{a}\t a\n{a}\t*a\n{a}\ta\n").as_bytes());
+    // `-` is standard input (empty here), and improperly formatted when the manifest is.
+    mixed.extend_from_slice(format!("{a}  -\n").as_bytes());
     mixed.extend_from_slice(format!("{}  a\n", &a[..a.len() - 1]).as_bytes());
     mixed.extend_from_slice(format!("{}  a\n", &a[..a.len() - 2]).as_bytes());
     mixed.extend_from_slice(format!("{a}  ").as_bytes());

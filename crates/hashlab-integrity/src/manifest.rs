@@ -213,9 +213,10 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
 fn parse_gnu(rest: &[u8], escaped: bool) -> Option<Entry> {
     let hex_len = rest.iter().take_while(|&&b| !is_white(b)).count();
     let expected = decode_hex(&rest[..hex_len])?;
-    // Two characters follow the digest: a space, then a space (text) or `*` (binary).
+    // Two characters follow the digest: a blank (coreutils takes a tab too),
+    // then a space (text) or `*` (binary).
     let after = &rest[hex_len..];
-    if after.len() < 3 || after[0] != b' ' || !matches!(after[1], b' ' | b'*') {
+    if after.len() < 3 || !is_white(after[0]) || !matches!(after[1], b' ' | b'*') {
         return None;
     }
     let binary = after[1] == b'*';
@@ -284,6 +285,10 @@ mod tests {
         assert_eq!(e.tag, None);
         assert!(!e.binary);
         assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+        assert_eq!(
+            entry(format!("{SHA256_ABC}\t name").as_bytes()).name,
+            b"name"
+        );
         let e = entry(format!("{SHA256_ABC} *bin\r\n").as_bytes());
         assert_eq!(e.name, b"bin");
         assert!(e.binary);
