@@ -399,3 +399,56 @@ fn undecidable_algorithm_and_bad_options() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn every_algorithm_round_trips_through_sum_and_check() {
+    let s = Scratch::new("roundtrip");
+    s.write("f", b"round trip");
+    s.write("odd\\name", b"odd");
+    let list = run(hashlab(), s.path(), &["list", "--json"], None);
+    let algorithms: Vec<serde_json::Value> = serde_json::from_slice(&list.stdout).unwrap();
+    assert!(algorithms.len() > 20);
+    for algorithm in &algorithms {
+        let name = algorithm["name"].as_str().unwrap();
+        // The tag carries the algorithm; a non-default length rides in `-BITS`.
+        for extra in [&[][..], &["-l", "24"][..]] {
+            let mut args = vec!["sum", "--tag", "-a", name];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["f", "odd\\name"]);
+            let written = run(hashlab(), s.path(), &args, None);
+            if !written.status.success() {
+                // A fixed-length algorithm refuses -l; that is `sum`'s business.
+                assert!(!extra.is_empty(), "{args:?}");
+                continue;
+            }
+            s.write("m.txt", &written.stdout);
+            let o = run(hashlab(), s.path(), &["check", "m.txt"], None);
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                "f: OK\nodd\\name: OK\n",
+                "{args:?}: {}{}",
+                String::from_utf8_lossy(&written.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // A keyed manifest fails without its key.
+    let written = run(
+        hashlab(),
+        s.path(),
+        &[
+            "sum",
+            "--tag",
+            "-a",
+            "siphash-2-4",
+            "--key",
+            &"07".repeat(16),
+            "f",
+        ],
+        None,
+    );
+    s.write("m.txt", &written.stdout);
+    let o = run(hashlab(), s.path(), &["check", "m.txt"], None);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: FAILED\n");
+    assert_eq!(o.status.code(), Some(1));
+}
