@@ -140,6 +140,8 @@ fn manifests(tool: &str, dir: &Path, foreign_tag: bool) -> Vec<(String, Vec<u8>)
         .collect();
     let one_mismatch = format!("{a}  a\n{other}  a\n").into_bytes();
     let all_missing = format!("{a}  gone\n{a}  gone too\n").into_bytes();
+    // BSD `md5 -r` form: the first such line settles the reading for the run.
+    let reversed = format!("{a} a\n{a}  a\n{other} sp ace\n{a} *a\n{a}  \n").into_bytes();
     let some_missing = format!("{a}  gone\n{a}  a\n").into_bytes();
     vec![
         ("good".into(), good),
@@ -149,6 +151,7 @@ fn manifests(tool: &str, dir: &Path, foreign_tag: bool) -> Vec<(String, Vec<u8>)
         ("one-mismatch".into(), one_mismatch),
         ("all-missing".into(), all_missing),
         ("some-missing".into(), some_missing),
+        ("reversed".into(), reversed),
         ("empty".into(), Vec::new()),
         ("blank".into(), b"\n\n\r\n# only a comment\n".to_vec()),
         ("junk".into(), b"not a checksum\n".to_vec()),
@@ -233,6 +236,18 @@ fn check_matches_coreutils_byte_for_byte() {
                 &["-c", "--warn"],
                 &["check", "-a", algorithm, "--warn"],
                 Some(&content),
+            );
+        }
+        // The reading the first manifest settles holds for the next.
+        for (first, second) in [("reversed", "good"), ("good", "reversed")] {
+            let first = format!("{first}.{extension}");
+            let second = format!("{second}.{extension}");
+            compare(
+                s.path(),
+                tool,
+                &["-c", "--warn", &first, &second],
+                &["check", "-a", algorithm, "--warn", &first, &second],
+                None,
             );
         }
         // Without -a the manifest's extension chooses; several manifests, one missing.

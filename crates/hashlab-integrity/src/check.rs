@@ -8,7 +8,7 @@ use std::path::Path;
 
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
-use crate::manifest::{parse_line, Entry, Line};
+use crate::manifest::{parse_line, Entry, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
 /// What the caller fixed for every line.
@@ -145,6 +145,7 @@ pub struct Checker<'r> {
     registry: &'r Registry,
     options: CheckOptions,
     hashers: HashMap<(String, usize), Prepared>,
+    reading: GnuReading,
 }
 
 impl<'r> Checker<'r> {
@@ -153,6 +154,7 @@ impl<'r> Checker<'r> {
             registry,
             options,
             hashers: HashMap::new(),
+            reading: GnuReading::Undecided,
         }
     }
 
@@ -183,13 +185,19 @@ impl<'r> Checker<'r> {
             let entry = match parse_line(self.registry, &raw) {
                 Line::Skip => continue,
                 Line::Malformed => None,
-                Line::Entry(e) if from_stdin && e.name == b"-" => None,
-                Line::Entry(e) => Some(e),
-            };
+                Line::Entry(e) => self
+                    .settle(e.tag.as_ref(), e.expected.len(), hint)
+                    .map(|s| (e, s)),
+                // The digest is checked before the line settles the run's reading, as coreutils does.
+                Line::Gnu(g) => self
+                    .settle(None, g.expected.len(), hint)
+                    .and_then(|s| Some((g.resolve(&mut self.reading)?, s))),
+            }
+            .filter(|(e, _)| !(from_stdin && e.name == b"-"));
             let (name, outcome) = match entry {
                 None => (Vec::new(), Outcome::Malformed),
-                Some(entry) => {
-                    let outcome = self.verify(&entry, hint)?;
+                Some((entry, (algorithm, len))) => {
+                    let outcome = self.verify(&entry, algorithm, len)?;
                     (entry.name, outcome)
                 }
             };
@@ -211,15 +219,16 @@ impl<'r> Checker<'r> {
 
     /// The algorithm and output length for a line, or `None` when the line
     /// does not fit them (coreutils calls that improperly formatted).
-    fn settle(&self, entry: &Entry, hint: Option<&str>) -> Option<(&'r Algorithm, usize)> {
-        let len = entry.expected.len();
+    fn settle(
+        &self,
+        tag: Option<&TagHint>,
+        len: usize,
+        hint: Option<&str>,
+    ) -> Option<(&'r Algorithm, usize)> {
         let registry = self.registry;
-        let (algorithm, tag_len) = match (&self.options.algorithm, &entry.tag) {
+        let (algorithm, tag_len) = match (&self.options.algorithm, tag) {
             (Some(chosen), Some(tag)) if &tag.algorithm != chosen => return None,
-            (Some(chosen), tag) => (
-                registry.algorithm(chosen).ok()?,
-                tag.as_ref().and_then(|t| t.length),
-            ),
+            (Some(chosen), tag) => (registry.algorithm(chosen).ok()?, tag.and_then(|t| t.length)),
             (None, Some(tag)) => (registry.algorithm(&tag.algorithm).ok()?, tag.length),
             (None, None) => match hint {
                 Some(name) => (registry.algorithm(name).ok()?, None),
@@ -240,10 +249,12 @@ impl<'r> Checker<'r> {
         fits.then_some((algorithm, len))
     }
 
-    fn verify(&mut self, entry: &Entry, hint: Option<&str>) -> Result<Outcome, CheckError> {
-        let Some((algorithm, len)) = self.settle(entry, hint) else {
-            return Ok(Outcome::Malformed);
-        };
+    fn verify(
+        &mut self,
+        entry: &Entry,
+        algorithm: &Algorithm,
+        len: usize,
+    ) -> Result<Outcome, CheckError> {
         let prepared = self.prepare(algorithm, len)?;
         let result = if entry.name == b"-" {
             hash_reader(

@@ -10,8 +10,10 @@ use hashlab::Registry;
 /// What one manifest line holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Line {
-    /// A checksum to verify.
+    /// A tagged checksum line, ready to verify.
     Entry(Entry),
+    /// A `<hex> ...` line: its name depends on the run's [`GnuReading`].
+    Gnu(GnuLine),
     /// A comment (`#` first) or an empty line: coreutils skips both without counting them.
     Skip,
     /// Not a checksum line in any form this reader knows.
@@ -29,6 +31,67 @@ pub struct Entry {
     pub name: Vec<u8>,
     /// GNU `*` marker: coreutils reads in binary mode; on POSIX it changes nothing.
     pub binary: bool,
+}
+
+/// How a run reads `<hex> name` lines. coreutils settles on the first such
+/// line it accepts and keeps to it across all manifests, so that a file
+/// renamed to start with a space or `*` cannot switch the reading midway.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum GnuReading {
+    #[default]
+    Undecided,
+    /// `<hex>  name` / `<hex> *name`.
+    Standard,
+    /// `<hex> name`, as BSD `md5 -r` writes it.
+    Reversed,
+}
+
+/// A `<hex><blank>rest` line before the name is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GnuLine {
+    /// The expected digest, decoded from hex.
+    pub expected: Vec<u8>,
+    rest: Vec<u8>,
+    escaped: bool,
+}
+
+impl GnuLine {
+    /// The entry under `reading`, updating it as coreutils does; `None` when
+    /// the line does not fit the reading already chosen or its name is bad.
+    /// Call it only for a line whose digest suits its algorithm: coreutils
+    /// decides the reading after checking the digest.
+    pub fn resolve(&self, reading: &mut GnuReading) -> Option<Entry> {
+        let r = &self.rest;
+        let reversed_shape = r.len() == 1 || !matches!(r[0], b' ' | b'*');
+        let (raw, binary) = if reversed_shape {
+            if *reading == GnuReading::Standard {
+                return None;
+            }
+            *reading = GnuReading::Reversed;
+            (&r[..], false)
+        } else if *reading != GnuReading::Reversed {
+            *reading = GnuReading::Standard;
+            (&r[1..], r[0] == b'*')
+        } else {
+            (&r[..], false)
+        };
+        Some(Entry {
+            tag: None,
+            expected: self.expected.clone(),
+            name: name_of(raw, self.escaped)?,
+            binary,
+        })
+    }
+}
+
+fn name_of(raw: &[u8], escaped: bool) -> Option<Vec<u8>> {
+    if escaped {
+        unescape(raw)
+    } else if raw.contains(&0) {
+        None
+    } else {
+        Some(raw.to_vec())
+    }
 }
 
 /// The algorithm a tag names.
@@ -153,13 +216,10 @@ pub fn parse_line(registry: &Registry, raw: &[u8]) -> Line {
     if line.is_empty() {
         return Line::Skip;
     }
-    match parse_entry(registry, line) {
-        Some(entry) => Line::Entry(entry),
-        None => Line::Malformed,
-    }
+    parse_entry(registry, line).unwrap_or(Line::Malformed)
 }
 
-fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Entry> {
+fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Line> {
     let mut i = line.iter().take_while(|&&b| is_white(b)).count();
     let escaped = line.get(i) == Some(&b'\\');
     if escaped {
@@ -171,10 +231,10 @@ fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Entry> {
     if tag_len > 0 && (after_tag.starts_with(b" (") || after_tag.starts_with(b"(")) {
         // Not every tag-shaped word starts a tag line: a GNU name may begin with " (".
         if let Some(entry) = parse_tagged(registry, rest, tag_len, escaped) {
-            return Some(entry);
+            return Some(Line::Entry(entry));
         }
     }
-    parse_gnu(rest, escaped)
+    parse_gnu(rest, escaped).map(Line::Gnu)
 }
 
 fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool) -> Option<Entry> {
@@ -195,13 +255,7 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
         tail = &tail[1..];
     }
     let expected = decode_hex(tail)?;
-    let name = if escaped {
-        unescape(raw_name)?
-    } else if raw_name.contains(&0) {
-        return None;
-    } else {
-        raw_name.to_vec()
-    };
+    let name = name_of(raw_name, escaped)?;
     Some(Entry {
         tag: Some(hint),
         expected,
@@ -210,29 +264,19 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
     })
 }
 
-fn parse_gnu(rest: &[u8], escaped: bool) -> Option<Entry> {
+fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
     let hex_len = rest.iter().take_while(|&&b| !is_white(b)).count();
     let expected = decode_hex(&rest[..hex_len])?;
-    // Two characters follow the digest: a blank (coreutils takes a tab too),
-    // then a space (text) or `*` (binary).
+    // One blank (space or tab) ends the digest; what follows is `[ *]name`
+    // or, in the reversed form, the name itself.
     let after = &rest[hex_len..];
-    if after.len() < 3 || !is_white(after[0]) || !matches!(after[1], b' ' | b'*') {
+    if after.len() < 2 || !is_white(after[0]) {
         return None;
     }
-    let binary = after[1] == b'*';
-    let raw_name = &after[2..];
-    let name = if escaped {
-        unescape(raw_name)?
-    } else if raw_name.contains(&0) {
-        return None;
-    } else {
-        raw_name.to_vec()
-    };
-    Some(Entry {
-        tag: None,
+    Some(GnuLine {
         expected,
-        name,
-        binary,
+        rest: after[1..].to_vec(),
+        escaped,
     })
 }
 
@@ -267,7 +311,19 @@ mod tests {
     fn entry(line: &[u8]) -> Entry {
         match parse(line) {
             Line::Entry(e) => e,
+            Line::Gnu(g) => g
+                .resolve(&mut GnuReading::Standard)
+                .expect("standard reading"),
             other => panic!("{:?}: {other:?}", String::from_utf8_lossy(line)),
+        }
+    }
+
+    /// Malformed, or no name under the standard reading.
+    fn rejected(line: &[u8]) -> bool {
+        match parse(line) {
+            Line::Malformed => true,
+            Line::Gnu(g) => g.resolve(&mut GnuReading::Standard).is_none(),
+            _ => false,
         }
     }
 
@@ -305,14 +361,11 @@ mod tests {
         let e = entry(format!("\\SHA256 (x\\ny) = {SHA256_ABC}").as_bytes());
         assert_eq!(e.name, b"x\ny");
         // An unknown escape, or a backslash at the end, is not a valid line.
-        assert_eq!(
-            parse(format!("\\{SHA256_ABC}  a\\tb").as_bytes()),
-            Line::Malformed
-        );
-        assert_eq!(
-            parse(format!("\\{SHA256_ABC}  ab\\").as_bytes()),
-            Line::Malformed
-        );
+        assert!(rejected(format!("\\{SHA256_ABC}  a\\tb").as_bytes()));
+        assert!(rejected(format!("\\{SHA256_ABC}  ab\\").as_bytes()));
+        assert!(rejected(
+            format!("\\SHA256 (a\\tb) = {SHA256_ABC}").as_bytes()
+        ));
         // Without the leading backslash a name is literal.
         assert_eq!(
             entry(format!("{SHA256_ABC}  a\\nb").as_bytes()).name,
@@ -355,6 +408,41 @@ mod tests {
     }
 
     #[test]
+    fn the_first_gnu_line_settles_the_reading() {
+        let gnu = |line: &str| match parse(line.as_bytes()) {
+            Line::Gnu(g) => g,
+            other => panic!("{line}: {other:?}"),
+        };
+        let mut reading = GnuReading::Undecided;
+        let e = gnu("ab name").resolve(&mut reading).unwrap();
+        assert_eq!(
+            (e.name.as_slice(), reading),
+            (&b"name"[..], GnuReading::Reversed)
+        );
+        // Once reversed, a standard-looking line keeps its blanks in the name.
+        assert_eq!(gnu("ab  x").resolve(&mut reading).unwrap().name, b" x");
+        assert_eq!(gnu("ab *x").resolve(&mut reading).unwrap().name, b"*x");
+
+        let mut reading = GnuReading::Undecided;
+        let e = gnu("ab *x").resolve(&mut reading).unwrap();
+        assert!(e.binary);
+        assert_eq!(
+            (e.name.as_slice(), reading),
+            (&b"x"[..], GnuReading::Standard)
+        );
+        assert_eq!(gnu("ab name").resolve(&mut reading), None);
+        // A single character after the blank is always the reversed form.
+        assert_eq!(gnu("ab  ").resolve(&mut reading), None);
+        assert_eq!(
+            gnu("ab  ")
+                .resolve(&mut GnuReading::Undecided)
+                .unwrap()
+                .name,
+            b" "
+        );
+    }
+
+    #[test]
     fn tag_names_end_at_the_last_parenthesis() {
         let e = entry(format!("SHA256 (a (b) c) = {SHA256_ABC}").as_bytes());
         assert_eq!(e.name, b"a (b) c");
@@ -376,10 +464,7 @@ mod tests {
             "bad line",
             "abc  name",                    // odd number of hex digits
             "zz  name",                     // not hex
-            "ab name",                      // one space only
-            "ab  ",                         // no name
             "ab",                           // no name, no separator
-            "ab\t\tname",                   // tabs are not the separator
             "NOSUCH (f) = ab",              // unknown tag
             "SHA256 (f) ab",                // no '='
             "SHA256 (f = ab",               // no ')'
@@ -391,7 +476,13 @@ mod tests {
         ] {
             assert_eq!(parse(line.as_bytes()), Line::Malformed, "{line}");
         }
-        assert_eq!(parse(b"ab  na\0me"), Line::Malformed);
+        let mut reading = GnuReading::Undecided;
+        for line in [&b"ab  na\0me"[..], b"\\ab  a\\tb", b"ab\t\tname"] {
+            match parse(line) {
+                Line::Gnu(g) => assert_eq!(g.resolve(&mut reading), None),
+                other => assert_eq!(other, Line::Malformed),
+            }
+        }
     }
 
     #[test]
