@@ -437,6 +437,22 @@ mod tests {
     }
 
     #[test]
+    fn empty_and_junk_manifests_have_no_checksum_lines() {
+        let (summary, seen) = run("", CheckOptions::default(), None);
+        assert_eq!((summary.clone(), seen.len()), (Summary::default(), 0));
+        assert!(!summary.any_properly_formatted() && !summary.passed(false, false));
+        let mut junk = vec![b'\xff'; 1 << 20];
+        junk.extend_from_slice(b"\n\0\0\n\\\n");
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, CheckOptions::default());
+        let summary = checker
+            .check(&mut junk.as_slice(), None, false, &mut |_| {})
+            .unwrap();
+        assert_eq!(summary.malformed, 3);
+        assert!(!summary.any_properly_formatted());
+    }
+
+    #[test]
     fn bad_parameters_stop_the_check() {
         let registry = Registry::default();
         let options = CheckOptions {
