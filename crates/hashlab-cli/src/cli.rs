@@ -20,6 +20,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page in roff (e.g. `hashlab man > hashlab.1; man ./hashlab.1`).
     Man,
+    /// Verify manifests as `sha256sum -c` does (also b2sum, b3sum, xxhsum, rhash and openssl lines).
+    Check(CheckArgs),
     /// This machine as benchmarks see it: CPU, caches, features, measured core
     /// clock, and the SIMD path each algorithm's default backend takes here.
     Cpu(CpuArgs),
@@ -245,4 +247,49 @@ pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Algorithm for every line (default: each line's tag, else the manifest's
+    /// name such as `x.sha256` or `SHA256SUMS`, else the digest's length).
+    #[arg(short, long)]
+    pub algorithm: Option<String>,
+    /// Backend (implementation) for --algorithm.
+    #[arg(short, long, requires = "algorithm")]
+    pub backend: Option<String>,
+    /// Output length in bytes; lines with a digest of another length are improperly formatted.
+    #[arg(short, long, value_name = "BYTES")]
+    pub length: Option<usize>,
+    /// Key as hex.
+    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
+    pub key: Option<String>,
+    /// Read the key (raw bytes) from a file, so it never shows in `ps`.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// Customization string (KMAC's S, KangarooTwelve's C), as text.
+    #[arg(long, value_name = "TEXT", conflicts_with = "custom_hex")]
+    pub custom: Option<String>,
+    /// Customization string as hex.
+    #[arg(long, value_name = "HEX")]
+    pub custom_hex: Option<String>,
+    /// Do not print OK for each verified file. Of --quiet, --status and --warn
+    /// the last given wins, as in coreutils.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+    /// Print nothing on standard output; the exit code tells.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+    /// Exit 1 when a line is improperly formatted.
+    #[arg(long)]
+    pub strict: bool,
+    /// Warn about each improperly formatted line.
+    #[arg(short, long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+    /// Skip listed files that do not exist.
+    #[arg(long)]
+    pub ignore_missing: bool,
+    /// Manifests to check; none or `-` means standard input.
+    #[arg(value_name = "MANIFEST")]
+    pub manifests: Vec<PathBuf>,
 }

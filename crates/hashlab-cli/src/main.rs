@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::Sum(args) => commands::sum::run(&args),
         Command::Completions(args) => commands::docs::completions(args.shell),
         Command::Man => commands::docs::man(),
+        Command::Check(args) => commands::check::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
     };

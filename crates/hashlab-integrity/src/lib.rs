@@ -1,13 +1,20 @@
-//! File integrity on top of the `hashlab` registry: how files are read and how
-//! manifest lines are written so that coreutils, b2sum, b3sum and xxhsum read them.
+//! File integrity on top of the `hashlab` registry: how files are read, how
+//! manifest lines are written so that coreutils, b2sum, b3sum and xxhsum read
+//! them, and how manifests those tools write are read back and verified.
 //! Prints nothing; returns data and errors for the caller to present.
 
+pub mod check;
 pub mod lines;
+pub mod manifest;
 pub mod many;
 pub mod read;
 pub mod walk;
 
+pub use check::{
+    algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Outcome, Summary,
+};
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
+pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use walk::{exclude_set, expand, parse_file_list, Input, WalkOptions};

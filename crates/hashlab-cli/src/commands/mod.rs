@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod check;
 pub mod cpu;
 pub mod docs;
 pub mod list;

@@ -40,7 +40,7 @@ impl Tabular for SumRow {
 }
 
 /// Turns a parameter error into a usage error that names the option at fault.
-fn usage(error: HashError) -> Failure {
+pub(crate) fn usage(error: HashError) -> Failure {
     let option = match &error {
         HashError::KeyNotAccepted { .. } | HashError::BadKeyLength { .. } => "--key: ",
         HashError::LengthNotAccepted { .. } | HashError::LengthOutOfRange { .. } => "--length: ",
@@ -52,8 +52,17 @@ fn usage(error: HashError) -> Failure {
     Failure::Usage(format!("{option}{error}"))
 }
 
-fn params(args: &SumArgs) -> Result<HashParams, Failure> {
-    let key = match (&args.key, &args.key_file) {
+/// The key and customization string, when given.
+pub(crate) type KeyAndCustomization = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// `--key`/`--key-file` and `--custom`/`--custom-hex`, decoded; shared with `check`.
+pub(crate) fn key_and_customization(
+    key: &Option<String>,
+    key_file: &Option<PathBuf>,
+    custom: &Option<String>,
+    custom_hex: &Option<String>,
+) -> Result<KeyAndCustomization, Failure> {
+    let key = match (key, key_file) {
         (Some(text), _) => {
             Some(hex::decode(text).map_err(|e| Failure::Usage(format!("--key: {e}")))?)
         }
@@ -66,13 +75,19 @@ fn params(args: &SumArgs) -> Result<HashParams, Failure> {
         })?),
         (None, None) => None,
     };
-    let customization = match (&args.custom, &args.custom_hex) {
+    let customization = match (custom, custom_hex) {
         (Some(text), _) => Some(text.as_bytes().to_vec()),
         (None, Some(h)) => {
             Some(hex::decode(h).map_err(|e| Failure::Usage(format!("--custom-hex: {e}")))?)
         }
         (None, None) => None,
     };
+    Ok((key, customization))
+}
+
+fn params(args: &SumArgs) -> Result<HashParams, Failure> {
+    let (key, customization) =
+        key_and_customization(&args.key, &args.key_file, &args.custom, &args.custom_hex)?;
     Ok(HashParams {
         key,
         length: args.length,
@@ -82,7 +97,7 @@ fn params(args: &SumArgs) -> Result<HashParams, Failure> {
 }
 
 /// The bytes of a path as it was given, for the manifest line.
-fn name_bytes(path: &Path) -> Vec<u8> {
+pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;

@@ -1,0 +1,255 @@
+//! `hashlab check`: verify manifests, with `sha256sum -c`'s output and exit codes.
+
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::process::ExitCode;
+
+use hashlab::{HashParams, Registry};
+use hashlab_integrity::{
+    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, LineResult,
+    Outcome, Summary,
+};
+
+use crate::cli::CheckArgs;
+use crate::commands::sum::{key_and_customization, usage};
+use crate::failure::{io_message, Failure};
+
+/// A name as coreutils' `quotef` shows it in messages: bare when the shell
+/// would read it as one word, quoted otherwise.
+pub fn quote(name: &[u8]) -> String {
+    let text = String::from_utf8_lossy(name);
+    let special = |c: char| c.is_control() || " !\"#$&'()*;<>?[\\]`{|}~".contains(c);
+    if !text.is_empty() && !text.chars().any(special) {
+        return text.into_owned();
+    }
+    if !text.chars().any(|c| c.is_control() || "\"$`\\".contains(c)) && text.contains('\'') {
+        return format!("\"{text}\"");
+    }
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str("'\\''"),
+            '\n' => out.push_str("'$'\\n''"),
+            '\r' => out.push_str("'$'\\r''"),
+            '\t' => out.push_str("'$'\\t''"),
+            c if c.is_control() => out.push_str(&format!("'$'\\{:03o}''", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("WARNING: {n} {one}")
+    } else {
+        format!("WARNING: {n} {many}")
+    }
+}
+
+pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let (key, customization) =
+        key_and_customization(&args.key, &args.key_file, &args.custom, &args.custom_hex)?;
+    let algorithm = match &args.algorithm {
+        Some(name) => {
+            let algorithm = registry.algorithm(name).map_err(usage)?.clone();
+            // Settle key, length and backend errors now, before any output.
+            let backend = match &args.backend {
+                Some(b) => registry.backend(&algorithm.name, b).map_err(usage)?,
+                None => registry.default_backend(&algorithm.name).map_err(usage)?.0,
+            };
+            registry
+                .hasher(
+                    &algorithm.name,
+                    Some(&backend.name),
+                    &HashParams {
+                        key: key.clone(),
+                        length: args.length,
+                        customization: customization.clone(),
+                        parallel: false,
+                    },
+                )
+                .map_err(usage)?;
+            Some(algorithm)
+        }
+        None => None,
+    };
+    let options = CheckOptions {
+        algorithm: algorithm.as_ref().map(|a| a.name.clone()),
+        backend: args.backend.clone(),
+        length: args.length,
+        key,
+        customization,
+        ignore_missing: args.ignore_missing,
+    };
+    let mut checker = Checker::new(&registry, options);
+    let manifests = if args.manifests.is_empty() {
+        vec!["-".into()]
+    } else {
+        args.manifests.clone()
+    };
+    let mut ok = true;
+    for manifest in &manifests {
+        ok &= check_one(args, &registry, &mut checker, algorithm.as_ref(), manifest)?;
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn check_one(
+    args: &CheckArgs,
+    registry: &Registry,
+    checker: &mut Checker,
+    chosen: Option<&hashlab::Algorithm>,
+    manifest: &std::path::Path,
+) -> Result<bool, Failure> {
+    let from_stdin = manifest.as_os_str() == "-";
+    let shown = if from_stdin {
+        quote(b"standard input")
+    } else {
+        quote(&crate::commands::sum::name_bytes(manifest))
+    };
+    let hint = match chosen {
+        Some(_) => None,
+        None if from_stdin => None,
+        None => algorithm_from_manifest_name(registry, &manifest.to_string_lossy()),
+    };
+    // coreutils names the algorithm it expected in --warn messages.
+    let kind = chosen
+        .map(|a| a.tag.clone())
+        .or_else(|| {
+            hint.as_ref()
+                .and_then(|h| registry.algorithm(h).ok())
+                .map(|a| a.tag.clone())
+        })
+        .map(|t| format!("{t} "))
+        .unwrap_or_default();
+
+    let stdin;
+    let mut reader: Box<dyn io::BufRead> = if from_stdin {
+        stdin = io::stdin();
+        Box::new(stdin.lock())
+    } else {
+        match File::open(manifest) {
+            Ok(f) => Box::new(BufReader::new(f)),
+            Err(e) => {
+                eprintln!("hashlab: {shown}: {}", io_message(&e));
+                return Ok(false);
+            }
+        }
+    };
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut write_error: Option<io::Error> = None;
+    let mut report = |r: &LineResult| {
+        if write_error.is_some() {
+            return;
+        }
+        let (name, escaped) = display_name(&r.name);
+        let verdict: Option<&str> = match &r.outcome {
+            Outcome::Ok => (!args.quiet).then_some("OK"),
+            Outcome::Failed => Some("FAILED"),
+            Outcome::Missing => None,
+            Outcome::Unreadable(e) => {
+                let _ = out.flush();
+                eprintln!("hashlab: {}: {}", quote(&r.name), io_message(e));
+                Some("FAILED open or read")
+            }
+            Outcome::Malformed => {
+                if args.warn {
+                    let _ = out.flush();
+                    eprintln!(
+                        "hashlab: {shown}: {}: improperly formatted {kind}checksum line",
+                        r.line_number
+                    );
+                }
+                None
+            }
+        };
+        if let (Some(verdict), false) = (verdict, args.status) {
+            let mut line = Vec::with_capacity(name.len() + 24);
+            if escaped {
+                line.push(b'\\');
+            }
+            line.extend_from_slice(&name);
+            line.extend_from_slice(b": ");
+            line.extend_from_slice(verdict.as_bytes());
+            line.push(b'\n');
+            if let Err(e) = out.write_all(&line) {
+                write_error = Some(e);
+            }
+        }
+    };
+    let result = checker.check(reader.as_mut(), hint.as_deref(), from_stdin, &mut report);
+    if let Some(e) = write_error {
+        return Err(Failure::from_write(e));
+    }
+    out.flush().map_err(Failure::from_write)?;
+    let summary: Summary = match result {
+        Ok(summary) => summary,
+        Err(CheckError::Read(_)) => {
+            eprintln!("hashlab: {shown}: read error");
+            return Ok(false);
+        }
+        Err(CheckError::Params(e)) => {
+            return Err(Failure::Usage(format!("{shown}: {e}")));
+        }
+    };
+    if !summary.any_properly_formatted() {
+        eprintln!("hashlab: {shown}: no properly formatted checksum lines found");
+    } else if !args.status {
+        if summary.malformed > 0 {
+            eprintln!(
+                "hashlab: {}",
+                plural(
+                    summary.malformed,
+                    "line is improperly formatted",
+                    "lines are improperly formatted"
+                )
+            );
+        }
+        if summary.unreadable > 0 {
+            eprintln!(
+                "hashlab: {}",
+                plural(
+                    summary.unreadable,
+                    "listed file could not be read",
+                    "listed files could not be read"
+                )
+            );
+        }
+        if summary.mismatched > 0 {
+            eprintln!(
+                "hashlab: {}",
+                plural(
+                    summary.mismatched,
+                    "computed checksum did NOT match",
+                    "computed checksums did NOT match"
+                )
+            );
+        }
+        if args.ignore_missing && summary.matched == 0 {
+            eprintln!("hashlab: {shown}: no file was verified");
+        }
+    }
+    Ok(summary.passed(args.strict, args.ignore_missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn names_are_quoted_as_coreutils_quotes_them() {
+        assert_eq!(quote(b"plain.sha256"), "plain.sha256");
+        assert_eq!(quote(b"standard input"), "'standard input'");
+        assert_eq!(quote(b"it's"), "\"it's\"");
+        assert_eq!(quote(b"n\nl"), "'n'$'\\n''l'");
+    }
+}

@@ -1,0 +1,467 @@
+//! Verifying a manifest: each line's file is hashed with the algorithm the
+//! caller, the line's tag, the manifest's name or the digest's length names,
+//! and the outcome handed to the caller as data, in manifest order.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead};
+use std::path::Path;
+
+use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
+
+use crate::manifest::{parse_line, Entry, GnuReading, Line, TagHint};
+use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
+
+/// What the caller fixed for every line.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Canonical algorithm name (`-a`); a tag naming another algorithm is then malformed.
+    pub algorithm: Option<String>,
+    /// Backend for `algorithm`.
+    pub backend: Option<String>,
+    /// Output length in bytes; a line with a digest of another length is malformed.
+    pub length: Option<usize>,
+    pub key: Option<Vec<u8>>,
+    pub customization: Option<Vec<u8>>,
+    /// A listed file that does not exist is skipped silently.
+    pub ignore_missing: bool,
+}
+
+/// The algorithm a manifest's file name suggests: `x.sha256`, `x.b2`,
+/// `SHA256SUMS`, `b3sums.txt`.
+pub fn algorithm_from_manifest_name(registry: &Registry, name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let lower = lower.strip_suffix(".txt").unwrap_or(&lower);
+    let candidate = if let Some(stem) = lower
+        .strip_suffix("sums")
+        .or_else(|| lower.strip_suffix("sum"))
+        .filter(|s| !s.is_empty() && !s.ends_with('.'))
+    {
+        stem.rsplit(['/', '.']).next().unwrap_or(stem)
+    } else {
+        lower.rsplit_once('.')?.1
+    };
+    let candidate = match candidate {
+        "b2" => "blake2b",
+        "b3" => "blake3",
+        "xxh3" => "xxh3-64",
+        "xxh128" => "xxh3-128",
+        other => other,
+    };
+    registry.algorithm(candidate).ok().map(|a| a.name.clone())
+}
+
+/// The one algorithm coreutils offers for a digest of this many bytes.
+fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
+    match bytes {
+        16 => Some("md5"),
+        20 => Some("sha1"),
+        28 => Some("sha224"),
+        32 => Some("sha256"),
+        48 => Some("sha384"),
+        64 => Some("sha512"),
+        _ => None,
+    }
+}
+
+/// What happened to one manifest line.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The digest matched.
+    Ok,
+    /// The file was read and its digest differs.
+    Failed,
+    /// The file could not be opened or read.
+    Unreadable(io::Error),
+    /// The file does not exist and `ignore_missing` was set.
+    Missing,
+    /// Not a checksum line, or one whose algorithm or length cannot be settled.
+    Malformed,
+}
+
+/// One line's result.
+#[derive(Debug)]
+pub struct LineResult {
+    /// 1-based, counting comments and blank lines, as coreutils numbers them.
+    pub line_number: u64,
+    /// The file name (unescaped); empty for a malformed line.
+    pub name: Vec<u8>,
+    pub outcome: Outcome,
+}
+
+/// Counts over a whole manifest, as coreutils summarizes them.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub malformed: u64,
+    pub unreadable: u64,
+    pub mismatched: u64,
+    pub matched: u64,
+    pub missing: u64,
+}
+
+impl Summary {
+    /// At least one line was a checksum line.
+    pub fn any_properly_formatted(&self) -> bool {
+        self.matched + self.mismatched + self.unreadable + self.missing > 0
+    }
+
+    /// The manifest passes: coreutils 9.1's rule, plus `--strict`.
+    pub fn passed(&self, strict: bool, ignore_missing: bool) -> bool {
+        self.any_properly_formatted()
+            && self.mismatched == 0
+            && self.unreadable == 0
+            && !(ignore_missing && self.matched == 0)
+            && !(strict && self.malformed > 0)
+    }
+}
+
+/// Why checking could not go on.
+#[derive(Debug)]
+pub enum CheckError {
+    /// The manifest itself could not be read.
+    Read(io::Error),
+    /// The parameters do not fit an algorithm a line needs (bad key length, unknown backend...).
+    Params(HashError),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Read(e) => write!(f, "{e}"),
+            CheckError::Params(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+struct Prepared {
+    hasher: Box<dyn Hasher>,
+    buffer: ReadBuffer,
+    read_ahead: bool,
+}
+
+/// Checks manifests, keeping one hasher per (algorithm, length) across lines.
+pub struct Checker<'r> {
+    registry: &'r Registry,
+    options: CheckOptions,
+    hashers: HashMap<(String, usize), Prepared>,
+    reading: GnuReading,
+}
+
+impl<'r> Checker<'r> {
+    pub fn new(registry: &'r Registry, options: CheckOptions) -> Checker<'r> {
+        Checker {
+            registry,
+            options,
+            hashers: HashMap::new(),
+            reading: GnuReading::Undecided,
+        }
+    }
+
+    /// Reads `manifest` line by line and calls `report` for each line that is
+    /// not a comment or blank, before reading the next, so output keeps pace.
+    /// `hint` is the algorithm the manifest's name suggests; `from_stdin`
+    /// makes a line naming `-` malformed, as coreutils has it.
+    pub fn check(
+        &mut self,
+        manifest: &mut dyn BufRead,
+        hint: Option<&str>,
+        from_stdin: bool,
+        report: &mut dyn FnMut(&LineResult),
+    ) -> Result<Summary, CheckError> {
+        let mut summary = Summary::default();
+        let mut raw = Vec::new();
+        let mut line_number = 0u64;
+        loop {
+            raw.clear();
+            if manifest
+                .read_until(b'\n', &mut raw)
+                .map_err(CheckError::Read)?
+                == 0
+            {
+                break;
+            }
+            line_number += 1;
+            let entry = match parse_line(self.registry, &raw) {
+                Line::Skip => continue,
+                Line::Malformed => None,
+                Line::Entry(e) => self
+                    .settle(e.tag.as_ref(), e.expected.len(), hint)
+                    .map(|s| (e, s)),
+                // The digest is checked before the line settles the run's reading, as coreutils does.
+                Line::Gnu(g) => self
+                    .settle(None, g.expected.len(), hint)
+                    .and_then(|s| Some((g.resolve(&mut self.reading)?, s))),
+            }
+            .filter(|(e, _)| !(from_stdin && e.name == b"-"));
+            let (name, outcome) = match entry {
+                None => (Vec::new(), Outcome::Malformed),
+                Some((entry, (algorithm, len))) => {
+                    let outcome = self.verify(&entry, algorithm, len)?;
+                    (entry.name, outcome)
+                }
+            };
+            match outcome {
+                Outcome::Ok => summary.matched += 1,
+                Outcome::Failed => summary.mismatched += 1,
+                Outcome::Unreadable(_) => summary.unreadable += 1,
+                Outcome::Missing => summary.missing += 1,
+                Outcome::Malformed => summary.malformed += 1,
+            }
+            report(&LineResult {
+                line_number,
+                name,
+                outcome,
+            });
+        }
+        Ok(summary)
+    }
+
+    /// The algorithm and output length for a line, or `None` when the line
+    /// does not fit them (coreutils calls that improperly formatted).
+    fn settle(
+        &self,
+        tag: Option<&TagHint>,
+        len: usize,
+        hint: Option<&str>,
+    ) -> Option<(&'r Algorithm, usize)> {
+        let registry = self.registry;
+        let (algorithm, tag_len) = match (&self.options.algorithm, tag) {
+            (Some(chosen), Some(tag)) if &tag.algorithm != chosen => return None,
+            (Some(chosen), tag) => (registry.algorithm(chosen).ok()?, tag.and_then(|t| t.length)),
+            (None, Some(tag)) => (registry.algorithm(&tag.algorithm).ok()?, tag.length),
+            (None, None) => match hint {
+                Some(name) => (registry.algorithm(name).ok()?, None),
+                None => (registry.algorithm(algorithm_from_length(len)?).ok()?, None),
+            },
+        };
+        if tag_len.is_some_and(|t| t != len) || self.options.length.is_some_and(|l| l != len) {
+            return None;
+        }
+        let fits = match algorithm.output {
+            OutputRule::Fixed { bytes } => bytes == len,
+            // b2sum reads the length of a GNU line from its digest.
+            rule => {
+                let (min, max) = rule.range();
+                (min..=max).contains(&len)
+            }
+        };
+        fits.then_some((algorithm, len))
+    }
+
+    fn verify(
+        &mut self,
+        entry: &Entry,
+        algorithm: &Algorithm,
+        len: usize,
+    ) -> Result<Outcome, CheckError> {
+        let prepared = self.prepare(algorithm, len)?;
+        let result = if entry.name == b"-" {
+            hash_reader(
+                &mut io::stdin().lock(),
+                prepared.hasher.as_mut(),
+                &mut prepared.buffer,
+            )
+        } else {
+            hash_file(
+                &path_of(&entry.name),
+                prepared.hasher.as_mut(),
+                &mut prepared.buffer,
+                prepared.read_ahead,
+            )
+        };
+        Ok(match result {
+            Ok(hashed) if hashed.digest.as_bytes() == entry.expected.as_slice() => Outcome::Ok,
+            Ok(_) => Outcome::Failed,
+            Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
+                Outcome::Missing
+            }
+            Err(e) => Outcome::Unreadable(e),
+        })
+    }
+
+    fn prepare(&mut self, algorithm: &Algorithm, len: usize) -> Result<&mut Prepared, CheckError> {
+        let key = (algorithm.name.clone(), len);
+        if !self.hashers.contains_key(&key) {
+            let registry = self.registry;
+            let backend = match &self.options.backend {
+                Some(name) => registry.backend(&algorithm.name, name),
+                None => registry.default_backend(&algorithm.name).map(|(b, _)| b),
+            }
+            .map_err(CheckError::Params)?;
+            let strategy = ReadStrategy::for_backend(&algorithm.family, backend.parallel);
+            let params = HashParams {
+                key: self.options.key.clone(),
+                length: match algorithm.output {
+                    OutputRule::Fixed { .. } => None,
+                    _ => Some(len),
+                },
+                customization: self.options.customization.clone(),
+                parallel: strategy.parallel_hash,
+            };
+            let hasher = registry
+                .hasher(&algorithm.name, Some(&backend.name), &params)
+                .map_err(CheckError::Params)?;
+            self.hashers.insert(
+                key.clone(),
+                Prepared {
+                    hasher,
+                    buffer: ReadBuffer::new(strategy.chunk),
+                    read_ahead: strategy.read_ahead,
+                },
+            );
+        }
+        Ok(self.hashers.get_mut(&key).expect("inserted above"))
+    }
+}
+
+#[cfg(unix)]
+fn path_of(name: &[u8]) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    Path::new(std::ffi::OsStr::from_bytes(name)).to_path_buf()
+}
+
+#[cfg(not(unix))]
+fn path_of(name: &[u8]) -> std::path::PathBuf {
+    Path::new(&*String::from_utf8_lossy(name)).to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(manifest: &str, options: CheckOptions, hint: Option<&str>) -> (Summary, Vec<String>) {
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, options);
+        let mut seen = Vec::new();
+        let summary = checker
+            .check(&mut manifest.as_bytes(), hint, false, &mut |r| {
+                seen.push(format!(
+                    "{} {} {:?}",
+                    r.line_number,
+                    String::from_utf8_lossy(&r.name),
+                    r.outcome
+                ))
+            })
+            .unwrap();
+        (summary, seen)
+    }
+
+    #[test]
+    fn manifest_names_suggest_algorithms() {
+        let r = Registry::default();
+        for (name, expected) in [
+            ("x.md5", Some("md5")),
+            ("dir/x.SHA256", Some("sha256")),
+            ("SHA256SUMS", Some("sha256")),
+            ("MD5SUMS", Some("md5")),
+            ("b3sums.txt", Some("blake3")),
+            ("release.b2", Some("blake2b")),
+            ("x.xxh3", Some("xxh3-64")),
+            ("x.xxh128", Some("xxh3-128")),
+            ("x.sha3-256", Some("sha3-256")),
+            ("checksums.txt", None),
+            ("manifest", None),
+            ("SUMS", None),
+        ] {
+            assert_eq!(
+                algorithm_from_manifest_name(&r, name).as_deref(),
+                expected,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_and_malformed_are_counted() {
+        let manifest = "bad\n\n# comment\n\
+            e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  /nonexistent/x\n\
+            e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  /dev/null\n\
+            00  /dev/null\n";
+        let (summary, seen) = run(manifest, CheckOptions::default(), None);
+        assert_eq!(summary.malformed, 2, "{seen:?}");
+        assert_eq!(summary.unreadable, 1);
+        assert_eq!(summary.matched, 1);
+        assert!(seen[0].starts_with("1  Malformed"), "{seen:?}");
+        assert!(seen[2].starts_with("5 /dev/null Ok"), "{seen:?}");
+        assert!(!summary.passed(false, false));
+
+        let options = CheckOptions {
+            ignore_missing: true,
+            ..CheckOptions::default()
+        };
+        let (summary, _) = run(manifest, options, None);
+        assert_eq!((summary.missing, summary.unreadable), (1, 0));
+        assert!(summary.passed(false, true));
+        assert!(!summary.passed(true, true));
+    }
+
+    #[test]
+    fn algorithm_choice_and_length_rules() {
+        let empty_md5 = "d41d8cd98f00b204e9800998ecf8427e  /dev/null\n";
+        // Length alone says md5; `-a sha256` makes the line malformed.
+        assert_eq!(run(empty_md5, CheckOptions::default(), None).0.matched, 1);
+        let sha256 = CheckOptions {
+            algorithm: Some("sha256".into()),
+            ..CheckOptions::default()
+        };
+        assert_eq!(run(empty_md5, sha256.clone(), None).0.malformed, 1);
+        // A tag naming another algorithm than -a is malformed too.
+        let tagged = "MD5 (/dev/null) = d41d8cd98f00b204e9800998ecf8427e\n";
+        assert_eq!(run(tagged, sha256, None).0.malformed, 1);
+        assert_eq!(run(tagged, CheckOptions::default(), None).0.matched, 1);
+        // A digest length coreutils has no tool for, and no other hint: malformed.
+        assert_eq!(
+            run("0011  /dev/null\n", CheckOptions::default(), None)
+                .0
+                .malformed,
+            1
+        );
+        // The manifest name's hint; b2sum-style lengths read from the digest.
+        let b2_256 =
+            "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8  /dev/null\n";
+        assert_eq!(
+            run(b2_256, CheckOptions::default(), Some("blake2b"))
+                .0
+                .matched,
+            1
+        );
+        let wrong_length = CheckOptions {
+            length: Some(64),
+            ..CheckOptions::default()
+        };
+        assert_eq!(run(b2_256, wrong_length, Some("blake2b")).0.malformed, 1);
+        // A mismatch is FAILED, not malformed.
+        let bad = "d41d8cd98f00b204e9800998ecf8427f  /dev/null\n";
+        assert_eq!(run(bad, CheckOptions::default(), None).0.mismatched, 1);
+    }
+
+    #[test]
+    fn empty_and_junk_manifests_have_no_checksum_lines() {
+        let (summary, seen) = run("", CheckOptions::default(), None);
+        assert_eq!((summary.clone(), seen.len()), (Summary::default(), 0));
+        assert!(!summary.any_properly_formatted() && !summary.passed(false, false));
+        let mut junk = vec![b'\xff'; 1 << 20];
+        junk.extend_from_slice(b"\n\0\0\n\\\n");
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, CheckOptions::default());
+        let summary = checker
+            .check(&mut junk.as_slice(), None, false, &mut |_| {})
+            .unwrap();
+        assert_eq!(summary.malformed, 3);
+        assert!(!summary.any_properly_formatted());
+    }
+
+    #[test]
+    fn bad_parameters_stop_the_check() {
+        let registry = Registry::default();
+        let options = CheckOptions {
+            key: Some(vec![1; 3]),
+            ..CheckOptions::default()
+        };
+        let mut checker = Checker::new(&registry, options);
+        let mut manifest: &[u8] = b"BLAKE3 (/dev/null) = af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262\n";
+        let result = checker.check(&mut manifest, None, false, &mut |_| {});
+        assert!(matches!(result, Err(CheckError::Params(_))), "{result:?}");
+    }
+}

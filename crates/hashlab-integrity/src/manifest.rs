@@ -1,0 +1,523 @@
+//! Reading manifest lines back: the GNU form (`<hex>  name`, `<hex> *name`),
+//! the BSD tag form (`TAG (name) = <hex>`) and `openssl dgst` lines
+//! (`SHA2-256(name)= <hex>`), with coreutils' escaping of odd names.
+//!
+//! Parsing knows nothing about which algorithm a GNU line belongs to; it hands
+//! back the tag (if any) and the digest, and `check` decides.
+
+use hashlab::Registry;
+
+/// What one manifest line holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// A tagged checksum line, ready to verify.
+    Entry(Entry),
+    /// A `<hex> ...` line: its name depends on the run's [`GnuReading`].
+    Gnu(GnuLine),
+    /// A comment (`#` first) or an empty line: coreutils skips both without counting them.
+    Skip,
+    /// Not a checksum line in any form this reader knows.
+    Malformed,
+}
+
+/// One checksum line, decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The tag of a BSD or OpenSSL line, resolved against the registry.
+    pub tag: Option<TagHint>,
+    /// The expected digest, decoded from hex.
+    pub expected: Vec<u8>,
+    /// The file name, unescaped.
+    pub name: Vec<u8>,
+    /// GNU `*` marker: coreutils reads in binary mode; on POSIX it changes nothing.
+    pub binary: bool,
+}
+
+/// How a run reads `<hex> name` lines. coreutils settles on the first such
+/// line it accepts and keeps to it across all manifests, so that a file
+/// renamed to start with a space or `*` cannot switch the reading midway.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum GnuReading {
+    #[default]
+    Undecided,
+    /// `<hex>  name` / `<hex> *name`.
+    Standard,
+    /// `<hex> name`, as BSD `md5 -r` writes it.
+    Reversed,
+}
+
+/// A `<hex><blank>rest` line before the name is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GnuLine {
+    /// The expected digest, decoded from hex.
+    pub expected: Vec<u8>,
+    rest: Vec<u8>,
+    escaped: bool,
+}
+
+impl GnuLine {
+    /// The entry under `reading`, updating it as coreutils does; `None` when
+    /// the line does not fit the reading already chosen or its name is bad.
+    /// Call it only for a line whose digest suits its algorithm: coreutils
+    /// decides the reading after checking the digest.
+    pub fn resolve(&self, reading: &mut GnuReading) -> Option<Entry> {
+        let r = &self.rest;
+        let reversed_shape = r.len() == 1 || !matches!(r[0], b' ' | b'*');
+        let (raw, binary) = if reversed_shape {
+            if *reading == GnuReading::Standard {
+                return None;
+            }
+            *reading = GnuReading::Reversed;
+            (&r[..], false)
+        } else if *reading != GnuReading::Reversed {
+            *reading = GnuReading::Standard;
+            (&r[1..], r[0] == b'*')
+        } else {
+            (&r[..], false)
+        };
+        Some(Entry {
+            tag: None,
+            expected: self.expected.clone(),
+            name: name_of(raw, self.escaped)?,
+            binary,
+        })
+    }
+}
+
+fn name_of(raw: &[u8], escaped: bool) -> Option<Vec<u8>> {
+    if escaped {
+        unescape(raw)
+    } else if raw.contains(&0) {
+        None
+    } else {
+        Some(raw.to_vec())
+    }
+}
+
+/// The algorithm a tag names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagHint {
+    /// Canonical algorithm name, as the registry has it.
+    pub algorithm: String,
+    /// Output length in bytes when the tag states it (`BLAKE2b-256`, or a
+    /// plain tag of a fixed- or variable-length algorithm, which means its
+    /// default length); `None` for an XOF tag without bits, whose length is
+    /// the digest's.
+    pub length: Option<usize>,
+}
+
+/// OpenSSL's `dgst` names that are not also a registry tag.
+const OPENSSL_NAMES: &[(&str, &str, Option<usize>)] = &[
+    ("SHA2-224", "sha224", None),
+    ("SHA2-256", "sha256", None),
+    ("SHA2-384", "sha384", None),
+    ("SHA2-512", "sha512", None),
+    ("SHA2-512/224", "sha512-224", None),
+    ("SHA2-512/256", "sha512-256", None),
+    ("SHA512/224", "sha512-224", None),
+    ("SHA512/256", "sha512-256", None),
+    ("SHAKE-128", "shake128", None),
+    ("SHAKE-256", "shake256", None),
+    ("BLAKE2b512", "blake2b", Some(64)),
+    ("BLAKE2s256", "blake2s", Some(32)),
+];
+
+/// Resolves a tag (case-insensitive) to an algorithm and, where the tag says so, a length.
+pub fn resolve_tag(registry: &Registry, tag: &str) -> Option<TagHint> {
+    let plain = |algorithm: &hashlab::Algorithm| TagHint {
+        algorithm: algorithm.name.clone(),
+        length: (!algorithm.output.is_xof()).then(|| algorithm.output.default_len()),
+    };
+    if let Some(a) = registry
+        .algorithms()
+        .iter()
+        .find(|a| a.tag.eq_ignore_ascii_case(tag))
+    {
+        return Some(plain(a));
+    }
+    if let Some((_, name, length)) = OPENSSL_NAMES
+        .iter()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(tag))
+    {
+        let algorithm = registry.algorithm(name).ok()?;
+        return Some(match length {
+            Some(len) => TagHint {
+                algorithm: algorithm.name.clone(),
+                length: Some(*len),
+            },
+            None => plain(algorithm),
+        });
+    }
+    // `TAG-BITS`, as b2sum writes a non-default length.
+    let (base, bits) = tag.rsplit_once('-')?;
+    if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) || bits.len() > 9 {
+        return None;
+    }
+    let bits: usize = bits.parse().ok()?;
+    if bits == 0 || bits % 8 != 0 {
+        return None;
+    }
+    let algorithm = registry
+        .algorithms()
+        .iter()
+        .find(|a| a.tag.eq_ignore_ascii_case(base))?;
+    Some(TagHint {
+        algorithm: algorithm.name.clone(),
+        length: Some(bits / 8),
+    })
+}
+
+fn is_white(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn is_tag_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b'_')
+}
+
+/// coreutils' `filename_unescape`: only `\\`, `\n` and `\r` are valid; any
+/// other backslash sequence, or a NUL, makes the line malformed.
+fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(name.len());
+    let mut bytes = name.iter();
+    while let Some(&b) = bytes.next() {
+        match b {
+            b'\\' => match bytes.next() {
+                Some(b'\\') => out.push(b'\\'),
+                Some(b'n') => out.push(b'\n'),
+                Some(b'r') => out.push(b'\r'),
+                _ => return None,
+            },
+            0 => return None,
+            _ => out.push(b),
+        }
+    }
+    Some(out)
+}
+
+fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
+    if text.is_empty() || text.len() % 2 != 0 {
+        return None;
+    }
+    let nibble = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    text.chunks(2)
+        .map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?))
+        .collect()
+}
+
+/// Parses one line. Trailing `\n` and `\r\n` are removed here, so a line from
+/// `read_until(b'\n')` can be passed as it is.
+pub fn parse_line(registry: &Registry, raw: &[u8]) -> Line {
+    if raw.first() == Some(&b'#') {
+        return Line::Skip;
+    }
+    let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.is_empty() {
+        return Line::Skip;
+    }
+    parse_entry(registry, line).unwrap_or(Line::Malformed)
+}
+
+fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Line> {
+    let mut i = line.iter().take_while(|&&b| is_white(b)).count();
+    let escaped = line.get(i) == Some(&b'\\');
+    if escaped {
+        i += 1;
+    }
+    let rest = &line[i..];
+    let tag_len = rest.iter().take_while(|&&b| is_tag_byte(b)).count();
+    let after_tag = &rest[tag_len..];
+    if tag_len > 0 && (after_tag.starts_with(b" (") || after_tag.starts_with(b"(")) {
+        // Not every tag-shaped word starts a tag line: a GNU name may begin with " (".
+        if let Some(entry) = parse_tagged(registry, rest, tag_len, escaped) {
+            return Some(Line::Entry(entry));
+        }
+    }
+    parse_gnu(rest, escaped).map(Line::Gnu)
+}
+
+fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool) -> Option<Entry> {
+    let tag = std::str::from_utf8(&rest[..tag_len]).ok()?;
+    let hint = resolve_tag(registry, tag)?;
+    let mut body = &rest[tag_len..];
+    body = body.strip_prefix(b" ").unwrap_or(body);
+    body = body.strip_prefix(b"(")?;
+    // BSD md5 and sha1 do not escape names, so the name ends at the last ')', as coreutils reads it.
+    let close = body.iter().rposition(|&b| b == b')')?;
+    let raw_name = &body[..close];
+    let mut tail = &body[close + 1..];
+    while tail.first().is_some_and(|&b| is_white(b)) {
+        tail = &tail[1..];
+    }
+    tail = tail.strip_prefix(b"=")?;
+    while tail.first().is_some_and(|&b| is_white(b)) {
+        tail = &tail[1..];
+    }
+    let expected = decode_hex(tail)?;
+    let name = name_of(raw_name, escaped)?;
+    Some(Entry {
+        tag: Some(hint),
+        expected,
+        name,
+        binary: false,
+    })
+}
+
+fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
+    let hex_len = rest.iter().take_while(|&&b| !is_white(b)).count();
+    let expected = decode_hex(&rest[..hex_len])?;
+    // One blank (space or tab) ends the digest; what follows is `[ *]name`
+    // or, in the reversed form, the name itself.
+    let after = &rest[hex_len..];
+    if after.len() < 2 || !is_white(after[0]) {
+        return None;
+    }
+    Some(GnuLine {
+        expected,
+        rest: after[1..].to_vec(),
+        escaped,
+    })
+}
+
+/// How coreutils prints a checked name: escaped, with the caller adding a
+/// leading backslash, only when it holds a newline (coreutils 9.1; a
+/// carriage return is printed as it is).
+pub fn display_name(name: &[u8]) -> (Vec<u8>, bool) {
+    if !name.contains(&b'\n') {
+        return (name.to_vec(), false);
+    }
+    let mut out = Vec::with_capacity(name.len() + 4);
+    for &b in name {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            _ => out.push(b),
+        }
+    }
+    (out, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+    fn parse(line: &[u8]) -> Line {
+        parse_line(&Registry::default(), line)
+    }
+
+    fn entry(line: &[u8]) -> Entry {
+        match parse(line) {
+            Line::Entry(e) => e,
+            Line::Gnu(g) => g
+                .resolve(&mut GnuReading::Standard)
+                .expect("standard reading"),
+            other => panic!("{:?}: {other:?}", String::from_utf8_lossy(line)),
+        }
+    }
+
+    /// Malformed, or no name under the standard reading.
+    fn rejected(line: &[u8]) -> bool {
+        match parse(line) {
+            Line::Malformed => true,
+            Line::Gnu(g) => g.resolve(&mut GnuReading::Standard).is_none(),
+            _ => false,
+        }
+    }
+
+    fn hint(algorithm: &str, length: Option<usize>) -> Option<TagHint> {
+        Some(TagHint {
+            algorithm: algorithm.into(),
+            length,
+        })
+    }
+
+    #[test]
+    fn gnu_text_and_binary() {
+        let e = entry(format!("{SHA256_ABC}  a b.txt\n").as_bytes());
+        assert_eq!(e.name, b"a b.txt");
+        assert_eq!(e.tag, None);
+        assert!(!e.binary);
+        assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+        assert_eq!(
+            entry(format!("{SHA256_ABC}\t name").as_bytes()).name,
+            b"name"
+        );
+        let e = entry(format!("{SHA256_ABC} *bin\r\n").as_bytes());
+        assert_eq!(e.name, b"bin");
+        assert!(e.binary);
+        // Trailing spaces belong to the name; uppercase hex and leading blanks are accepted.
+        let e = entry(format!("  {}  x ", SHA256_ABC.to_uppercase()).as_bytes());
+        assert_eq!(e.name, b"x ");
+        assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+    }
+
+    #[test]
+    fn escaped_names() {
+        let e = entry(format!("\\{SHA256_ABC}  a\\\\b\\nc\\rd\n").as_bytes());
+        assert_eq!(e.name, b"a\\b\nc\rd");
+        let e = entry(format!("\\SHA256 (x\\ny) = {SHA256_ABC}").as_bytes());
+        assert_eq!(e.name, b"x\ny");
+        // An unknown escape, or a backslash at the end, is not a valid line.
+        assert!(rejected(format!("\\{SHA256_ABC}  a\\tb").as_bytes()));
+        assert!(rejected(format!("\\{SHA256_ABC}  ab\\").as_bytes()));
+        assert!(rejected(
+            format!("\\SHA256 (a\\tb) = {SHA256_ABC}").as_bytes()
+        ));
+        // Without the leading backslash a name is literal.
+        assert_eq!(
+            entry(format!("{SHA256_ABC}  a\\nb").as_bytes()).name,
+            b"a\\nb"
+        );
+    }
+
+    #[test]
+    fn tags_of_every_tool() {
+        let cases: &[(&str, Option<TagHint>, usize)] = &[
+            ("SHA256 (f) = ", hint("sha256", Some(32)), 32),
+            ("MD5 (f) = ", hint("md5", Some(16)), 16),
+            ("BLAKE2b-256 (f) = ", hint("blake2b", Some(32)), 32),
+            ("BLAKE2b (f) = ", hint("blake2b", Some(64)), 64),
+            ("blake2b-512 (f) = ", hint("blake2b", Some(64)), 64),
+            ("XXH3 (f) = ", hint("xxh3-64", Some(8)), 8),
+            ("XXH64 (f) = ", hint("xxh64", Some(8)), 8),
+            ("XXH32 (f) = ", hint("xxh32", Some(4)), 4),
+            ("XXH128 (f) = ", hint("xxh3-128", Some(16)), 16),
+            ("SHA3-256 (f) = ", hint("sha3-256", Some(32)), 32),
+            ("CRC32C (f) = ", hint("crc32c", Some(4)), 4),
+            ("SHA512-256 (f) = ", hint("sha512-256", Some(32)), 32),
+            ("SHAKE128 (f) = ", hint("shake128", None), 16),
+            ("SHAKE128-512 (f) = ", hint("shake128", Some(64)), 64),
+            ("SHA2-256(f)= ", hint("sha256", Some(32)), 32),
+            ("SHA256(f)= ", hint("sha256", Some(32)), 32),
+            ("SHA2-512/256(f)= ", hint("sha512-256", Some(32)), 32),
+            ("BLAKE2b512(f)= ", hint("blake2b", Some(64)), 64),
+            ("BLAKE2B-512(f)= ", hint("blake2b", Some(64)), 64),
+            ("BLAKE2S-256(f)= ", hint("blake2s", Some(32)), 32),
+            ("SHAKE-128(f)= ", hint("shake128", None), 16),
+        ];
+        for (prefix, tag, bytes) in cases {
+            let line = format!("{prefix}{}\n", "ab".repeat(*bytes));
+            let e = entry(line.as_bytes());
+            assert_eq!(&e.tag, tag, "{line}");
+            assert_eq!(e.name, b"f", "{line}");
+            assert_eq!(e.expected, vec![0xab; *bytes], "{line}");
+        }
+    }
+
+    #[test]
+    fn the_first_gnu_line_settles_the_reading() {
+        let gnu = |line: &str| match parse(line.as_bytes()) {
+            Line::Gnu(g) => g,
+            other => panic!("{line}: {other:?}"),
+        };
+        let mut reading = GnuReading::Undecided;
+        let e = gnu("ab name").resolve(&mut reading).unwrap();
+        assert_eq!(
+            (e.name.as_slice(), reading),
+            (&b"name"[..], GnuReading::Reversed)
+        );
+        // Once reversed, a standard-looking line keeps its blanks in the name.
+        assert_eq!(gnu("ab  x").resolve(&mut reading).unwrap().name, b" x");
+        assert_eq!(gnu("ab *x").resolve(&mut reading).unwrap().name, b"*x");
+
+        let mut reading = GnuReading::Undecided;
+        let e = gnu("ab *x").resolve(&mut reading).unwrap();
+        assert!(e.binary);
+        assert_eq!(
+            (e.name.as_slice(), reading),
+            (&b"x"[..], GnuReading::Standard)
+        );
+        assert_eq!(gnu("ab name").resolve(&mut reading), None);
+        // A single character after the blank is always the reversed form.
+        assert_eq!(gnu("ab  ").resolve(&mut reading), None);
+        assert_eq!(
+            gnu("ab  ")
+                .resolve(&mut GnuReading::Undecided)
+                .unwrap()
+                .name,
+            b" "
+        );
+    }
+
+    #[test]
+    fn tag_names_end_at_the_last_parenthesis() {
+        let e = entry(format!("SHA256 (a (b) c) = {SHA256_ABC}").as_bytes());
+        assert_eq!(e.name, b"a (b) c");
+        let e = entry(format!("XXH64 (lit\\nname) = {}", "00".repeat(8)).as_bytes());
+        assert_eq!(e.name, b"lit\\nname");
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped() {
+        assert_eq!(parse(b"# SHA256 (x) = 00\n"), Line::Skip);
+        assert_eq!(parse(b"\n"), Line::Skip);
+        assert_eq!(parse(b"\r\n"), Line::Skip);
+        assert_eq!(parse(b""), Line::Skip);
+    }
+
+    #[test]
+    fn malformed_lines() {
+        for line in [
+            "bad line",
+            "abc  name",                    // odd number of hex digits
+            "zz  name",                     // not hex
+            "ab",                           // no name, no separator
+            "NOSUCH (f) = ab",              // unknown tag
+            "SHA256 (f) ab",                // no '='
+            "SHA256 (f = ab",               // no ')'
+            "SHA256 (f) = ",                // no digest
+            "SHA256 (f) = abc",             // odd digest
+            "BLAKE2b-7 (f) = ab",           // bits not a multiple of 8
+            "BLAKE2b-0 (f) = ab",           // zero bits
+            "BLAKE2b-99999999999 (f) = ab", // absurd bits
+        ] {
+            assert_eq!(parse(line.as_bytes()), Line::Malformed, "{line}");
+        }
+        let mut reading = GnuReading::Undecided;
+        for line in [&b"ab  na\0me"[..], b"\\ab  a\\tb", b"ab\t\tname"] {
+            match parse(line) {
+                Line::Gnu(g) => assert_eq!(g.resolve(&mut reading), None),
+                other => assert_eq!(other, Line::Malformed),
+            }
+        }
+    }
+
+    #[test]
+    fn huge_lines_and_junk_never_panic() {
+        let huge = vec![b'a'; 1 << 20];
+        assert_eq!(parse(&huge), Line::Malformed);
+        let mut huge_name = b"ab  ".to_vec();
+        huge_name.extend(std::iter::repeat_n(b'n', 1 << 20));
+        assert_eq!(entry(&huge_name).name.len(), 1 << 20);
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..2000 {
+            let junk: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    // Bias towards the bytes the parser looks at.
+                    b"\\()= *#\r\nab0SHA256-"
+                        .get((state % 40) as usize)
+                        .copied()
+                        .unwrap_or(state as u8)
+                })
+                .collect();
+            let _ = parse(&junk);
+        }
+    }
+
+    #[test]
+    fn names_print_as_coreutils_9_1_prints_them() {
+        assert_eq!(display_name(b"plain"), (b"plain".to_vec(), false));
+        assert_eq!(
+            display_name(b"back\\slash"),
+            (b"back\\slash".to_vec(), false)
+        );
+        assert_eq!(display_name(b"cr\rname"), (b"cr\rname".to_vec(), false));
+        assert_eq!(display_name(b"b\\a\nc"), (b"b\\\\a\\nc".to_vec(), true));
+    }
+}
