@@ -22,6 +22,8 @@ pub enum Command {
     Man,
     /// Verify manifests as `sha256sum -c` does (also b2sum, b3sum, xxhsum, rhash and openssl lines).
     Check(CheckArgs),
+    /// Compare a tree with a manifest, as `hashdeep -a`: matched, changed, missing, new, moved.
+    Audit(AuditArgs),
     /// This machine as benchmarks see it: CPU, caches, features, measured core
     /// clock, and the SIMD path each algorithm's default backend takes here.
     Cpu(CpuArgs),
@@ -292,4 +294,22 @@ pub struct CheckArgs {
     /// Manifests to check; none or `-` means standard input.
     #[arg(value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// The manifest: GNU or BSD lines as `sum` and the coreutils write, or hashdeep's format.
+    #[arg(value_name = "MANIFEST")]
+    pub manifest: PathBuf,
+    /// Directories (walked recursively) and files to audit; default: the current directory.
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Algorithm of every line (default: the lines' tags, the manifest's name, the digest length).
+    #[arg(short, long)]
+    pub algorithm: Option<String>,
+    /// Files hashed in parallel (default: every core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }

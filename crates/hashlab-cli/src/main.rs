@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Command::Completions(args) => commands::docs::completions(args.shell),
         Command::Man => commands::docs::man(),
         Command::Check(args) => commands::check::run(&args),
+        Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
     };

@@ -51,7 +51,7 @@ pub fn algorithm_from_manifest_name(registry: &Registry, name: &str) -> Option<S
 }
 
 /// The one algorithm coreutils offers for a digest of this many bytes.
-fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
+pub(crate) fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
     match bytes {
         16 => Some("md5"),
         20 => Some("sha1"),

@@ -3,6 +3,7 @@
 //! them, and how manifests those tools write are read back and verified.
 //! Prints nothing; returns data and errors for the caller to present.
 
+pub mod audit;
 pub mod check;
 pub mod lines;
 pub mod manifest;
@@ -10,6 +11,7 @@ pub mod many;
 pub mod read;
 pub mod walk;
 
+pub use audit::{audit, read_manifest, AuditReport, Recorded};
 pub use check::{
     algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Outcome, Summary,
 };

@@ -1,3 +1,4 @@
+pub mod audit;
 pub mod bench;
 pub mod check;
 pub mod cpu;

@@ -1,0 +1,175 @@
+//! `hashlab audit`: the library compares; this prints.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use hashlab::Registry;
+use hashlab_integrity::{audit, expand, read_manifest, AuditReport, WalkOptions};
+use serde::Serialize;
+
+use crate::cli::{AuditArgs, Format};
+use crate::failure::{io_message, Failure};
+use crate::output::{render, Tabular};
+
+#[derive(Serialize)]
+struct AuditRow {
+    status: &'static str,
+    name: String,
+    detail: String,
+}
+
+impl Tabular for AuditRow {
+    fn headers() -> &'static [&'static str] {
+        &["status", "name", "detail"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.status.to_string(),
+            self.name.clone(),
+            self.detail.clone(),
+        ]
+    }
+}
+
+fn rows(report: &AuditReport) -> Vec<AuditRow> {
+    let row = |status, name: &str, detail: &str| AuditRow {
+        status,
+        name: name.to_string(),
+        detail: detail.to_string(),
+    };
+    let mut out = Vec::new();
+    out.extend(
+        report
+            .changed
+            .iter()
+            .map(|n| row("changed", n, "content differs from the manifest")),
+    );
+    out.extend(report.missing.iter().map(|n| row("missing", n, "")));
+    out.extend(report.moved.iter().map(|(from, to)| row("moved", from, to)));
+    out.extend(
+        report
+            .new
+            .iter()
+            .map(|n| row("new", n, "not in the manifest")),
+    );
+    out.extend(
+        report
+            .unreadable
+            .iter()
+            .map(|(n, why)| row("unreadable", n, why)),
+    );
+    out.extend(report.matched.iter().map(|n| row("matched", n, "")));
+    out
+}
+
+#[derive(Serialize)]
+struct AuditJson<'a> {
+    passed: bool,
+    counts: Counts,
+    #[serde(flatten)]
+    report: &'a AuditReport,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    matched: usize,
+    changed: usize,
+    missing: usize,
+    new: usize,
+    moved: usize,
+    unreadable: usize,
+}
+
+pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let manifest = std::fs::read(&args.manifest).map_err(|e| {
+        Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
+    })?;
+    let recorded = read_manifest(
+        &registry,
+        &manifest,
+        &args.manifest.to_string_lossy(),
+        args.algorithm.as_deref(),
+    )
+    .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    let dirs = if args.dirs.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.dirs.clone()
+    };
+    let tree = expand(
+        &dirs,
+        &WalkOptions {
+            recursive: true,
+            ..Default::default()
+        },
+    );
+    let jobs = match args.jobs {
+        Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let report =
+        audit(&registry, &recorded, &tree, jobs, Some(&args.manifest)).map_err(Failure::Usage)?;
+    let counts = Counts {
+        matched: report.matched.len(),
+        changed: report.changed.len(),
+        missing: report.missing.len(),
+        new: report.new.len(),
+        moved: report.moved.len(),
+        unreadable: report.unreadable.len(),
+    };
+    let summary = format!(
+        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable",
+        if report.passed() {
+            "audit passed"
+        } else {
+            "audit FAILED"
+        },
+        counts.matched,
+        counts.changed,
+        counts.missing,
+        counts.new,
+        counts.moved,
+        counts.unreadable
+    );
+    let bytes = match args.format.chosen() {
+        Some(Format::Json) => {
+            let mut v = serde_json::to_vec_pretty(&AuditJson {
+                passed: report.passed(),
+                counts,
+                report: &report,
+            })
+            .map_err(|e| Failure::Runtime(e.to_string()))?;
+            v.push(b'\n');
+            v
+        }
+        Some(format) => render(&rows(&report), format)?,
+        None => {
+            // Like hashdeep: what differs, then one summary line; matches only count.
+            let mut text = String::new();
+            for r in rows(&report).into_iter().filter(|r| r.status != "matched") {
+                match r.status {
+                    "moved" => text.push_str(&format!("moved: {} -> {}\n", r.name, r.detail)),
+                    "unreadable" => {
+                        text.push_str(&format!("unreadable: {}: {}\n", r.name, r.detail))
+                    }
+                    status => text.push_str(&format!("{status}: {}\n", r.name)),
+                }
+            }
+            text.push_str(&summary);
+            text.push('\n');
+            text.into_bytes()
+        }
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(&bytes)
+        .map_err(Failure::from_write)?;
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
