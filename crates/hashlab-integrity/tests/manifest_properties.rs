@@ -1,0 +1,59 @@
+//! Properties of the manifest reader: nothing it is fed makes it panic, and
+//! whatever `sum` writes it reads back to the same name and digest.
+
+use hashlab::Registry;
+use hashlab_integrity::manifest::GnuReading;
+use hashlab_integrity::{gnu_line, parse_line, read_manifest, tag_line, Line};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let registry = Registry::default();
+        let mut reading = GnuReading::Undecided;
+        for raw in data.split_inclusive(|b| *b == b'\n') {
+            if let Line::Gnu(g) = parse_line(&registry, raw) {
+                let _ = g.resolve(&mut reading);
+            }
+        }
+        let _ = read_manifest(&registry, &data, "x.sha256", None);
+        let mut hd = b"%%%% HASHDEEP-1.0\n%%%% size,md5,filename\n".to_vec();
+        hd.extend_from_slice(&data);
+        let _ = read_manifest(&registry, &hd, "hd", None);
+    }
+
+    #[test]
+    fn what_sum_writes_reads_back(
+        name in proptest::collection::vec(any::<u8>().prop_filter("no NUL", |b| *b != 0), 1..80),
+        digest in proptest::collection::vec(any::<u8>(), 32),
+    ) {
+        let registry = Registry::default();
+        let hex = hashlab::hex::encode(&digest);
+        match parse_line(&registry, &gnu_line(&hex, &name)) {
+            Line::Gnu(g) => {
+                let e = g.resolve(&mut GnuReading::Standard).expect("reads back");
+                prop_assert_eq!(e.name, name.clone());
+                prop_assert_eq!(e.expected, digest.clone());
+            }
+            other => prop_assert!(false, "GNU line parsed as {:?}", other),
+        }
+        match parse_line(&registry, &tag_line("SHA256", &name, &hex)) {
+            Line::Entry(e) => {
+                prop_assert_eq!(e.name, name);
+                prop_assert_eq!(e.expected, digest);
+            }
+            other => prop_assert!(false, "tag line parsed as {:?}", other),
+        }
+    }
+}
+
+#[test]
+fn huge_lines_and_empty_input() {
+    let registry = Registry::default();
+    let huge = vec![b'a'; 1 << 20];
+    assert_eq!(parse_line(&registry, &huge), Line::Malformed);
+    assert!(read_manifest(&registry, b"", "x", None).is_err());
+    assert!(read_manifest(&registry, &huge, "x", None).is_err());
+}
