@@ -352,3 +352,34 @@ fn hashdeep_manifests_pass_hashdeep_audit() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("hashdeep reads md5, sha1 and sha256, not blake3"));
 }
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_names_survive_byte_for_byte() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let t = Tree::new("bytes");
+    let raw: &[u8] = b"caf\xe9-\xff";
+    std::fs::write(t.path().join(OsStr::from_bytes(raw)), b"x").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .current_dir(t.path())
+        .arg("sum")
+        .arg(OsStr::from_bytes(raw))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(
+        o.stdout.windows(raw.len()).any(|w| w == raw),
+        "raw bytes in the line"
+    );
+    std::fs::write(t.path().join("m"), &o.stdout).unwrap();
+    let c = hashlab(t.path(), &["check", "m"]);
+    assert!(c.status.success(), "{}{}", text(&c.stdout), text(&c.stderr));
+    if let Ok(s) = Command::new("sha256sum")
+        .current_dir(t.path())
+        .args(["-c", "m"])
+        .output()
+    {
+        assert!(s.status.success());
+    }
+}

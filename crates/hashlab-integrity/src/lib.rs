@@ -19,4 +19,4 @@ pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
 pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
-pub use walk::{exclude_set, expand, parse_file_list, Input, WalkOptions};
+pub use walk::{exclude_set, expand, on_rotating_disk, parse_file_list, Input, WalkOptions};

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, parse_file_list, tag_line, Fanout, FileDigests,
-    HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
+    exclude_set, expand, gnu_line, hash_inputs, on_rotating_disk, parse_file_list, tag_line,
+    Fanout, FileDigests, HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
 };
 use serde::Serialize;
 
@@ -291,6 +291,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
         Some(n) => n,
+        // On a spinning disk, several readers make the head seek between files.
+        None if first_file(&inputs).is_some_and(|p| on_rotating_disk(p) == Some(true)) => 1,
         None => cores,
     };
     // One file: the threads go inside it (tree-parallel hashes, read-ahead).
@@ -507,4 +509,11 @@ fn progress_bar(args: &SumArgs, inputs: &[Input]) -> Option<indicatif::ProgressB
         .expect("static template"),
     );
     Some(bar)
+}
+
+fn first_file(inputs: &[Input]) -> Option<&Path> {
+    inputs.iter().find_map(|i| match i {
+        Input::File(p) => Some(p.as_path()),
+        _ => None,
+    })
 }
