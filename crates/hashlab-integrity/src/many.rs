@@ -281,6 +281,81 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Stalls on its first update, so a change to the file lands mid-read.
+    struct Stalling(Box<dyn Hasher>, bool);
+
+    impl Hasher for Stalling {
+        fn update(&mut self, data: &[u8]) {
+            if !self.1 {
+                self.1 = true;
+                std::thread::sleep(std::time::Duration::from_millis(400));
+            }
+            self.0.update(data)
+        }
+        fn finalize_into_reset(&mut self, out: &mut [u8]) {
+            self.0.finalize_into_reset(out)
+        }
+        fn reset(&mut self) {
+            self.0.reset()
+        }
+        fn output_len(&self) -> usize {
+            self.0.output_len()
+        }
+        fn box_clone(&self) -> Box<dyn Hasher> {
+            Box::new(Stalling(self.0.box_clone(), self.1))
+        }
+    }
+
+    #[test]
+    fn a_file_that_changes_while_read_gets_no_digest() {
+        let dir = std::env::temp_dir().join(format!("hashlab-changing-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("growing");
+        std::fs::write(&p, vec![7u8; 1 << 20]).unwrap();
+        let r = Registry::default();
+        let sha256 = || r.hasher("sha256", None, &HashParams::default()).unwrap();
+        let mut f = Fanout::new(vec![Box::new(Stalling(sha256(), false))]);
+        let writer = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                use std::io::Write;
+                let mut file = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+                file.write_all(b"late bytes").unwrap();
+            })
+        };
+        let job = HashJob {
+            strategy: ReadStrategy {
+                chunk: ReadBuffer::DEFAULT_SIZE,
+                parallel_hash: false,
+                read_ahead: false,
+            },
+            git_blob: false,
+        };
+        let err = hash_input(
+            &Input::File(p.clone()),
+            &mut f,
+            &mut ReadBuffer::default(),
+            &job,
+        )
+        .unwrap_err();
+        writer.join().unwrap();
+        assert!(
+            err.to_string().contains("changed while it was being read"),
+            "{err}"
+        );
+        // Left alone, the same file hashes fine.
+        let mut plain = Fanout::new(vec![sha256()]);
+        assert!(hash_input(
+            &Input::File(p),
+            &mut plain,
+            &mut ReadBuffer::default(),
+            &job
+        )
+        .is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn parallel_results_come_in_input_order() {
         let dir = std::env::temp_dir().join(format!("hashlab-order-{}", std::process::id()));
