@@ -208,18 +208,8 @@ pub struct SumArgs {
     /// Never show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
-    /// Key as hex.
-    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
-    pub key: Option<String>,
-    /// Read the key (raw bytes) from a file, so it never shows in `ps`.
-    #[arg(long, value_name = "FILE")]
-    pub key_file: Option<PathBuf>,
-    /// Customization string (KMAC's S, KangarooTwelve's C), as text.
-    #[arg(long, value_name = "TEXT", conflicts_with = "custom_hex")]
-    pub custom: Option<String>,
-    /// Customization string as hex.
-    #[arg(long, value_name = "HEX")]
-    pub custom_hex: Option<String>,
+    #[command(flatten)]
+    pub secret: KeyArgs,
     /// BSD-style lines: `TAG (name) = hex`.
     #[arg(long)]
     pub tag: bool,
@@ -263,18 +253,8 @@ pub struct CheckArgs {
     /// Output length in bytes; lines with a digest of another length are improperly formatted.
     #[arg(short, long, value_name = "BYTES")]
     pub length: Option<usize>,
-    /// Key as hex.
-    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
-    pub key: Option<String>,
-    /// Read the key (raw bytes) from a file, so it never shows in `ps`.
-    #[arg(long, value_name = "FILE")]
-    pub key_file: Option<PathBuf>,
-    /// Customization string (KMAC's S, KangarooTwelve's C), as text.
-    #[arg(long, value_name = "TEXT", conflicts_with = "custom_hex")]
-    pub custom: Option<String>,
-    /// Customization string as hex.
-    #[arg(long, value_name = "HEX")]
-    pub custom_hex: Option<String>,
+    #[command(flatten)]
+    pub secret: KeyArgs,
     /// Do not print OK for each verified file. Of --quiet, --status and --warn
     /// the last given wins, as in coreutils.
     #[arg(long, overrides_with_all = ["status", "warn"])]
@@ -312,4 +292,21 @@ pub struct AuditArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+/// Key and customization options, shared by `sum` and `check`.
+#[derive(Args, Debug, Clone)]
+pub struct KeyArgs {
+    /// Key as hex.
+    #[arg(long, value_name = "HEX", conflicts_with = "key_file")]
+    pub key: Option<String>,
+    /// Read the key (raw bytes) from a file, so it never shows in `ps`.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// Customization string (KMAC's S, KangarooTwelve's C), as text.
+    #[arg(long, value_name = "TEXT", conflicts_with = "custom_hex")]
+    pub custom: Option<String>,
+    /// Customization string as hex.
+    #[arg(long, value_name = "HEX")]
+    pub custom_hex: Option<String>,
 }

@@ -11,7 +11,7 @@ use hashlab_integrity::{
 };
 use serde::Serialize;
 
-use crate::cli::{Format, SumArgs, SumFormat};
+use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 
@@ -56,13 +56,8 @@ pub(crate) fn usage(error: HashError) -> Failure {
 pub(crate) type KeyAndCustomization = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 /// `--key`/`--key-file` and `--custom`/`--custom-hex`, decoded; shared with `check`.
-pub(crate) fn key_and_customization(
-    key: &Option<String>,
-    key_file: &Option<PathBuf>,
-    custom: &Option<String>,
-    custom_hex: &Option<String>,
-) -> Result<KeyAndCustomization, Failure> {
-    let key = match (key, key_file) {
+pub(crate) fn key_and_customization(secret: &KeyArgs) -> Result<KeyAndCustomization, Failure> {
+    let key = match (&secret.key, &secret.key_file) {
         (Some(text), _) => {
             Some(hex::decode(text).map_err(|e| Failure::Usage(format!("--key: {e}")))?)
         }
@@ -75,7 +70,7 @@ pub(crate) fn key_and_customization(
         })?),
         (None, None) => None,
     };
-    let customization = match (custom, custom_hex) {
+    let customization = match (&secret.custom, &secret.custom_hex) {
         (Some(text), _) => Some(text.as_bytes().to_vec()),
         (None, Some(h)) => {
             Some(hex::decode(h).map_err(|e| Failure::Usage(format!("--custom-hex: {e}")))?)
@@ -86,8 +81,7 @@ pub(crate) fn key_and_customization(
 }
 
 fn params(args: &SumArgs) -> Result<HashParams, Failure> {
-    let (key, customization) =
-        key_and_customization(&args.key, &args.key_file, &args.custom, &args.custom_hex)?;
+    let (key, customization) = key_and_customization(&args.secret)?;
     Ok(HashParams {
         key,
         length: args.length,
