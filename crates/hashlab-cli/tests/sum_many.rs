@@ -49,6 +49,16 @@ impl Drop for Tree {
     }
 }
 
+/// `-o` must never leave its temporary file behind.
+fn assert_no_temp_files(dir: &Path) {
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
 fn names_of(out: &str) -> Vec<String> {
     out.lines()
         .map(|l| l.split_once("  ").unwrap().1.to_string())
@@ -233,12 +243,7 @@ fn output_file_is_replaced_atomically() {
         std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
         "old\n"
     );
-    let leftovers: Vec<_> = std::fs::read_dir(t.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_no_temp_files(t.path());
 }
 
 #[cfg(unix)]
@@ -284,12 +289,7 @@ fn an_interrupted_run_leaves_the_old_manifest_and_no_temp_file() {
         std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
         "old\n"
     );
-    let leftovers: Vec<_> = std::fs::read_dir(t.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_no_temp_files(t.path());
 }
 
 #[test]

@@ -191,7 +191,7 @@ pub fn hash_inputs<E>(
             let (next, stop, per_file) = (&next, &stop, &per_file);
             scope.spawn(move || {
                 let mut fanout = make().sequential();
-                let mut buffer = ReadBuffer::new(per_file.chunk());
+                let mut buffer = ReadBuffer::new(per_file.strategy.chunk);
                 loop {
                     let first = next.fetch_add(run, Ordering::Relaxed);
                     if first >= inputs.len() || stop.load(Ordering::Relaxed) {
@@ -226,12 +226,6 @@ pub fn hash_inputs<E>(
         }
         Ok(())
     })
-}
-
-impl HashJob {
-    fn chunk(&self) -> usize {
-        self.strategy.chunk
-    }
 }
 
 #[cfg(test)]

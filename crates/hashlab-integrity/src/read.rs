@@ -211,6 +211,19 @@ impl ReadStrategy {
     }
 }
 
+impl ReadStrategy {
+    /// The same, for `hashers` algorithms fed from one read, each on a core of
+    /// its own: where they already take every core, a reader thread would only
+    /// compete with them.
+    pub fn sharing_cores_with(mut self, hashers: usize) -> ReadStrategy {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if hashers > 1 && cores <= hashers {
+            self.read_ahead = false;
+        }
+        self
+    }
+}
+
 /// Files at least this large are read ahead on a second thread.
 pub const READ_AHEAD_MIN_SIZE: u64 = 4 << 20;
 

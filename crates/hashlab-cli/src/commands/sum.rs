@@ -295,12 +295,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             .backend(&columns[0].algorithm.name, &columns[0].backend)
             .is_ok_and(|b| b.parallel);
     let slowest_family = columns[0].algorithm.family.clone();
-    let mut strategy = ReadStrategy::for_backend(&slowest_family, tree_parallel);
-    if columns.len() > 1 && cores <= columns.len() {
-        // The algorithms already take every core (one each): a reader thread
-        // would only compete with them.
-        strategy.read_ahead = false;
-    }
+    let strategy =
+        ReadStrategy::for_backend(&slowest_family, tree_parallel).sharing_cores_with(columns.len());
     let job = HashJob {
         strategy,
         git_blob: args.git,
