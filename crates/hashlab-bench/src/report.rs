@@ -13,7 +13,7 @@ use crate::results::{
     Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress};
-use crate::selection::{cells, pairs, Selection};
+use crate::selection::{cells, Selection};
 use crate::workbench::Workbench;
 
 /// What a caller asks for.
@@ -67,8 +67,7 @@ pub fn measure(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, String> {
-    let (mut pairs, mut excluded) =
-        pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    let (mut pairs, mut excluded) = pairs_for(registry, request).map_err(|e| e.to_string())?;
     let mut notes = Vec::new();
     if !request.mask.is_empty() {
         crate::mask::validate(&request.mask)?;
@@ -175,8 +174,21 @@ pub fn plan(registry: &Registry, request: &Request, pairs: &[(String, String)]) 
     }
 }
 
+/// The selected pairs, with default backends chosen as on a CPU without the
+/// request's masked features (a masked sha256 run measures what a CPU without
+/// SHA-NI would use, not nothing).
+pub fn pairs_for(
+    registry: &Registry,
+    request: &Request,
+) -> Result<(Vec<crate::selection::Pair>, Vec<Excluded>), hashlab::HashError> {
+    let has = |feature: &str| {
+        hashlab::cpu::has(feature) && !request.mask.iter().any(|m| m.eq_ignore_ascii_case(feature))
+    };
+    crate::selection::pairs_on(registry, &request.selection, &has)
+}
+
 /// The plan for a request, without running it.
 pub fn plan_for(registry: &Registry, request: &Request) -> Result<Plan, String> {
-    let (pairs, _) = pairs(registry, &request.selection).map_err(|e| e.to_string())?;
+    let (pairs, _) = pairs_for(registry, request).map_err(|e| e.to_string())?;
     Ok(plan(registry, request, &pairs))
 }

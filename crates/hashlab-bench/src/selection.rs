@@ -67,6 +67,16 @@ pub fn pairs(
     registry: &Registry,
     selection: &Selection,
 ) -> Result<(Vec<Pair>, Vec<Excluded>), HashError> {
+    pairs_on(registry, selection, &hashlab::cpu::has)
+}
+
+/// As [`pairs`], with default backends chosen for a CPU whose features are `has`
+/// (this one, less a `--mask-cpu` list).
+pub fn pairs_on(
+    registry: &Registry,
+    selection: &Selection,
+    has: &dyn Fn(&str) -> bool,
+) -> Result<(Vec<Pair>, Vec<Excluded>), HashError> {
     let algorithms: Vec<String> = match &selection.algorithms {
         Algorithms::Named(names) => {
             let mut out: Vec<String> = Vec::new();
@@ -98,14 +108,14 @@ pub fn pairs(
     for extra in &selection.also {
         let canonical = registry.algorithm(extra)?.name.clone();
         if !algorithms.contains(&canonical) {
-            let (b, _) = registry.default_backend(&canonical)?;
+            let (b, _) = registry.default_backend_on(&canonical, has)?;
             chosen.push((canonical, b.name.clone()));
         }
     }
     for alg in &algorithms {
         match &selection.backends {
             Backends::Default => {
-                let (b, _) = registry.default_backend(alg)?;
+                let (b, _) = registry.default_backend_on(alg, has)?;
                 chosen.push((alg.clone(), b.name.clone()));
             }
             Backends::All | Backends::Named(_) => {
@@ -220,6 +230,18 @@ mod tests {
         assert!(fast
             .iter()
             .all(|(a, _)| !["sha256", "hmac-sha256"].contains(&a.as_str())));
+    }
+
+    #[test]
+    fn defaults_follow_the_cpu_they_are_chosen_for() {
+        let r = Registry::default();
+        let s = sel(Algorithms::Named(vec!["sha256".into()]), Backends::Default);
+        let with_sha = |f: &str| f == "sha";
+        let without = |_: &str| false;
+        let (p, _) = pairs_on(&r, &s, &with_sha).unwrap();
+        assert_eq!(p[0].1, "rustcrypto");
+        let (p, _) = pairs_on(&r, &s, &without).unwrap();
+        assert_eq!(p[0].1, "openssl");
     }
 
     #[test]

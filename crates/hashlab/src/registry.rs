@@ -277,15 +277,22 @@ impl Registry {
     /// The default backend and why: the first available entry of the algorithm's
     /// fixed preference list, else the first available backend in registry order.
     pub fn default_backend(&self, algorithm: &str) -> Result<(&Backend, String), HashError> {
+        self.default_backend_on(algorithm, &crate::cpu::has)
+    }
+
+    /// The default backend on a CPU whose features are `has`: e.g. this CPU with
+    /// some features masked, so that a masked benchmark measures the backend a
+    /// machine without them would use.
+    pub fn default_backend_on(
+        &self,
+        algorithm: &str,
+        has: &dyn Fn(&str) -> bool,
+    ) -> Result<(&Backend, String), HashError> {
         let alg = self.algorithm(algorithm)?;
         let backends = self.backends_of(&alg.name)?;
         let mut passed_over = Vec::new();
         for preference in &alg.preference {
-            if preference
-                .requires
-                .as_deref()
-                .is_some_and(|f| !crate::cpu::has(f))
-            {
+            if preference.requires.as_deref().is_some_and(|f| !has(f)) {
                 continue;
             }
             if let Some(b) = backends.iter().find(|b| b.name == preference.backend) {

@@ -10,10 +10,10 @@ use std::time::Duration;
 use hashlab::Registry;
 use hashlab_bench::mask;
 use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
-use hashlab_bench::report::{measure, plan_for, Report, Request};
+use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
 use hashlab_bench::results::{speedup, CellResult};
 use hashlab_bench::runner::{Phase, Progress};
-use hashlab_bench::selection::{pairs, Algorithms, Backends, FileTarget, Selection};
+use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes, size_label};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -182,8 +182,7 @@ fn rerun_with_openssl_mask(
         return Ok(None);
     }
     mask::validate(&request.mask).map_err(|e| Failure::Usage(format!("--mask-cpu: {e}")))?;
-    let (pairs, _) =
-        pairs(registry, &request.selection).map_err(|e| Failure::Usage(e.to_string()))?;
+    let (pairs, _) = pairs_for(registry, request).map_err(|e| Failure::Usage(e.to_string()))?;
     if !mask::apply(&pairs, &request.mask).needs_openssl_env {
         return Ok(None);
     }
