@@ -4,8 +4,6 @@
 
 pub mod clock;
 pub mod environment;
-#[cfg(unix)]
-pub mod filecache;
 pub mod mask;
 pub mod plan;
 pub mod report;

@@ -85,7 +85,7 @@ enum CellState {
     File {
         hasher: Box<dyn Hasher>,
         buffer: ReadBuffer,
-        read_ahead: bool,
+        strategy: ReadStrategy,
         cold: bool,
     },
 }
@@ -214,7 +214,7 @@ impl Measure for Workbench<'_> {
                 CellState::File {
                     hasher: self.hasher(cell, strategy.parallel_hash)?,
                     buffer: ReadBuffer::new(strategy.chunk),
-                    read_ahead: strategy.read_ahead,
+                    strategy,
                     cold,
                 }
             }
@@ -304,7 +304,7 @@ impl Measure for Workbench<'_> {
                 CellState::File {
                     hasher,
                     buffer,
-                    read_ahead,
+                    strategy,
                     cold,
                 } => {
                     let path = file.as_deref().ok_or("a file cell without a file")?;
@@ -315,7 +315,7 @@ impl Measure for Workbench<'_> {
                             drop_pages(&std::fs::File::open(path).map_err(fail)?)?;
                         }
                         let start = Instant::now();
-                        hash_file(path, hasher.as_mut(), buffer, *read_ahead).map_err(fail)?;
+                        hash_file(path, hasher.as_mut(), buffer, strategy).map_err(fail)?;
                         total += start.elapsed();
                     }
                     total
@@ -327,7 +327,7 @@ impl Measure for Workbench<'_> {
 
 #[cfg(unix)]
 fn drop_pages(file: &std::fs::File) -> Result<(), String> {
-    crate::filecache::drop_cached_pages(file)
+    hashlab_integrity::pagecache::drop_cached_pages(file)
 }
 
 #[cfg(not(unix))]
@@ -343,7 +343,7 @@ fn cold_cache_check(path: &std::path::Path) -> String {
             Ok(f) => f,
             Err(e) => return format!("cold cache: cannot open {}: {e}", path.display()),
         };
-        match crate::filecache::drop_cached_pages(&file).and_then(|_| crate::filecache::resident_fraction(&file)) {
+        match hashlab_integrity::pagecache::drop_cached_pages(&file).and_then(|_| hashlab_integrity::pagecache::resident_fraction(&file)) {
             Ok(resident) if resident < 0.05 => format!(
                 "cold cache: cached pages of {} dropped before every pass (posix_fadvise DONTNEED; {:.0} % still resident after)",
                 path.display(),

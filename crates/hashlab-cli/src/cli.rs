@@ -202,6 +202,11 @@ pub struct SumArgs {
     /// The object id git gives each file (`blob <size>\0` + content; sha1 or sha256).
     #[arg(long)]
     pub git: bool,
+    /// Read every file with read(), never through a memory map (by default large
+    /// files of a tree-parallel hash such as blake3 are mapped, except on a
+    /// rotating disk).
+    #[arg(long)]
+    pub no_mmap: bool,
     /// Show the progress bar (files, bytes, rate, ETA; stderr, on a terminal) even when the run looks short.
     #[arg(long, conflicts_with = "no_progress")]
     pub progress: bool,
@@ -271,6 +276,9 @@ pub struct CheckArgs {
     /// Skip listed files that do not exist.
     #[arg(long)]
     pub ignore_missing: bool,
+    /// Read every file with read(), never through a memory map.
+    #[arg(long)]
+    pub no_mmap: bool,
     /// Manifests to check; none or `-` means standard input.
     #[arg(value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,

@@ -383,3 +383,77 @@ fn non_utf8_names_survive_byte_for_byte() {
         assert!(s.status.success());
     }
 }
+
+/// A large blake3 file is hashed through a memory map. Truncating it while it
+/// is hashed must give an error line and exit 1, never a SIGBUS death; and
+/// `--no-mmap` gives the same digest as the map.
+#[cfg(unix)]
+#[test]
+fn a_file_truncated_while_mapped_is_an_error_not_a_crash() {
+    let tree = Tree::new("truncated");
+    let big = tree.path().join("big");
+    let data: Vec<u8> = (0..(24u32 << 20))
+        .map(|i| (i.wrapping_mul(2654435761) >> 24) as u8)
+        .collect();
+    std::fs::write(&big, &data).unwrap();
+    let mapped = hashlab(tree.path(), &["sum", "-a", "blake3", "big"]);
+    let read = hashlab(tree.path(), &["sum", "-a", "blake3", "--no-mmap", "big"]);
+    assert!(mapped.status.success() && read.status.success());
+    assert_eq!(text(&mapped.stdout), text(&read.stdout));
+    assert_eq!(
+        text(&mapped.stdout),
+        format!("{}  big\n", digest_with("blake3", &data))
+    );
+
+    // Truncate the file as soon as the child has it mapped (watched through
+    // /proc), so the hashing runs into pages that no longer exist. The file is
+    // written, not made sparse, so that it is in the page cache: an uncached
+    // file on a disk the kernel calls rotating is read, not mapped.
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        eprintln!("skipped: one core, so files are read, not mapped");
+        return;
+    }
+    let chunk = vec![0x5au8; 16 << 20];
+    let mut caught = 0;
+    for _ in 0..4 {
+        let mut file = std::fs::File::create(&big).unwrap();
+        for _ in 0..16 {
+            std::io::Write::write_all(&mut file, &chunk).unwrap();
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+            .current_dir(tree.path())
+            .args(["sum", "-a", "blake3", "big"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Hashing has begun when the file is mapped and the hashing threads
+        // exist (an earlier, brief map only asks the page cache what it holds).
+        let maps = format!("/proc/{}/maps", child.id());
+        let tasks = format!("/proc/{}/task", child.id());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            let threads = std::fs::read_dir(&tasks).map_or(0, |d| d.count());
+            match std::fs::read_to_string(&maps) {
+                Ok(m) if threads > 1 && m.contains(big.to_str().unwrap()) => break,
+                Ok(_) => std::thread::yield_now(),
+                Err(_) => break, // the child has already exited
+            }
+        }
+        file.set_len(4096).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.code().is_some(),
+            "killed by a signal: {:?}",
+            out.status
+        );
+        if !out.status.success() {
+            caught += 1;
+            assert_eq!(out.status.code(), Some(1));
+            assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+            let err = text(&out.stderr);
+            assert!(err.contains("big") && err.contains("changed"), "{err}");
+        }
+    }
+    assert!(caught > 0, "no run saw the truncation");
+}

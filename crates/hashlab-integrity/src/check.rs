@@ -24,6 +24,8 @@ pub struct CheckOptions {
     pub customization: Option<Vec<u8>>,
     /// A listed file that does not exist is skipped silently.
     pub ignore_missing: bool,
+    /// Read every file with read(), never through a memory map.
+    pub no_mmap: bool,
 }
 
 /// The algorithm a manifest's file name suggests: `x.sha256`, `x.b2`,
@@ -137,7 +139,7 @@ impl std::error::Error for CheckError {}
 struct Prepared {
     hasher: Box<dyn Hasher>,
     buffer: ReadBuffer,
-    read_ahead: bool,
+    strategy: ReadStrategy,
 }
 
 /// Checks manifests, keeping one hasher per (algorithm, length) across lines.
@@ -267,7 +269,7 @@ impl<'r> Checker<'r> {
                 &path_of(&entry.name),
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
-                prepared.read_ahead,
+                &prepared.strategy,
             )
         };
         Ok(match result {
@@ -289,7 +291,11 @@ impl<'r> Checker<'r> {
                 None => registry.default_backend(&algorithm.name).map(|(b, _)| b),
             }
             .map_err(CheckError::Params)?;
-            let strategy = ReadStrategy::for_backend(&algorithm.family, backend.parallel);
+            let strategy = ReadStrategy::for_backend_with(
+                &algorithm.family,
+                backend.parallel,
+                !self.options.no_mmap,
+            );
             let params = HashParams {
                 key: self.options.key.clone(),
                 length: match algorithm.output {
@@ -307,7 +313,7 @@ impl<'r> Checker<'r> {
                 Prepared {
                     hasher,
                     buffer: ReadBuffer::new(strategy.chunk),
-                    read_ahead: strategy.read_ahead,
+                    strategy,
                 },
             );
         }

@@ -8,6 +8,10 @@ pub mod check;
 pub mod lines;
 pub mod manifest;
 pub mod many;
+#[cfg(unix)]
+mod mapped;
+#[cfg(unix)]
+pub mod pagecache;
 pub mod read;
 pub mod walk;
 
@@ -19,4 +23,7 @@ pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
 pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
-pub use walk::{exclude_set, expand, on_rotating_disk, parse_file_list, Input, WalkOptions};
+pub use walk::{
+    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,
+    WalkOptions,
+};

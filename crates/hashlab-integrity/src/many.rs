@@ -131,7 +131,7 @@ pub fn hash_input(
                 }
                 fanout.update(format!("blob {}\0", before.len()).as_bytes());
             }
-            let hashed = hash_file(path, fanout, buffer, job.strategy.read_ahead)?;
+            let hashed = hash_file(path, fanout, buffer, &job.strategy)?;
             let after = std::fs::metadata(path)?;
             let grew_or_shrank = before.is_file() && hashed.bytes != before.len();
             if before.is_file() && (stamp(&before) != stamp(&after) || grew_or_shrank) {
@@ -173,6 +173,7 @@ pub fn hash_inputs<E>(
         strategy: ReadStrategy {
             read_ahead: false,
             parallel_hash: false,
+            mmap: false,
             chunk: ReadBuffer::DEFAULT_SIZE,
         },
         git_blob: job.git_blob,
@@ -323,6 +324,7 @@ mod tests {
                 chunk: ReadBuffer::DEFAULT_SIZE,
                 parallel_hash: false,
                 read_ahead: false,
+                mmap: false,
             },
             git_blob: false,
         };

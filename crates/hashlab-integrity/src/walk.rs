@@ -162,6 +162,25 @@ pub fn on_rotating_disk(path: &Path) -> Option<bool> {
     }
 }
 
+/// Whether reading `path` means moving a disk head: it lives on a rotating
+/// disk (as the kernel reports it) and is not already in the page cache. Virtual
+/// disks often claim to rotate (virtio's default), and a cached file does not
+/// touch the disk at all, so the flag alone would serialise every run there.
+pub fn reads_from_spinning_disk(path: &Path) -> bool {
+    if on_rotating_disk(path) != Some(true) {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        let cached = std::fs::File::open(path)
+            .ok()
+            .and_then(|f| crate::pagecache::resident_fraction(&f).ok());
+        !cached.is_some_and(|share| share >= 0.5)
+    }
+    #[cfg(not(unix))]
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,6 +82,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         key,
         customization,
         ignore_missing: args.ignore_missing,
+        no_mmap: args.no_mmap,
     };
     let mut checker = Checker::new(&registry, options);
     let manifests = if args.manifests.is_empty() {

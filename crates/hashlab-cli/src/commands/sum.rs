@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, on_rotating_disk, parse_file_list, tag_line,
-    Fanout, FileDigests, HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
+    exclude_set, expand, gnu_line, hash_inputs, parse_file_list, reads_from_spinning_disk,
+    tag_line, Fanout, FileDigests, HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
 };
 use serde::Serialize;
 
@@ -282,11 +282,12 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     };
     let inputs = expand(&names, &walk);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let rotating = first_file(&inputs).is_some_and(reads_from_spinning_disk);
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
         Some(n) => n,
         // On a spinning disk, several readers make the head seek between files.
-        None if first_file(&inputs).is_some_and(|p| on_rotating_disk(p) == Some(true)) => 1,
+        None if rotating => 1,
         None => cores,
     };
     // One file: the threads go inside it (tree-parallel hashes, read-ahead).
@@ -295,8 +296,10 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             .backend(&columns[0].algorithm.name, &columns[0].backend)
             .is_ok_and(|b| b.parallel);
     let slowest_family = columns[0].algorithm.family.clone();
+    // Threads faulting pages of one map make a rotating disk's head seek.
     let strategy =
-        ReadStrategy::for_backend(&slowest_family, tree_parallel).sharing_cores_with(columns.len());
+        ReadStrategy::for_backend_with(&slowest_family, tree_parallel, !args.no_mmap && !rotating)
+            .sharing_cores_with(columns.len());
     let job = HashJob {
         strategy,
         git_blob: args.git,
