@@ -1,3 +1,6 @@
+//! The command line, as clap parses it. Also compiled by build.rs (for the
+//! manual pages and completions), so this file uses only clap and std.
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -18,8 +21,10 @@ pub enum Command {
     Sum(SumArgs),
     /// Print a shell completion script (e.g. `hashlab completions bash > /etc/bash_completion.d/hashlab`).
     Completions(CompletionsArgs),
-    /// Print the manual page in roff (e.g. `hashlab man > hashlab.1; man ./hashlab.1`).
-    Man,
+    /// Print the manual page in roff (e.g. `hashlab man > hashlab.1; man ./hashlab.1`),
+    /// or write a page per command into a directory. The build also writes
+    /// them into target/<profile>/man.
+    Man(ManArgs),
     /// Verify manifests as `sha256sum -c` does (also b2sum, b3sum, xxhsum, rhash and openssl lines).
     Check(CheckArgs),
     /// Compare a tree with a manifest, as `hashdeep -a`: matched, changed, missing, new, moved.
@@ -240,6 +245,13 @@ pub struct CpuArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write hashlab.1 and hashlab-<command>.1 into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
@@ -298,6 +310,11 @@ pub struct AuditArgs {
     /// Files hashed in parallel (default: every core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Re-hash only files whose size or modification time differ from the
+    /// manifest (hashdeep's records sizes, `sum --json` both). Faster, but
+    /// blind to bitrot, which changes neither.
+    #[arg(long)]
+    pub changed_only: bool,
     #[command(flatten)]
     pub format: FormatArgs,
 }

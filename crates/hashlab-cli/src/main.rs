@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod failure;
+mod manual;
 mod output;
 
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ fn main() -> ExitCode {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
         Command::Completions(args) => commands::docs::completions(args.shell),
-        Command::Man => commands::docs::man(),
+        Command::Man(args) => commands::docs::man(args.dir.as_deref()),
         Command::Check(args) => commands::check::run(&args),
         Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),

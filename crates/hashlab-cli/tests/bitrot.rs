@@ -154,3 +154,80 @@ fn audit_reads_hashdeep_manifests_and_reports_new_files() {
         "hashlab: nope: No such file or directory\n"
     );
 }
+
+/// Rewrites a file with one bit flipped and puts its modification time back,
+/// as bitrot (or a careless tool) would leave it.
+fn flip_bit_keeping_mtime(path: &Path, bit: usize) {
+    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+    flip_bit(path, bit);
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.set_modified(modified).unwrap();
+}
+
+#[test]
+fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
+    let store = Store::new("changed-only");
+    let dir = store.path();
+    let sum = hashlab(dir, &["sum", "-r", "--json", "-o", "m.json", "blobs"]);
+    assert!(sum.status.success(), "{}", text(&sum.stderr));
+    let hd = hashlab(
+        dir,
+        &["sum", "-r", "--format", "hashdeep", "-o", "m.hd", "blobs"],
+    );
+    assert!(hd.status.success(), "{}", text(&hd.stderr));
+
+    // Nothing changed: all assumed, nothing hashed, exit 0, the caveat on stderr.
+    let quiet = hashlab(dir, &["audit", "--changed-only", "m.json", "blobs"]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", text(&quiet.stderr));
+    assert!(
+        text(&quiet.stdout).contains("5 assumed"),
+        "{}",
+        text(&quiet.stdout)
+    );
+    assert!(text(&quiet.stderr).contains("bitrot changes neither"));
+
+    // b2 rots silently (same size and mtime); b3 grows.
+    flip_bit_keeping_mtime(&store.blob(2), 77);
+    std::fs::write(
+        store.blob(3),
+        b"grown and rewritten, longer than it was before",
+    )
+    .unwrap();
+    let fast = hashlab(
+        dir,
+        &["audit", "--changed-only", "--json", "m.json", "blobs"],
+    );
+    assert_eq!(fast.status.code(), Some(1), "{}", text(&fast.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&fast.stdout).unwrap();
+    assert_eq!(report["changed"], serde_json::json!(["blobs/b3"]));
+    assert_eq!(report["counts"]["assumed"], 4);
+    assert!(report["assumed"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("blobs/b2")));
+
+    // The full audit finds the rot the fast one cannot.
+    let full = hashlab(dir, &["audit", "--json", "m.json", "blobs"]);
+    let report: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_eq!(
+        report["changed"],
+        serde_json::json!(["blobs/b2", "blobs/b3"])
+    );
+
+    // hashdeep's manifest records sizes only: a rewrite of the same size is assumed.
+    let by_size = hashlab(dir, &["audit", "--changed-only", "--json", "m.hd", "blobs"]);
+    let report: serde_json::Value = serde_json::from_slice(&by_size.stdout).unwrap();
+    assert_eq!(report["changed"], serde_json::json!(["blobs/b3"]));
+
+    // A manifest that records neither: a usage error, nothing audited.
+    let gnu = hashlab(dir, &["sum", "-r", "-o", "m.sha256", "blobs"]);
+    assert!(gnu.status.success());
+    let refused = hashlab(dir, &["audit", "--changed-only", "m.sha256", "blobs"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("m.sha256"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(refused.stdout.is_empty());
+}

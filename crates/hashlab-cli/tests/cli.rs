@@ -556,6 +556,31 @@ fn completions_and_manual_page() {
         &page[..80.min(page.len())]
     );
     assert!(page.contains("bench") && page.contains("sum"));
+
+    // The build wrote a page per command into target/<profile>/man, and
+    // `man --dir` writes the same pages.
+    let built = Path::new(env!("HASHLAB_BUILT_MAN_DIR"));
+    let s = Scratch::new("man-pages");
+    let o = run_in(s.path(), &["man", "--dir", "pages"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for command in [
+        "hashlab",
+        "hashlab-sum",
+        "hashlab-check",
+        "hashlab-audit",
+        "hashlab-bench",
+    ] {
+        let written = std::fs::read_to_string(s.path().join(format!("pages/{command}.1"))).unwrap();
+        assert!(written.contains(&format!(".TH {command} 1")), "{command}");
+        let from_build = std::fs::read_to_string(built.join(format!("{command}.1")))
+            .unwrap_or_else(|e| panic!("{}: {e}", built.join(command).display()));
+        assert_eq!(from_build, written, "{command}");
+    }
+    assert!(stdout(&o).contains("hashlab-sum.1"));
+    let o = run_in(s.path(), &["man", "--dir", "abc.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("abc.txt"), "{}", stderr(&o));
+
     let o = hashlab()
         .args(["completions", "tcsh-of-the-future"])
         .output()

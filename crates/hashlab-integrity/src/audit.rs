@@ -2,12 +2,12 @@
 //! match, changed, went missing, are new, or moved (same digest, other path).
 //! Every file is re-hashed: bitrot changes no size and no mtime.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::check::algorithm_from_length;
 use crate::manifest::{parse_line, GnuReading, Line};
@@ -21,8 +21,20 @@ pub struct Recorded {
     pub name: Vec<u8>,
     pub algorithm: String,
     pub digest: Vec<u8>,
-    /// Recorded by hashdeep manifests.
+    /// Recorded by hashdeep manifests and `sum --json`.
     pub size: Option<u64>,
+    /// Modification time, nanoseconds since the epoch; recorded by `sum --json`.
+    pub mtime_ns: Option<u64>,
+}
+
+/// One object of `hashlab sum --json`'s array.
+#[derive(Deserialize)]
+struct JsonLine {
+    file: String,
+    algorithm: String,
+    digest: String,
+    bytes: Option<u64>,
+    mtime_ns: Option<u64>,
 }
 
 /// hashdeep's column names for the algorithms both tools know, strongest first.
@@ -38,6 +50,9 @@ pub fn read_manifest(
 ) -> Result<Vec<Recorded>, String> {
     if bytes.starts_with(b"%%%% HASHDEEP-1.0") {
         return read_hashdeep(bytes);
+    }
+    if bytes.trim_ascii_start().starts_with(b"[") {
+        return read_sum_json(registry, bytes, algorithm);
     }
     let by_name = crate::check::algorithm_from_manifest_name(registry, manifest_name);
     let mut reading = GnuReading::Undecided;
@@ -79,6 +94,7 @@ pub fn read_manifest(
             algorithm: canonical,
             digest: entry.expected,
             size: None,
+            mtime_ns: None,
         });
     }
     if out.is_empty() {
@@ -90,6 +106,39 @@ pub fn read_manifest(
                 String::new()
             }
         ));
+    }
+    Ok(out)
+}
+
+/// `hashlab sum --json`: our own manifest, the one that records modification
+/// times (for `audit --changed-only`).
+fn read_sum_json(
+    registry: &Registry,
+    bytes: &[u8],
+    algorithm: Option<&str>,
+) -> Result<Vec<Recorded>, String> {
+    let lines: Vec<JsonLine> = serde_json::from_slice(bytes)
+        .map_err(|e| format!("not a `hashlab sum --json` manifest: {e}"))?;
+    let mut out = Vec::with_capacity(lines.len());
+    for (n, line) in lines.into_iter().enumerate() {
+        let named = algorithm.unwrap_or(&line.algorithm);
+        let canonical = registry
+            .algorithm(named)
+            .map_err(|e| format!("entry {}: {e}", n + 1))?
+            .name
+            .clone();
+        let digest = hashlab::hex::decode(&line.digest)
+            .map_err(|_| format!("entry {}: the digest is not hex", n + 1))?;
+        out.push(Recorded {
+            name: line.file.into_bytes(),
+            algorithm: canonical,
+            digest,
+            size: line.bytes,
+            mtime_ns: line.mtime_ns,
+        });
+    }
+    if out.is_empty() {
+        return Err("the manifest lists no files".into());
     }
     Ok(out)
 }
@@ -147,6 +196,7 @@ fn read_hashdeep(bytes: &[u8]) -> Result<Vec<Recorded>, String> {
             algorithm: algorithm.to_string(),
             digest,
             size: Some(size),
+            mtime_ns: None,
         });
     }
     if out.is_empty() {
@@ -166,6 +216,9 @@ pub struct AuditReport {
     pub moved: Vec<(String, String)>,
     /// (name, why it could not be read).
     pub unreadable: Vec<(String, String)>,
+    /// With `changed_only`: files whose size and modification time are as
+    /// recorded, so they were not re-hashed (bitrot changes neither).
+    pub assumed: Vec<String>,
 }
 
 impl AuditReport {
@@ -205,16 +258,48 @@ fn path_of(bytes: &[u8]) -> PathBuf {
         .unwrap_or_default()
 }
 
+/// Whether the manifest records what `changed_only` compares.
+pub fn records_size_or_time(recorded: &[Recorded]) -> bool {
+    recorded
+        .iter()
+        .any(|r| r.size.is_some() || r.mtime_ns.is_some())
+}
+
+/// A file that still has the size and modification time the manifest gives it
+/// (as far as the manifest records them).
+fn looks_unchanged(path: &Path, r: &Recorded) -> bool {
+    if r.size.is_none() && r.mtime_ns.is_none() {
+        return false;
+    }
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    let size_same = r.size.is_none_or(|s| s == meta.len());
+    let time_same = r
+        .mtime_ns
+        .is_none_or(|t| meta.modified().ok().and_then(crate::many::mtime_ns) == Some(t));
+    meta.is_file() && size_same && time_same
+}
+
 /// Audits the files of `tree` against `recorded`, hashing on `jobs` threads.
 /// `skip` (the manifest itself, when it lies in the tree) is not called new.
+/// With `changed_only`, a file whose size and modification time are as recorded
+/// is not re-hashed but listed as assumed intact.
 pub fn audit(
     registry: &Registry,
     recorded: &[Recorded],
     tree: &[Input],
     jobs: usize,
     skip: Option<&Path>,
+    changed_only: bool,
 ) -> Result<AuditReport, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    let recorded_by_key: HashMap<PathBuf, &Recorded> = recorded
+        .iter()
+        .map(|r| (key(&path_of(&r.name), &cwd), r))
+        .collect();
+    let mut report = AuditReport::default();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut algorithms: Vec<(String, usize)> = Vec::new();
     for r in recorded {
         let a = (r.algorithm.clone(), r.digest.len());
@@ -253,6 +338,18 @@ pub fn audit(
             Input::File(p) => Some(key(p, &cwd)) != skip,
             _ => true,
         })
+        .filter(|i| {
+            let Input::File(p) = i else { return true };
+            let k = key(p, &cwd);
+            match recorded_by_key.get(&k) {
+                Some(r) if changed_only && looks_unchanged(p, r) => {
+                    report.assumed.push(p.display().to_string());
+                    seen.insert(k);
+                    false
+                }
+                _ => true,
+            }
+        })
         .collect();
     let owned: Vec<Input> = files
         .iter()
@@ -279,12 +376,7 @@ pub fn audit(
     })
     .expect("the collector never stops the run");
 
-    let mut report = AuditReport::default();
     let show = |p: &Path| p.display().to_string();
-    let recorded_by_key: HashMap<PathBuf, &Recorded> = recorded
-        .iter()
-        .map(|r| (key(&path_of(&r.name), &cwd), r))
-        .collect();
     let digest_of = |d: &FileDigests, r: &Recorded| {
         let at = algorithms
             .iter()
@@ -292,21 +384,20 @@ pub fn audit(
             .expect("every recorded algorithm is hashed");
         d.digests[at].as_bytes().to_vec()
     };
-    let mut seen: Vec<PathBuf> = Vec::new();
     let mut fresh: BTreeMap<String, FileDigests> = BTreeMap::new();
     for (path, result) in hashed {
         let k = key(&path, &cwd);
         let digests = match result {
             Ok(d) => d,
             Err(e) => {
-                seen.push(k);
+                seen.insert(k);
                 report.unreadable.push((show(&path), e));
                 continue;
             }
         };
         match recorded_by_key.get(&k) {
             Some(r) => {
-                seen.push(k);
+                seen.insert(k);
                 if digest_of(&digests, r) == r.digest {
                     report.matched.push(show(&path));
                 } else {
@@ -388,7 +479,7 @@ mod tests {
         std::fs::rename(root.join("mv"), root.join("moved-here")).unwrap();
         std::fs::write(root.join("brand-new"), "n").unwrap();
         let tree = expand(std::slice::from_ref(&root), &walk);
-        let report = audit(&registry, &recorded, &tree, 2, None).unwrap();
+        let report = audit(&registry, &recorded, &tree, 2, None, false).unwrap();
         let r = root.display().to_string();
         assert_eq!(report.matched, vec![format!("{r}/same")]);
         assert_eq!(report.changed, vec![format!("{r}/rot")]);

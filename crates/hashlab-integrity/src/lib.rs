@@ -15,13 +15,13 @@ pub mod pagecache;
 pub mod read;
 pub mod walk;
 
-pub use audit::{audit, read_manifest, AuditReport, Recorded};
+pub use audit::{audit, read_manifest, records_size_or_time, AuditReport, Recorded};
 pub use check::{
     algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Outcome, Summary,
 };
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
 pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
-pub use many::{hash_input, hash_inputs, Fanout, FileDigests, HashJob};
+pub use many::{hash_input, hash_inputs, mtime_ns, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use walk::{
     exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,

@@ -92,6 +92,14 @@ impl Hasher for Fanout {
 pub struct FileDigests {
     pub digests: Vec<Digest>,
     pub bytes: u64,
+    /// The file's modification time when it was read (none for standard input).
+    pub modified: Option<SystemTime>,
+}
+
+/// A modification time as nanoseconds since the Unix epoch, as manifests record it.
+pub fn mtime_ns(time: SystemTime) -> Option<u64> {
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    u64::try_from(since.as_nanos()).ok()
 }
 
 /// How each file is hashed.
@@ -113,6 +121,7 @@ pub fn hash_input(
     buffer: &mut ReadBuffer,
     job: &HashJob,
 ) -> io::Result<FileDigests> {
+    let mut modified = None;
     let joined = match input {
         Input::Problem(_, e) => return Err(io::Error::new(e.kind(), e.to_string())),
         Input::Stdin => {
@@ -139,12 +148,14 @@ pub fn hash_input(
                     "changed while it was being read; its digest would describe neither version",
                 ));
             }
+            modified = before.modified().ok();
             hashed
         }
     };
     Ok(FileDigests {
         digests: fanout.split(&joined.digest),
         bytes: joined.bytes,
+        modified,
     })
 }
 

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::{audit, expand, read_manifest, AuditReport, WalkOptions};
+use hashlab_integrity::{
+    audit, expand, read_manifest, records_size_or_time, AuditReport, WalkOptions,
+};
 use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
@@ -60,6 +62,12 @@ fn rows(report: &AuditReport) -> Vec<AuditRow> {
             .map(|(n, why)| row("unreadable", n, why)),
     );
     out.extend(report.matched.iter().map(|n| row("matched", n, "")));
+    out.extend(
+        report
+            .assumed
+            .iter()
+            .map(|n| row("assumed", n, "size and mtime as recorded; not re-hashed")),
+    );
     out
 }
 
@@ -79,6 +87,7 @@ struct Counts {
     new: usize,
     moved: usize,
     unreadable: usize,
+    assumed: usize,
 }
 
 pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
@@ -93,6 +102,12 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         args.algorithm.as_deref(),
     )
     .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    if args.changed_only && !records_size_or_time(&recorded) {
+        return Err(Failure::Usage(format!(
+            "--changed-only: {} records no sizes or modification times (write it with `sum --format hashdeep` or `sum --json`)",
+            args.manifest.display()
+        )));
+    }
     let dirs = if args.dirs.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -110,8 +125,21 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let report =
-        audit(&registry, &recorded, &tree, jobs, Some(&args.manifest)).map_err(Failure::Usage)?;
+    let report = audit(
+        &registry,
+        &recorded,
+        &tree,
+        jobs,
+        Some(&args.manifest),
+        args.changed_only,
+    )
+    .map_err(Failure::Usage)?;
+    if args.changed_only {
+        eprintln!(
+            "hashlab: audit --changed-only: {} files with the recorded size and modification time were not re-hashed; bitrot changes neither, so only a full audit finds it there",
+            report.assumed.len()
+        );
+    }
     let counts = Counts {
         matched: report.matched.len(),
         changed: report.changed.len(),
@@ -119,9 +147,10 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         new: report.new.len(),
         moved: report.moved.len(),
         unreadable: report.unreadable.len(),
+        assumed: report.assumed.len(),
     };
     let summary = format!(
-        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable",
+        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable{}",
         if report.passed() {
             "audit passed"
         } else {
@@ -132,7 +161,12 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         counts.missing,
         counts.new,
         counts.moved,
-        counts.unreadable
+        counts.unreadable,
+        if args.changed_only {
+            format!(", {} assumed (not re-hashed)", counts.assumed)
+        } else {
+            String::new()
+        }
     );
     let bytes = match args.format.chosen() {
         Some(Format::Json) => {
@@ -149,7 +183,10 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         None => {
             // Like hashdeep: what differs, then one summary line; matches only count.
             let mut text = String::new();
-            for r in rows(&report).into_iter().filter(|r| r.status != "matched") {
+            for r in rows(&report)
+                .into_iter()
+                .filter(|r| r.status != "matched" && r.status != "assumed")
+            {
                 match r.status {
                     "moved" => text.push_str(&format!("moved: {} -> {}\n", r.name, r.detail)),
                     "unreadable" => {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::CommandFactory;
 
 use crate::cli::Cli;
-use crate::failure::Failure;
+use crate::failure::{io_message, Failure};
 
 pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, Failure> {
     let mut out = Vec::new();
@@ -19,7 +19,20 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn man() -> Result<ExitCode, Failure> {
+pub fn man(dir: Option<&std::path::Path>) -> Result<ExitCode, Failure> {
+    if let Some(dir) = dir {
+        let pages = crate::manual::write_pages(Cli::command(), dir)
+            .map_err(|e| Failure::Runtime(format!("{}: {}", dir.display(), io_message(&e))))?;
+        let mut listing = String::new();
+        for page in pages {
+            listing.push_str(&format!("{}\n", page.display()));
+        }
+        std::io::stdout()
+            .lock()
+            .write_all(listing.as_bytes())
+            .map_err(Failure::from_write)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut out)

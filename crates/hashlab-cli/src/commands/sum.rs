@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, parse_file_list, reads_from_spinning_disk,
-    tag_line, Fanout, FileDigests, HashJob, Input, LineStyle, ReadStrategy, WalkOptions,
+    exclude_set, expand, gnu_line, hash_inputs, mtime_ns, parse_file_list,
+    reads_from_spinning_disk, tag_line, Fanout, FileDigests, HashJob, Input, LineStyle,
+    ReadStrategy, WalkOptions,
 };
 use serde::Serialize;
 
@@ -22,6 +23,10 @@ struct SumRow {
     backend: String,
     bytes: u64,
     digest: String,
+    /// The modification time when read, so that `audit --changed-only` can skip
+    /// files whose size and time are unchanged (JSON only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mtime_ns: Option<u64>,
 }
 
 impl Tabular for SumRow {
@@ -368,7 +373,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             bar.set_message(format!("{} files", i + 1));
         }
         match result {
-            Ok(FileDigests { digests, bytes }) => {
+            Ok(FileDigests {
+                digests,
+                bytes,
+                modified,
+            }) => {
                 if hashdeep {
                     let mut line = format!("{bytes}").into_bytes();
                     for d in &digests {
@@ -396,6 +405,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                             backend: column.backend.clone(),
                             bytes,
                             digest: hex,
+                            mtime_ns: modified.and_then(mtime_ns),
                         });
                         continue;
                     }
