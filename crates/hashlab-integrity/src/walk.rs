@@ -162,20 +162,31 @@ pub fn on_rotating_disk(path: &Path) -> Option<bool> {
     }
 }
 
-/// Whether reading `path` means moving a disk head: it lives on a rotating
-/// disk (as the kernel reports it) and is not already in the page cache. Virtual
-/// disks often claim to rotate (virtio's default), and a cached file does not
-/// touch the disk at all, so the flag alone would serialise every run there.
-pub fn reads_from_spinning_disk(path: &Path) -> bool {
-    if on_rotating_disk(path) != Some(true) {
+/// Whether reading these files (a sample of a run's first ones) means moving a
+/// disk head: they live on a rotating disk (as the kernel reports it) and are
+/// not already in the page cache. Virtual disks often claim to rotate (virtio's
+/// default), and a cached file does not touch the disk at all, so the flag
+/// alone would serialise every run there. Empty files say nothing either way.
+pub fn reads_from_spinning_disk(sample: &[&Path]) -> bool {
+    let Some(first) = sample.first() else {
+        return false;
+    };
+    if on_rotating_disk(first) != Some(true) {
         return false;
     }
     #[cfg(unix)]
     {
-        let cached = std::fs::File::open(path)
-            .ok()
-            .and_then(|f| crate::pagecache::resident_fraction(&f).ok());
-        !cached.is_some_and(|share| share >= 0.5)
+        let uncached = |path: &&Path| {
+            // Only regular files with bytes: opening a FIFO would block.
+            if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+                return false;
+            }
+            let Ok(file) = std::fs::File::open(path) else {
+                return false;
+            };
+            !crate::pagecache::resident_fraction(&file).is_ok_and(|share| share >= 0.5)
+        };
+        sample.iter().any(uncached)
     }
     #[cfg(not(unix))]
     true

@@ -206,7 +206,12 @@ fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
 /// Where manifest lines go: stdout, or a temporary file renamed over `-o`'s
 /// target only when the run completes.
 enum Sink {
-    Stdout(io::StdoutLock<'static>),
+    /// Buffered: a line per write() cost 20,000 system calls (~15 % of the
+    /// run) for 20,000 small files. On a terminal each line is flushed at once.
+    Stdout {
+        out: std::io::BufWriter<io::StdoutLock<'static>>,
+        each_line: bool,
+    },
     File {
         file: std::io::BufWriter<std::fs::File>,
         temp: PathBuf,
@@ -217,7 +222,11 @@ enum Sink {
 impl Sink {
     fn open(output: Option<&Path>) -> Result<Sink, Failure> {
         let Some(target) = output else {
-            return Ok(Sink::Stdout(io::stdout().lock()));
+            let out = io::stdout().lock();
+            return Ok(Sink::Stdout {
+                each_line: std::io::IsTerminal::is_terminal(&io::stdout()),
+                out: std::io::BufWriter::with_capacity(64 * 1024, out),
+            });
         };
         let name = target
             .file_name()
@@ -238,7 +247,13 @@ impl Sink {
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         match self {
-            Sink::Stdout(out) => out.write_all(bytes).map_err(Failure::from_write),
+            Sink::Stdout { out, each_line } => {
+                out.write_all(bytes).map_err(Failure::from_write)?;
+                if *each_line {
+                    out.flush().map_err(Failure::from_write)?;
+                }
+                Ok(())
+            }
             Sink::File { file, temp, .. } => file
                 .write_all(bytes)
                 .map_err(|e| Failure::Runtime(format!("{}: {}", temp.display(), io_message(&e)))),
@@ -248,14 +263,14 @@ impl Sink {
     /// Flushes what is written so far (so stdout lines precede a stderr complaint).
     fn flush(&mut self) -> Result<(), Failure> {
         match self {
-            Sink::Stdout(out) => out.flush().map_err(Failure::from_write),
+            Sink::Stdout { out, .. } => out.flush().map_err(Failure::from_write),
             Sink::File { .. } => Ok(()),
         }
     }
 
     fn finish(self) -> Result<(), Failure> {
         match self {
-            Sink::Stdout(mut out) => out.flush().map_err(Failure::from_write),
+            Sink::Stdout { mut out, .. } => out.flush().map_err(Failure::from_write),
             Sink::File { file, temp, target } => {
                 let fail = |e: io::Error| {
                     let _ = std::fs::remove_file(&temp);
@@ -287,7 +302,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     };
     let inputs = expand(&names, &walk);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let rotating = first_file(&inputs).is_some_and(reads_from_spinning_disk);
+    let rotating = reads_from_spinning_disk(&first_files(&inputs, 8));
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
         Some(n) => n,
@@ -514,9 +529,13 @@ fn progress_bar(args: &SumArgs, inputs: &[Input]) -> Option<indicatif::ProgressB
     Some(bar)
 }
 
-fn first_file(inputs: &[Input]) -> Option<&Path> {
-    inputs.iter().find_map(|i| match i {
-        Input::File(p) => Some(p.as_path()),
-        _ => None,
-    })
+fn first_files(inputs: &[Input], n: usize) -> Vec<&Path> {
+    inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::File(p) => Some(p.as_path()),
+            _ => None,
+        })
+        .take(n)
+        .collect()
 }
