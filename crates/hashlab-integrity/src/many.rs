@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use hashlab::{Digest, Hasher};
 
-use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
+use crate::read::{hash_open_file, hash_reader, ReadBuffer, ReadStrategy};
 use crate::walk::Input;
 
 /// Several hashers fed from one read of the data. As a `Hasher` its output is
@@ -133,15 +133,20 @@ pub fn hash_input(
             hash_reader(&mut io::stdin().lock() as &mut dyn Read, fanout, buffer)?
         }
         Input::File(path) => {
-            let before = std::fs::metadata(path)?;
+            // Before and after from the open file itself: two fstat calls
+            // per file, and both describe the very inode that was read.
+            let file = std::fs::File::open(path)?;
+            let before = file.metadata()?;
             if job.git_blob {
                 if before.is_dir() {
                     return Err(io::Error::from_raw_os_error(21));
                 }
                 fanout.update(format!("blob {}\0", before.len()).as_bytes());
             }
-            let hashed = hash_file(path, fanout, buffer, &job.strategy)?;
-            let after = std::fs::metadata(path)?;
+            let size = if before.is_file() { before.len() } else { 0 };
+            let file_again = file.try_clone()?;
+            let hashed = hash_open_file(file, size, fanout, buffer, &job.strategy)?;
+            let after = file_again.metadata()?;
             let grew_or_shrank = before.is_file() && hashed.bytes != before.len();
             if before.is_file() && (stamp(&before) != stamp(&after) || grew_or_shrank) {
                 return Err(io::Error::other(

@@ -257,11 +257,23 @@ pub fn hash_file(
     buffer: &mut ReadBuffer,
     strategy: &ReadStrategy,
 ) -> io::Result<Hashed> {
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     let size = file
         .metadata()
         .map(|m| if m.is_file() { m.len() } else { 0 })
         .unwrap_or(0);
+    hash_open_file(file, size, hasher, buffer, strategy)
+}
+
+/// As [`hash_file`], for a file already open whose size (0 if it is not a
+/// regular file) the caller has from its own fstat.
+pub fn hash_open_file(
+    mut file: File,
+    size: u64,
+    hasher: &mut dyn Hasher,
+    buffer: &mut ReadBuffer,
+    strategy: &ReadStrategy,
+) -> io::Result<Hashed> {
     #[cfg(unix)]
     if strategy.mmap && size >= MMAP_MIN_SIZE {
         if let Some(hashed) = crate::mapped::hash_mapped(&file, size, hasher)? {
