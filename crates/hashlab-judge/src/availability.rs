@@ -73,6 +73,7 @@ impl Entry {
     /// "ships (since 1.24)", "package golang.org/x/crypto/blake2b", "absent".
     pub fn describe(&self) -> String {
         let mut text = match (&self.offer, &self.package) {
+            (Offer::Package, Some(p)) if self.ecosystem == RUST => format!("crates here: {p}"),
             (Offer::Package, Some(p)) => format!("package {p}"),
             (offer, _) => offer.as_str().to_string(),
         };

@@ -553,10 +553,11 @@ const JAVA_CLASSES: &[(&str, &str)] = &[("java.util.zip.CRC32C", "crc32c")];
 
 /// Providers that come with the JDK; any other (BouncyCastle, ...) was added.
 fn jdk_provider(name: &str) -> bool {
-    name.starts_with("Sun")
-        || name.starts_with("Jdk")
-        || name.starts_with("Apple")
-        || name == "XMLDSig"
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("sun")
+        || lower.starts_with("jdk")
+        || lower.starts_with("apple")
+        || lower == "xmldsig"
 }
 
 fn probe_java(runner: &Runner, registry: &Registry) -> RuntimeProbe {

@@ -212,7 +212,7 @@ fn refuse(
             Some(a) if a.collision_bits < f64::from(f.collision_bits.unwrap_or(0)) => format!(
                 "collision security about {:.0} bits in practice, under {min}: {} ({})",
                 a.collision_bits,
-                a.text,
+                a.text.split(';').next().unwrap_or(&a.text),
                 facts.cite(&a.cite)
             ),
             _ => format!(
@@ -271,6 +271,16 @@ fn refuse(
                 });
                 return Some(format!(
                     "an error-detecting code, a poor hash-table hash{quality}"
+                ));
+            }
+            // A hash failing a quarter of SMHasher3's tests spreads keys badly
+            // somewhere (seed 003 weighed HighwayHash's quality this way).
+            if let Some(q) = f.smhasher3.filter(|q| q.failed * 4 > q.tests) {
+                return Some(format!(
+                    "poor distribution: SMHasher3 fails {} of {} tests ({})",
+                    q.failed,
+                    q.tests,
+                    facts.short(crate::facts::SMHASHER3_SOURCE)
                 ));
             }
             if min > 0 && (f.keyed == Keyed::No || !f.prf) {
