@@ -202,3 +202,17 @@ fn a_stray_name_in_the_availability_table_is_reported() {
         .iter()
         .any(|p| p.contains("'sha-0' is not a registry algorithm")));
 }
+
+#[test]
+fn docs_list_every_source() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/facts.md"))
+        .unwrap();
+    let facts = Facts::builtin();
+    let table = Availability::builtin();
+    for id in facts.sources.keys().chain(table.sources.keys()) {
+        assert!(
+            doc.contains(&format!("`{id}`")),
+            "docs/facts.md does not list {id}"
+        );
+    }
+}
