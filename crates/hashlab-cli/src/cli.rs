@@ -34,6 +34,14 @@ pub enum Command {
     Cpu(CpuArgs),
     /// Measure throughput per algorithm, backend, message size and thread count.
     Bench(BenchArgs),
+    /// Everything about one algorithm: security facts with sources, where it
+    /// ships, its backends here, measured speed from a results file.
+    Info(InfoArgs),
+    /// Which runtimes and tools on this machine offer each algorithm (live
+    /// probes, set against the availability table).
+    Ecosystem(EcosystemArgs),
+    /// Recommend an algorithm for a use, from the facts and measured speed, with reasons.
+    Pick(PickArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,4 +342,62 @@ pub struct KeyArgs {
     /// Customization string as hex.
     #[arg(long, value_name = "HEX")]
     pub custom_hex: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The algorithm (any name or alias `hashlab list` shows).
+    #[arg(value_name = "ALGO")]
+    pub algorithm: String,
+    /// A `hashlab bench --json` report: its speeds at the smallest and largest size.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct EcosystemArgs {
+    /// Seconds each probe may take (a Java probe three times as long).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// What the hash is for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickUse {
+    /// Names for content, as git's object ids: 128-bit collision security by default.
+    ContentAddressing,
+    /// Bitrot detection in stored data: no attacker, at least 64-bit output.
+    Integrity,
+    /// MAC or PRF with a secret key: 128-bit MAC security by default.
+    Mac,
+    /// Hash-table keys: fast on short input; --min-security asks for a keyed PRF.
+    HashTable,
+    /// Checksums of transfers: no attacker, at least 64-bit output.
+    Transfer,
+}
+
+#[derive(Args, Debug)]
+pub struct PickArgs {
+    /// What the hash is for.
+    #[arg(long = "for", value_name = "USE", value_enum)]
+    pub use_: PickUse,
+    /// Least security in bits: collision security (content-addressing,
+    /// integrity, transfer), MAC security (mac), a keyed PRF (hash-table).
+    #[arg(long, value_name = "BITS")]
+    pub min_security: Option<u32>,
+    /// Message size to rank at, as in bench (64, 8K, 1MiB); default per use.
+    #[arg(long, value_name = "BYTES")]
+    pub size: Option<String>,
+    /// Keep only algorithms that every listed ecosystem ships (e.g. go,python).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub interop: Vec<String>,
+    /// Rank by this `hashlab bench --json` report instead of a quick bench here.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }

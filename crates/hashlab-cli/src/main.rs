@@ -25,6 +25,9 @@ fn main() -> ExitCode {
         Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
+        Command::Info(args) => commands::info::run(&args),
+        Command::Ecosystem(args) => commands::ecosystem::run(&args),
+        Command::Pick(args) => commands::pick::run(&args),
     };
     match result {
         Ok(code) => code,

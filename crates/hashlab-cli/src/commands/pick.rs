@@ -1,0 +1,236 @@
+//! `hashlab pick --for USE`: the fastest algorithms the facts allow for a
+//! use, with the reasons and numbers behind each, and why popular ones were
+//! left out. The judging is in hashlab-judge.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use hashlab::Registry;
+use hashlab_bench::sizes::{parse_size, size_label};
+use hashlab_judge::pick::{
+    candidates, quick_bench, rank, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds, Use,
+};
+use hashlab_judge::speed::{group_thousands, load_report};
+use hashlab_judge::{Availability, Facts};
+
+use super::info::file_label;
+use super::sections::{flat, lines, section, FlatRow};
+use crate::cli::{Format, PickArgs, PickUse};
+use crate::failure::Failure;
+use crate::output::{render, render_json};
+
+/// Choices whose reasons the table spells out; JSON has all.
+const EXPLAINED: usize = 3;
+/// Choices the table lists.
+const LISTED: usize = 10;
+
+fn use_of(u: PickUse) -> Use {
+    match u {
+        PickUse::ContentAddressing => Use::ContentAddressing,
+        PickUse::Integrity => Use::Integrity,
+        PickUse::Mac => Use::Mac,
+        PickUse::HashTable => Use::HashTable,
+        PickUse::Transfer => Use::Transfer,
+    }
+}
+
+pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let facts = Facts::builtin();
+    let table = Availability::builtin();
+    let size = args
+        .size
+        .as_deref()
+        .map(|s| parse_size(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
+        .transpose()?;
+    let request = PickRequest {
+        use_: use_of(args.use_),
+        min_security: args.min_security,
+        size,
+        interop: args
+            .interop
+            .iter()
+            .map(|e| e.trim().to_ascii_lowercase())
+            .filter(|e| !e.is_empty())
+            .collect(),
+    };
+    let know = Knowledge {
+        facts: &facts,
+        table: &table,
+        registry: &registry,
+    };
+    let found =
+        candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
+    let (report, origin, label) = match &args.results {
+        Some(path) => (
+            load_report(path).map_err(Failure::Runtime)?,
+            SpeedOrigin::File,
+            file_label(path),
+        ),
+        None if found.names.is_empty() => {
+            return nothing_left(&request, &found.excluded);
+        }
+        None => {
+            if std::io::stderr().is_terminal() {
+                eprintln!(
+                    "hashlab: measuring {} candidates at {} on this machine (a quick bench; --results FILE uses saved results)",
+                    found.names.len(),
+                    size_label(request.size())
+                );
+            }
+            let stop = AtomicBool::new(false);
+            let report = quick_bench(&registry, &found.names, request.size(), &stop, &mut |_| {})
+                .map_err(Failure::Runtime)?;
+            (report, SpeedOrigin::Here, "a quick bench here".to_string())
+        }
+    };
+    let pick = rank(
+        &request,
+        know,
+        found,
+        Speeds {
+            report: &report,
+            origin,
+            label: &label,
+        },
+    );
+    if pick.choices.is_empty() {
+        return nothing_left(&request, &pick.excluded);
+    }
+    let out = match args.format.chosen().unwrap_or(Format::Table) {
+        Format::Json => render_json(&pick)?,
+        Format::Csv => render(&flat_rows(&pick), Format::Csv)?,
+        format @ (Format::Table | Format::Md) => human(&pick, format)?,
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(&out)
+        .map_err(Failure::from_write)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn nothing_left(
+    request: &PickRequest,
+    excluded: &[hashlab_judge::pick::Exclusion],
+) -> Result<ExitCode, Failure> {
+    let popular: Vec<String> = excluded
+        .iter()
+        .filter(|e| e.popular)
+        .map(|e| format!("{}: {}", e.algorithm, e.reason))
+        .collect();
+    Err(Failure::Runtime(format!(
+        "no algorithm meets --for {} (min security {} bits{}); left out: {}",
+        request.use_.name(),
+        request.min_security(),
+        if request.interop.is_empty() {
+            String::new()
+        } else {
+            format!(", interop {}", request.interop.join(","))
+        },
+        popular.join("; ")
+    )))
+}
+
+fn human(pick: &Pick, format: Format) -> Result<Vec<u8>, Failure> {
+    let mut out = Vec::new();
+    let mut asked = vec![
+        format!("use: {}", pick.use_text),
+        format!("size: {}", size_label(pick.size)),
+        format!(
+            "minimum security: {}",
+            if pick.min_security == 0 {
+                "none (no attacker)".to_string()
+            } else {
+                format!("{} bits", pick.min_security)
+            }
+        ),
+        format!("speeds from {} ({})", pick.speed_source, pick.cpu),
+    ];
+    if !pick.interop.is_empty() {
+        asked.push(format!("must ship in: {}", pick.interop.join(", ")));
+    }
+    lines(
+        &mut out,
+        &format!("pick --for {}", pick.use_.name()),
+        &asked,
+        format,
+    );
+    let rows: Vec<Vec<String>> = pick
+        .choices
+        .iter()
+        .take(LISTED)
+        .map(|c| {
+            let m = c.measured.as_ref();
+            vec![
+                c.rank.map_or_else(|| "-".into(), |r| r.to_string()),
+                c.algorithm.clone(),
+                m.map_or_else(|| "unmeasured".into(), |m| group_thousands(m.mb_per_s)),
+                m.map(|m| size_label(m.size)).unwrap_or_default(),
+                m.map(|m| m.backend.clone()).unwrap_or_default(),
+                m.and_then(|m| m.path.as_ref().map(|p| p.path.clone()))
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let more = pick.choices.len().saturating_sub(LISTED);
+    let title = if more > 0 {
+        format!("Ranked by speed ({more} more allowed: --format json lists them)")
+    } else {
+        "Ranked by speed".to_string()
+    };
+    section(
+        &mut out,
+        &title,
+        &["rank", "algorithm", "MB/s", "at", "backend", "path"],
+        &rows,
+        format,
+    )?;
+    for c in pick.choices.iter().take(EXPLAINED) {
+        lines(
+            &mut out,
+            &format!("Why {}", c.algorithm),
+            &c.reasons,
+            format,
+        );
+    }
+    let popular: Vec<Vec<String>> = pick
+        .excluded
+        .iter()
+        .filter(|e| e.popular)
+        .map(|e| vec![e.algorithm.clone(), e.reason.clone()])
+        .collect();
+    let others = pick.excluded.iter().filter(|e| !e.popular).count();
+    let title = if others > 0 {
+        format!("Popular candidates left out ({others} others too: --format json lists them)")
+    } else {
+        "Popular candidates left out".to_string()
+    };
+    section(&mut out, &title, &["algorithm", "why"], &popular, format)?;
+    lines(&mut out, "Notes", &pick.notes, format);
+    Ok(out)
+}
+
+fn flat_rows(pick: &Pick) -> Vec<FlatRow> {
+    let mut rows: Vec<FlatRow> = pick
+        .choices
+        .iter()
+        .map(|c| {
+            flat(
+                "choice",
+                c.algorithm.clone(),
+                c.measured
+                    .as_ref()
+                    .map_or_else(|| "unmeasured".into(), |m| format!("{:.1}", m.mb_per_s)),
+                c.summary.clone(),
+            )
+        })
+        .collect();
+    rows.extend(
+        pick.excluded
+            .iter()
+            .map(|e| flat("excluded", e.algorithm.clone(), "", e.reason.clone())),
+    );
+    rows.extend(pick.notes.iter().map(|n| flat("note", "", "", n.clone())));
+    rows
+}

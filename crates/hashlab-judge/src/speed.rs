@@ -1,0 +1,146 @@
+//! Measured speeds, read from a `hashlab bench --json` report: which cell
+//! answers "how fast is X at size S", and which code path it measured.
+
+use std::path::Path;
+
+use hashlab::dispatch::{self, CpuProfile};
+use hashlab_bench::environment::Environment;
+use hashlab_bench::plan::Mode;
+use hashlab_bench::report::Report;
+use hashlab_bench::results::SCHEMA_VERSION;
+use serde::Serialize;
+
+/// Reads a report written by `hashlab bench --json`.
+pub fn load_report(path: &Path) -> Result<Report, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {}", io_text(&e)))?;
+    let report: Report = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{name}: not a hashlab bench JSON report (line {}, column {}: {e})",
+            e.line(),
+            e.column()
+        )
+    })?;
+    if report.schema_version != SCHEMA_VERSION {
+        return Err(format!(
+            "{name}: results schema {} (this hashlab reads schema {SCHEMA_VERSION})",
+            report.schema_version
+        ));
+    }
+    Ok(report)
+}
+
+fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// One algorithm's single-thread speed at (or nearest to) a size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub algorithm: String,
+    pub backend: String,
+    /// The size the speed was measured at.
+    pub size: usize,
+    /// The size asked for; differs from `size` when the report had no cell there.
+    pub requested_size: usize,
+    pub mb_per_s: f64,
+    /// MB/s at the slow and fast ends of the interquartile range.
+    pub mb_per_s_iqr: Option<(f64, f64)>,
+    /// The SIMD path the backend takes on the measured CPU, and why.
+    pub path: Option<dispatch::ChosenPath>,
+}
+
+/// The CPU a report was measured on, as `hashlab::dispatch` describes CPUs:
+/// its features less any masked for the run.
+pub fn measured_cpu(env: &Environment) -> CpuProfile {
+    let arch = env.target.split('-').next().unwrap_or("").to_string();
+    let here = CpuProfile::here();
+    CpuProfile {
+        features: env
+            .cpu_features
+            .iter()
+            .filter(|f| !env.cpu_mask.iter().any(|m| m.eq_ignore_ascii_case(f)))
+            .cloned()
+            .collect(),
+        // Reports do not record compile-time features; a report from this
+        // architecture was built like this binary.
+        compiled_for: if arch == here.arch {
+            here.compiled_for
+        } else {
+            Vec::new()
+        },
+        intel: env.cpu_vendor == "GenuineIntel",
+        arch,
+    }
+}
+
+/// The single-thread speed of `algorithm` at `size`, from the report's cells:
+/// the exact size if measured, else the nearest measured size (by ratio; a tie
+/// goes to the smaller size), the fastest backend there. `None` when the
+/// report has no single-thread cell of the algorithm with a result.
+pub fn speed_at(report: &Report, algorithm: &str, size: usize) -> Option<Measured> {
+    let cells: Vec<_> = report
+        .cells
+        .iter()
+        .filter(|c| {
+            c.algorithm == algorithm
+                && c.mode == Mode::Streams { threads: 1 }
+                && c.throughput.is_some()
+        })
+        .collect();
+    let distance = |s: usize| ((s as f64).log2() - (size as f64).log2()).abs();
+    let nearest = cells
+        .iter()
+        .map(|c| c.size)
+        .min_by(|a, b| distance(*a).total_cmp(&distance(*b)).then(a.cmp(b)))?;
+    let best = cells.iter().filter(|c| c.size == nearest).max_by(|a, b| {
+        let speed = |c: &&&hashlab_bench::results::CellResult| {
+            c.throughput.as_ref().map_or(0.0, |t| t.mb_per_s)
+        };
+        speed(a).total_cmp(&speed(b))
+    })?;
+    let cpu = measured_cpu(&report.environment);
+    Some(Measured {
+        algorithm: algorithm.to_string(),
+        backend: best.backend.clone(),
+        size: best.size,
+        requested_size: size,
+        mb_per_s: best.throughput.as_ref().map_or(0.0, |t| t.mb_per_s),
+        mb_per_s_iqr: best.mb_per_s_iqr,
+        path: dispatch::rule_for(algorithm, &best.backend).map(|rule| dispatch::choose(rule, &cpu)),
+    })
+}
+
+/// "1,789" for 1789.4; one decimal below 100 ("64.5").
+pub fn group_thousands(value: f64) -> String {
+    if value < 100.0 {
+        return format!("{value:.1}");
+    }
+    let digits = format!("{:.0}", value);
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(group_thousands(1789.4), "1,789");
+        assert_eq!(group_thousands(56509.0), "56,509");
+        assert_eq!(group_thousands(123456789.0), "123,456,789");
+        assert_eq!(group_thousands(640.0), "640");
+        assert_eq!(group_thousands(64.54), "64.5");
+    }
+}
