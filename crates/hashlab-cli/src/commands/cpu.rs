@@ -11,6 +11,7 @@ use hashlab_bench::environment::{self, Environment};
 use serde::Serialize;
 
 use crate::cli::{CpuArgs, Format};
+use crate::commands::sections::FlatRow;
 use crate::failure::Failure;
 use crate::output::{render, render_json, Tabular};
 
@@ -73,29 +74,6 @@ impl Tabular for AlgorithmRow {
             self.backend.clone().unwrap_or_else(|| "none".into()),
             self.path.clone().unwrap_or_else(|| "-".into()),
             self.path_reason.clone(),
-        ]
-    }
-}
-
-/// Every section in one table, for CSV: readers expect one header row.
-#[derive(Serialize)]
-struct FlatRow {
-    section: &'static str,
-    name: String,
-    value: String,
-    detail: String,
-}
-
-impl Tabular for FlatRow {
-    fn headers() -> &'static [&'static str] {
-        &["section", "name", "value", "detail"]
-    }
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.section.to_string(),
-            self.name.clone(),
-            self.value.clone(),
-            self.detail.clone(),
         ]
     }
 }
