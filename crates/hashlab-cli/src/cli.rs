@@ -29,6 +29,9 @@ pub enum Command {
     Cpu(CpuArgs),
     /// Measure throughput per algorithm, backend, message size and thread count.
     Bench(BenchArgs),
+    /// An offline HTML page with charts (or one chart as SVG) from bench results;
+    /// with no results file, runs the bench first.
+    Report(ReportArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,4 +312,52 @@ pub struct KeyArgs {
     /// Customization string as hex.
     #[arg(long, value_name = "HEX")]
     pub custom_hex: Option<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartChoice {
+    /// Throughput against message size (every input overlaid).
+    Size,
+    /// Throughput at one size, fastest first (inputs side by side).
+    Bars,
+    /// Every raw sample at one size as box plots (one input).
+    Box,
+    /// Thread-scaling efficiency at one size (one input).
+    Scaling,
+    /// Backends of each algorithm side by side at one size (one input).
+    Backends,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// The whole report: one self-contained HTML file.
+    Html,
+    /// One chart (--chart) as an SVG file.
+    Svg,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Results written by `hashlab bench --json -o FILE`; several give one section
+    /// each and overlaid lines. None: run the default bench first (threads 1 and all).
+    #[arg(value_name = "RESULTS.json")]
+    pub inputs: Vec<PathBuf>,
+    /// The file to write, atomically (default: report.html, or CHART.svg with --chart); `-` for standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Message size of the bar, box, backend and scaling charts (default: the largest measured).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Write this one chart as SVG instead of the page.
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartChoice>,
+    /// html: the page; svg: one chart (with --chart, which implies it).
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
+    /// With no results file: a short bench run (under 10 s for the default set).
+    #[arg(long, conflicts_with = "inputs")]
+    pub quick: bool,
+    /// No progress bar, and the written path is not printed.
+    #[arg(short, long)]
+    pub quiet: bool,
 }

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
+        Command::Report(args) => commands::report::run(&args),
     };
     match result {
         Ok(code) => code,
