@@ -186,7 +186,7 @@ try {
       const { result: boxes } = await send(
         "Runtime.evaluate",
         {
-          expression: `[...document.querySelectorAll("figure")].map((f) => { const r = f.getBoundingClientRect(); const s = f.querySelector("svg"); return { id: s ? s.id : "figure", x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height }; })`,
+          expression: `[...document.querySelectorAll("figure, .table-wrap, dl.facts")].map((f, i) => { const r = f.getBoundingClientRect(); const s = f.querySelector("svg"); return { id: s ? s.id : f.className.replace(/ .*/, "") + "-" + i, x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: Math.min(r.height, 1600) }; })`,
           returnByValue: true,
         },
         sessionId,

@@ -97,6 +97,38 @@ pub fn sizes(report: &Report) -> Vec<usize> {
     sizes
 }
 
+/// The pair an input measured for a line of a chart: a line is an
+/// (algorithm, backend) pair, or an algorithm alone (empty backend) when the
+/// inputs each measured one backend per algorithm, so that a masked run's
+/// sha256 (another backend) is drawn beside the plain run's.
+pub fn line_pair(report: &Report, line: &Pair) -> Option<Pair> {
+    pairs(report).into_iter().find(|p| {
+        p.algorithm == line.algorithm && (line.backend.is_empty() || p.backend == line.backend)
+    })
+}
+
+/// Whether the lines of a chart over these inputs are algorithms rather than pairs.
+pub fn lines_are_algorithms(inputs: &[Input]) -> bool {
+    !inputs.iter().any(|i| backends_vary(&pairs(&i.report)))
+}
+
+/// The lines of a chart over these inputs, in the order the inputs measured them.
+pub fn lines(inputs: &[Input]) -> Vec<Pair> {
+    let by_algorithm = lines_are_algorithms(inputs);
+    let mut lines: Vec<Pair> = Vec::new();
+    for input in inputs {
+        for mut p in pairs(&input.report) {
+            if by_algorithm {
+                p.backend.clear();
+            }
+            if !lines.contains(&p) {
+                lines.push(p);
+            }
+        }
+    }
+    lines
+}
+
 pub fn cell<'a>(report: &'a Report, pair: &Pair, size: usize) -> Option<&'a CellResult> {
     single_thread(report)
         .find(|c| c.algorithm == pair.algorithm && c.backend == pair.backend && c.size == size)

@@ -10,8 +10,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::charts::{self, key, scaling::Kind};
 use crate::data::{
-    backend_groups, by_speed, cell, chosen_size, common_size, mbps, scaling_at, sizes, spread,
-    Input, Pair,
+    backend_groups, by_speed, cell, chosen_size, common_size, line_pair, mbps, scaling_at, sizes,
+    spread, Input, Pair,
 };
 use crate::format::{bytes, exact, percent, shell_command, speed};
 use crate::svg::{Chart, CHART_CSS};
@@ -220,13 +220,14 @@ pub fn page(inputs: &[Input], options: &Options, extra: &[Section]) -> Result<St
 fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> {
     let size_chart = charts::size::chart("overview-size", inputs, options.registry);
     let bars = common_size(inputs, options.size)
-        .and_then(|size| charts::bars::chart("overview-bars", inputs, size).map(|c| (c, size)));
+        .and_then(|size| {
+            charts::bars::chart("overview-bars", inputs, size, options.registry).map(|c| (c, size))
+        });
     let inputs_table = Table {
         caption: "The inputs".into(),
         headers: [
             "input",
             "CPU",
-            "features",
             "masked",
             "core clock",
             "measured",
@@ -241,7 +242,6 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
                 vec![
                     Cell::text(&i.label),
                     Cell::text(&env.cpu_model),
-                    Cell::text(feature_labels(&env.cpu_features).join(" ")),
                     Cell::text(if env.cpu_mask.is_empty() {
                         "-".to_string()
                     } else {
@@ -265,7 +265,7 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
                 Ok((chart, size)) => {
                     h3 { "At " (size_label(size)) }
                     (figure(&chart))
-                    (side_by_side_table(inputs, size).render())
+                    (side_by_side_table(inputs, size, options.registry).render())
                 }
                 Err(why) => { p.note { (why.to_string()) } }
             }
@@ -273,28 +273,56 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
     })
 }
 
-fn side_by_side_table(inputs: &[Input], size: usize) -> Table {
-    let order = charts::bars::order(inputs, size);
-    let mut headers = vec!["algorithm".to_string(), "backend".to_string()];
-    headers.extend(inputs.iter().map(|i| format!("{} MB/s", i.label)));
+/// The lines of the bar chart in its order, each with the pair the input measured.
+fn bar_rows<'a>(
+    input: &'a Input,
+    size: usize,
+    registry: &Registry,
+) -> Vec<(Pair, &'a hashlab_bench::results::CellResult)> {
+    charts::bars::blocks(std::slice::from_ref(input), size, registry)
+        .into_iter()
+        .flat_map(|b| b.lines)
+        .filter_map(|l| {
+            let p = line_pair(&input.report, &l)?;
+            let c = cell(&input.report, &p, size)?;
+            Some((p, c))
+        })
+        .collect()
+}
+
+fn side_by_side_table(inputs: &[Input], size: usize, registry: &Registry) -> Table {
+    let mut headers = vec!["algorithm".to_string()];
+    for i in inputs {
+        headers.push(format!("{} backend", i.label));
+        headers.push(format!("{} MB/s", i.label));
+    }
     Table {
         caption: format!("Median MB/s at {}, one thread", size_label(size)),
         headers,
-        rows: order
+        rows: charts::bars::blocks(inputs, size, registry)
             .iter()
-            .map(|p| {
-                let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
+            .flat_map(|b| &b.lines)
+            .map(|line| {
+                let mut row = vec![Cell::text(&line.algorithm)];
                 for i in inputs {
-                    row.push(match cell(&i.report, p, size) {
-                        Some(c) => Cell::speed(mbps(c)).keyed(key(
-                            "mbps",
-                            &i.label,
-                            &p.algorithm,
-                            &p.backend,
-                            size,
-                        )),
-                        None => Cell::missing("-"),
-                    });
+                    let measured = line_pair(&i.report, line)
+                        .and_then(|p| cell(&i.report, &p, size).map(|c| (p, c)));
+                    match measured {
+                        Some((p, c)) => {
+                            row.push(Cell::text(&p.backend));
+                            row.push(Cell::speed(mbps(c)).keyed(key(
+                                "mbps",
+                                &i.label,
+                                &p.algorithm,
+                                &p.backend,
+                                size,
+                            )));
+                        }
+                        None => {
+                            row.push(Cell::missing("-"));
+                            row.push(Cell::missing("-"));
+                        }
+                    }
                 }
                 row
             })
@@ -323,7 +351,7 @@ fn input_section(
             h3 { "Throughput against message size" }
             (chart_or_note(charts::size::chart(&id("size"), one, registry), Some(size_table(input, registry))))
             h3 { "At " (size_label(size)) }
-            (chart_or_note(charts::bars::chart(&id("bars"), one, size), Some(bars_table(input, size, &order))))
+            (chart_or_note(charts::bars::chart(&id("bars"), one, size, registry), Some(bars_table(input, size, registry))))
             h3 { "Spread of the samples at " (size_label(size)) }
             p.note { "A median hides how the rounds varied; here is every sample. A wide box means a noisy measurement: rerun on a quieter machine before trusting a small difference." }
             (chart_or_note(charts::boxes::chart(&id("box"), input, size), Some(box_table(input, size, &order))))
@@ -463,10 +491,7 @@ fn size_table(input: &Input, registry: &Registry) -> Table {
     let mut rows = Vec::new();
     for panel in charts::size::panels(std::slice::from_ref(input), registry) {
         for line in panel.pairs {
-            let Some(p) = crate::data::pairs(report).into_iter().find(|p| {
-                p.algorithm == line.algorithm
-                    && (line.backend.is_empty() || p.backend == line.backend)
-            }) else {
+            let Some(p) = line_pair(report, &line) else {
                 continue;
             };
             let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
@@ -492,8 +517,7 @@ fn size_table(input: &Input, registry: &Registry) -> Table {
     }
 }
 
-fn bars_table(input: &Input, size: usize, order: &[Pair]) -> Table {
-    let report = &input.report;
+fn bars_table(input: &Input, size: usize, registry: &Registry) -> Table {
     Table {
         caption: format!("At {}, one thread, fastest first", size_label(size)),
         headers: [
@@ -507,10 +531,9 @@ fn bars_table(input: &Input, size: usize, order: &[Pair]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
-        rows: order
-            .iter()
-            .filter_map(|p| {
-                let c = cell(report, p, size)?;
+        rows: bar_rows(input, size, registry)
+            .into_iter()
+            .filter_map(|(p, c)| {
                 let t = c.throughput.as_ref()?;
                 let (slow, fast) = c
                     .mb_per_s_iqr
@@ -679,10 +702,7 @@ fn cycles_table(input: &Input, registry: &Registry) -> Markup {
     let mut rows = Vec::new();
     for panel in charts::size::panels(std::slice::from_ref(input), registry) {
         for line in panel.pairs {
-            for p in crate::data::pairs(report).into_iter().filter(|p| {
-                p.algorithm == line.algorithm
-                    && (line.backend.is_empty() || p.backend == line.backend)
-            }) {
+            if let Some(p) = line_pair(report, &line) {
                 let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
                 for &s in &sizes {
                     let cpb = cell(report, &p, s)

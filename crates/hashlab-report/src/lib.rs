@@ -141,7 +141,7 @@ pub fn chart_svg(
                 return Err(ReportError::new("no results to chart".to_string()));
             }
             let size = data::common_size(inputs, options.size)?;
-            charts::bars::chart(&id, inputs, size)?
+            charts::bars::chart(&id, inputs, size, options.registry)?
         }
         ChartKind::Box => {
             let input = one()?;

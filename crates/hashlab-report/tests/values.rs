@@ -189,7 +189,7 @@ fn overlaid_size_chart_keeps_each_input_apart() {
         .collect();
     assert_eq!(sha256, ["rustcrypto", "openssl"]);
     let text = svg.to_lowercase();
-    assert!(text.contains("zen4-mask-sha: amd epyc, masked: sha"));
+    assert!(text.contains("zen4-mask-sha: amd epyc without sha-ni"));
 }
 
 #[test]
@@ -198,36 +198,78 @@ fn bars_are_as_long_as_their_values_fastest_first() {
     let size = 1 << 20;
     let svg = chart(ChartKind::Bars, std::slice::from_ref(&input), Some(size));
     let doc = Document::parse(&svg).unwrap();
-    let x_ticks = ticks(axis(doc.root(), "x"));
-    assert_eq!(x_ticks[0].0, 0.0);
-    let bars: Vec<Node> = doc.descendants().filter(|n| has_class(*n, "bar")).collect();
-    assert_eq!(bars.len(), 36);
-    let mut previous = f64::INFINITY;
-    for bar in bars {
-        let cell = single(
-            &input.report,
-            &attr(bar, "data-algorithm"),
-            &attr(bar, "data-backend"),
-            size,
-        );
-        let value = number(bar, "data-value");
-        assert_eq!(value, mbps(cell));
-        let (slow, fast) = cell.mb_per_s_iqr.unwrap();
-        assert_eq!(number(bar, "data-iqr-low-mbps"), slow);
-        assert_eq!(number(bar, "data-iqr-high-mbps"), fast);
-        assert!(value <= previous, "fastest first");
-        previous = value;
-        let end = number(bar, "x") + number(bar, "width");
-        assert!(
-            (number(bar, "x") - x_ticks[0].1).abs() <= PIXEL,
-            "bars start at zero"
-        );
-        let expected = position(&x_ticks, value, false);
-        assert!(
-            (end - expected).abs() <= 2.0 * PIXEL,
-            "{value} MB/s ends at {end}, not {expected}"
-        );
+    let blocks: Vec<Node> = doc
+        .descendants()
+        .filter(|n| has_class(*n, "block"))
+        .collect();
+    let titles: Vec<String> = blocks.iter().map(|b| attr(*b, "data-block")).collect();
+    assert_eq!(
+        titles,
+        [
+            "Cryptographic hashes and MACs",
+            "Keyed, non-cryptographic hashes and checksums"
+        ]
+    );
+    let registry = Registry::default();
+    let mut drawn = 0;
+    for block in blocks {
+        let x_ticks = ticks(axis(block, "x"));
+        assert_eq!(x_ticks[0].0, 0.0);
+        let mut previous = f64::INFINITY;
+        for bar in block.descendants().filter(|n| has_class(*n, "bar")) {
+            let alg = attr(bar, "data-algorithm");
+            let crypto = matches!(
+                registry.algorithm(&alg).unwrap().class,
+                hashlab::Class::Cryptographic | hashlab::Class::Mac
+            );
+            assert_eq!(crypto, attr(block, "data-block").starts_with("Crypto"), "{alg}");
+            let cell = single(&input.report, &alg, &attr(bar, "data-backend"), size);
+            let value = number(bar, "data-value");
+            assert_eq!(value, mbps(cell));
+            let (slow, fast) = cell.mb_per_s_iqr.unwrap();
+            assert_eq!(number(bar, "data-iqr-low-mbps"), slow);
+            assert_eq!(number(bar, "data-iqr-high-mbps"), fast);
+            assert!(value <= previous, "fastest first");
+            previous = value;
+            let end = number(bar, "x") + number(bar, "width");
+            assert!((number(bar, "x") - x_ticks[0].1).abs() <= PIXEL, "bars start at zero");
+            let expected = position(&x_ticks, value, false);
+            assert!((end - expected).abs() <= 2.0 * PIXEL, "{value} MB/s ends at {end}, not {expected}");
+            drawn += 1;
+        }
     }
+    assert_eq!(drawn, 36);
+}
+
+#[test]
+fn bars_of_two_inputs_pair_up_by_algorithm() {
+    let inputs = [fixture("zen4-plain"), fixture("zen4-mask-sha")];
+    let svg = chart(ChartKind::Bars, &inputs, None);
+    let doc = Document::parse(&svg).unwrap();
+    let rows: Vec<Node> = doc
+        .descendants()
+        .filter(|n| has_class(*n, "row"))
+        .collect();
+    assert_eq!(rows.len(), 36, "one row per algorithm, whatever backend each input ran");
+    let sha256 = rows
+        .iter()
+        .find(|r| r.attribute("data-algorithm") == Some("sha256"))
+        .unwrap();
+    let bars: Vec<(String, String, f64)> = sha256
+        .descendants()
+        .filter(|n| has_class(*n, "bar"))
+        .map(|b| (attr(b, "data-input"), attr(b, "data-backend"), number(b, "data-value")))
+        .collect();
+    let plain = mbps(single(&inputs[0].report, "sha256", "rustcrypto", 16 << 20));
+    let masked = mbps(single(&inputs[1].report, "sha256", "openssl", 16 << 20));
+    assert_eq!(
+        bars,
+        [
+            ("zen4-plain".to_string(), "rustcrypto".to_string(), plain),
+            ("zen4-mask-sha".to_string(), "openssl".to_string(), masked)
+        ]
+    );
+    assert!(plain > 2.0 * masked, "SHA-NI shows: {plain} vs {masked}");
 }
 
 #[test]

@@ -6,7 +6,9 @@ use hashlab::Registry;
 use hashlab_bench::sizes::size_label;
 use maud::{html, Markup};
 
-use crate::data::{backends_vary, cell, mbps, pairs, panel_of, sizes, Input, Pair};
+use crate::data::{
+    cell, line_pair, lines, lines_are_algorithms, mbps, pairs, panel_of, sizes, Input, Pair,
+};
 use crate::format::{exact, px, speed, text_width};
 use crate::svg::{
     colour_class, dash, log_ticks, marker_path, nice_ceil, nice_floor, tick_text, x_axis, y_axis,
@@ -33,29 +35,14 @@ pub struct Panel {
     pub pairs: Vec<Pair>,
 }
 
-/// Whether the lines are algorithms rather than (algorithm, backend) pairs.
-pub fn lines_are_algorithms(inputs: &[Input]) -> bool {
-    !inputs.iter().any(|i| backends_vary(&pairs(&i.report)))
-}
-
 /// Panels for every line in the inputs, in a fixed order of families.
 pub fn panels(inputs: &[Input], registry: &Registry) -> Vec<Panel> {
-    let by_algorithm = lines_are_algorithms(inputs);
     let mut grouped: Vec<(u8, &'static str, Vec<Pair>)> = Vec::new();
-    for input in inputs {
-        for mut pair in pairs(&input.report) {
-            if by_algorithm {
-                pair.backend.clear();
-            }
-            let (order, title) = panel_of(registry, &pair.algorithm);
-            match grouped.iter_mut().find(|(o, _, _)| *o == order) {
-                Some((_, _, members)) => {
-                    if !members.contains(&pair) {
-                        members.push(pair)
-                    }
-                }
-                None => grouped.push((order, title, vec![pair])),
-            }
+    for line in lines(inputs) {
+        let (order, title) = panel_of(registry, &line.algorithm);
+        match grouped.iter_mut().find(|(o, _, _)| *o == order) {
+            Some((_, _, members)) => members.push(line),
+            None => grouped.push((order, title, vec![line])),
         }
     }
     grouped.sort_by_key(|(order, _, _)| *order);
@@ -79,6 +66,12 @@ pub fn panels(inputs: &[Input], registry: &Registry) -> Vec<Panel> {
 
 pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, ReportError> {
     let panels = panels(inputs, registry);
+    let mut backends: Vec<String> = Vec::new();
+    for p in panels.iter().flat_map(|p| &p.pairs) {
+        if !backends.contains(&p.backend) {
+            backends.push(p.backend.clone());
+        }
+    }
     let all_pairs: Vec<&Pair> = panels.iter().flat_map(|p| &p.pairs).collect();
     let with_backend = !lines_are_algorithms(inputs);
     let values: Vec<f64> = inputs
@@ -162,15 +155,16 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
                 }
                 @for (i, input) in inputs.iter().enumerate() {
                     @for (j, pair) in panel.pairs.iter().enumerate() {
-                        (series(input, i, pair, j, with_backend, &x, &y))
+                        (series(input, i, pair, style(panel, j, &backends), with_backend, &x, &y))
                     }
                 }
                 g.legend transform=(format!("translate({} {})", px(MARGIN_LEFT + PLOT_W + 18.0), px(MARGIN_TOP + 4.0))) {
                     @for (j, pair) in panel.pairs.iter().enumerate() {
                         @let ly = j as f64 * LEGEND_ROW + 6.0;
-                        g class=(colour_class(j)) data-algorithm=(pair.algorithm) data-backend=[(!pair.backend.is_empty()).then_some(&pair.backend)] {
+                        @let (colour, shape) = style(panel, j, &backends);
+                        g class=(colour_class(colour)) data-algorithm=(pair.algorithm) data-backend=[(!pair.backend.is_empty()).then_some(&pair.backend)] {
                             line x1="0" x2="22" y1=(px(ly)) y2=(px(ly)) stroke="currentColor" stroke-width="2" {}
-                            path transform=(format!("translate(11 {})", px(ly))) d=(marker_path(j, 3.5)) fill="currentColor" {}
+                            path transform=(format!("translate(11 {})", px(ly))) d=(marker_path(shape, 3.5)) fill="currentColor" {}
                             text.fg x="28" y=(px(ly + 4.0)) font-size=(FONT) fill="currentColor" { (pair.label(with_backend)) }
                         }
                     }
@@ -198,12 +192,47 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
     })
 }
 
+/// (colour, marker) of a panel's line: one each per line; where lines are
+/// (algorithm, backend) pairs, a colour per algorithm and a marker per backend
+/// of it, so that one algorithm's backends read as one family.
+fn style(panel: &Panel, j: usize, backends: &[String]) -> (usize, usize) {
+    let line = &panel.pairs[j];
+    if line.backend.is_empty() {
+        return (j, j);
+    }
+    let mut algorithms: Vec<&str> = Vec::new();
+    for p in &panel.pairs {
+        if !algorithms.contains(&p.algorithm.as_str()) {
+            algorithms.push(&p.algorithm);
+        }
+    }
+    let colour = algorithms
+        .iter()
+        .position(|a| *a == line.algorithm)
+        .unwrap_or(0);
+    // The algorithm's backends in the chart's order of backends, so each has its own marker.
+    let mut own: Vec<&str> = panel
+        .pairs
+        .iter()
+        .filter(|p| p.algorithm == line.algorithm)
+        .map(|p| p.backend.as_str())
+        .collect();
+    own.sort_by_key(|b| backends.iter().position(|x| x == b));
+    let shape = own.iter().position(|b| *b == line.backend).unwrap_or(0);
+    (colour, shape)
+}
+
 /// CPU and mask in a few words, for legends.
 pub fn machine_line(input: &Input) -> String {
     let env = &input.report.environment;
     let mut text = env.cpu_model.clone();
     if !env.cpu_mask.is_empty() {
-        text.push_str(&format!(", masked: {}", env.cpu_mask.join(", ")));
+        let masked: Vec<&str> = env
+            .cpu_mask
+            .iter()
+            .map(|f| hashlab::cpu::label(f).unwrap_or(f))
+            .collect();
+        text.push_str(&format!(" without {}", masked.join(", ")));
     }
     text
 }
@@ -212,15 +241,12 @@ fn series(
     input: &Input,
     i: usize,
     line: &Pair,
-    j: usize,
+    (colour, shape): (usize, usize),
     with_backend: bool,
     x: &Scale,
     y: &Scale,
 ) -> Markup {
-    // A line of an algorithm takes whichever backend this input measured it with.
-    let Some(pair) = pairs(&input.report).into_iter().find(|p| {
-        p.algorithm == line.algorithm && (line.backend.is_empty() || p.backend == line.backend)
-    }) else {
+    let Some(pair) = line_pair(&input.report, line) else {
         return html! {};
     };
     let pair = &pair;
@@ -247,7 +273,7 @@ fn series(
         format!("{} ({} backend)", pair.algorithm, pair.backend)
     };
     html! {
-        g class=(format!("series {}", colour_class(j))) data-input=(input.label) data-algorithm=(pair.algorithm) data-backend=(pair.backend) {
+        g class=(format!("series {}", colour_class(colour))) data-input=(input.label) data-algorithm=(pair.algorithm) data-backend=(pair.backend) {
             path.line d=(d) fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"
                 stroke-dasharray=[(!dash(i).is_empty()).then_some(dash(i))] {
                 title { (name) ", " (input.label) }
@@ -257,9 +283,9 @@ fn series(
                     data-size=(s) data-key=(super::key("mbps", &input.label, &pair.algorithm, &pair.backend, *s)) data-value=(exact(*v)) {
                     title { (pair.full_name()) ", " (size_label(*s)) ", " (input.label) ": " (speed(*v)) " MB/s" }
                     @if i == 0 {
-                        path d=(marker_path(j, 3.5)) fill="currentColor" {}
+                        path d=(marker_path(shape, 3.5)) fill="currentColor" {}
                     } @else {
-                        path d=(marker_path(j, 3.5)) fill="none" stroke="currentColor" stroke-width="1.5" {}
+                        path d=(marker_path(shape, 3.5)) fill="none" stroke="currentColor" stroke-width="1.5" {}
                     }
                 }
             }
@@ -271,7 +297,7 @@ fn series(
 fn describe(inputs: &[Input], panels: &[Panel], largest: usize) -> String {
     let lines: usize = panels.iter().map(|p| p.pairs.len()).sum();
     let mut text = format!(
-        "Median single-thread throughput in MB/s (10^6 bytes per second, log scale) against message size (log scale): {lines} lines in {} panels ({}).",
+        "Median single-thread throughput in MB/s (10⁶ bytes per second, log scale) against message size (log scale): {lines} lines in {} panels ({}).",
         panels.len(),
         panels.iter().map(|p| p.title.as_str()).collect::<Vec<_>>().join("; ")
     );
