@@ -5,11 +5,11 @@
 // description or marks, a mark whose value differs from its table cell.
 // Writes a full-page screenshot for each colour scheme asked for.
 //
-//   node scripts/check-report.mjs REPORT.html OUT_DIR [light|dark|print ...]
+//   node scripts/check-report.mjs REPORT.html|CHART.svg OUT_DIR [light|dark|print ...]
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [page, outDir, ...schemesArg] = process.argv.slice(2);
@@ -18,6 +18,7 @@ if (!page || !outDir) {
   process.exit(2);
 }
 const schemes = schemesArg.length ? schemesArg : ["light", "dark"];
+mkdirSync(outDir, { recursive: true });
 const browser = process.env.CHROMIUM || "chromium";
 const profile = mkdtempSync(join(tmpdir(), "hashlab-check-report-"));
 
@@ -88,6 +89,8 @@ function waitFor(method, sessionId, timeoutMs = 30000) {
 function inspect() {
   const problems = [];
   const charts = [...document.querySelectorAll("svg.chart")];
+  // A page has tables with every charted number; a standalone SVG file has none.
+  const hasTables = document.querySelector("table") !== null;
   for (const svg of charts) {
     const id = svg.id || "(no id)";
     const title = svg.querySelector(":scope > title");
@@ -102,6 +105,7 @@ function inspect() {
       if (!mark.querySelector(":scope > title")) problems.push(`chart ${id}: mark ${mark.dataset.key} has no <title>`);
       const r = mark.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) problems.push(`chart ${id}: mark ${mark.dataset.key} has no size`);
+      if (!hasTables) continue;
       const cell = document.querySelector(`td[data-key="${CSS.escape(mark.dataset.key)}"]`);
       if (!cell) {
         problems.push(`chart ${id}: no table cell for ${mark.dataset.key}`);
@@ -125,7 +129,7 @@ function inspect() {
     charts: charts.length,
     marks: document.querySelectorAll("svg.chart [data-key]").length,
     tables: document.querySelectorAll("table").length,
-    height: document.documentElement.scrollHeight,
+    height: Math.max(document.documentElement.scrollHeight || 0, Math.ceil(document.documentElement.getBoundingClientRect().height)),
   };
 }
 
@@ -151,6 +155,8 @@ try {
     await send("Runtime.enable", {}, sessionId);
     await send("Log.enable", {}, sessionId);
     await send("Network.enable", {}, sessionId);
+    // Nothing may leave the machine: outside requests are blocked (and reported above).
+    await send("Network.setBlockedURLs", { urls: ["http://*", "https://*", "ws://*", "wss://*"] }, sessionId);
     await send("Page.enable", {}, sessionId);
     await send("Emulation.setDeviceMetricsOverride", { width: 1240, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
     await send(
@@ -171,6 +177,8 @@ try {
     );
     if (exceptionDetails) throw new Error(`inspecting the page: ${exceptionDetails.text}`);
     const found = result.value;
+    // A standalone SVG has no scrolling document element: use the chart's own height.
+    if (!found.height) found.height = 900;
     if (found.charts === 0) failures.push(`${scheme}: no charts on the page`);
     for (const p of found.problems) failures.push(`${scheme}: ${p}`);
     const shot = await send(
@@ -178,7 +186,8 @@ try {
       { format: "png", captureBeyondViewport: true, clip: { x: 0, y: 0, width: 1240, height: found.height, scale: 1 } },
       sessionId,
     );
-    const file = join(outDir, `report-${scheme}.png`);
+    const name = basename(page).replace(/\.[^.]*$/, "");
+    const file = join(outDir, `${name}-${scheme}.png`);
     writeFileSync(file, Buffer.from(shot.data, "base64"));
     console.log(`${scheme}: ${found.charts} charts, ${found.marks} marks checked against ${found.tables} tables; screenshot ${file} (1240x${found.height})`);
     if (process.env.CHECK_REPORT_FIGURES) {
@@ -198,13 +207,13 @@ try {
           { format: "png", captureBeyondViewport: true, clip: { x: b.x, y: b.y, width: b.width, height: b.height, scale: 1 } },
           sessionId,
         );
-        writeFileSync(join(outDir, `report-${scheme}-${b.id}.png`), Buffer.from(picture.data, "base64"));
+        writeFileSync(join(outDir, `${name}-${scheme}-${b.id}.png`), Buffer.from(picture.data, "base64"));
       }
     }
     await send("Target.closeTarget", { targetId });
   }
 } catch (e) {
-  failures.push(`${e.message}${chromeErr ? `\nchromium: ${chromeErr.trim().slice(-2000)}` : ""}`);
+  failures.push(`${e.message}${chromeErr ? `\nchromium: ${chromeErr.trim().slice(-600)}` : ""}`);
 } finally {
   // Let Chromium close its profile before it is removed.
   const exited = new Promise((ok) => chrome.once("exit", ok));

@@ -357,6 +357,12 @@ pub struct ReportArgs {
     /// With no results file: a short bench run (under 10 s for the default set).
     #[arg(long, conflicts_with = "inputs")]
     pub quick: bool,
+    /// With no results file: the algorithms to measure, comma-separated (default: bench's default set).
+    #[arg(short, long, value_delimiter = ',', conflicts_with = "inputs")]
+    pub algorithms: Vec<String>,
+    /// With no results file: stop starting sampling rounds after this many seconds (as bench --max-time).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "inputs")]
+    pub max_time: Option<f64>,
     /// No progress bar, and the written path is not printed.
     #[arg(short, long)]
     pub quiet: bool,

@@ -219,10 +219,9 @@ pub fn page(inputs: &[Input], options: &Options, extra: &[Section]) -> Result<St
 /// Several inputs: their lines overlaid, their bars side by side, and who they are.
 fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> {
     let size_chart = charts::size::chart("overview-size", inputs, options.registry);
-    let bars = common_size(inputs, options.size)
-        .and_then(|size| {
-            charts::bars::chart("overview-bars", inputs, size, options.registry).map(|c| (c, size))
-        });
+    let bars = common_size(inputs, options.size).and_then(|size| {
+        charts::bars::chart("overview-bars", inputs, size, options.registry).map(|c| (c, size))
+    });
     let inputs_table = Table {
         caption: "The inputs".into(),
         headers: [

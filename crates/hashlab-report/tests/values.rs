@@ -222,7 +222,11 @@ fn bars_are_as_long_as_their_values_fastest_first() {
                 registry.algorithm(&alg).unwrap().class,
                 hashlab::Class::Cryptographic | hashlab::Class::Mac
             );
-            assert_eq!(crypto, attr(block, "data-block").starts_with("Crypto"), "{alg}");
+            assert_eq!(
+                crypto,
+                attr(block, "data-block").starts_with("Crypto"),
+                "{alg}"
+            );
             let cell = single(&input.report, &alg, &attr(bar, "data-backend"), size);
             let value = number(bar, "data-value");
             assert_eq!(value, mbps(cell));
@@ -232,9 +236,15 @@ fn bars_are_as_long_as_their_values_fastest_first() {
             assert!(value <= previous, "fastest first");
             previous = value;
             let end = number(bar, "x") + number(bar, "width");
-            assert!((number(bar, "x") - x_ticks[0].1).abs() <= PIXEL, "bars start at zero");
+            assert!(
+                (number(bar, "x") - x_ticks[0].1).abs() <= PIXEL,
+                "bars start at zero"
+            );
             let expected = position(&x_ticks, value, false);
-            assert!((end - expected).abs() <= 2.0 * PIXEL, "{value} MB/s ends at {end}, not {expected}");
+            assert!(
+                (end - expected).abs() <= 2.0 * PIXEL,
+                "{value} MB/s ends at {end}, not {expected}"
+            );
             drawn += 1;
         }
     }
@@ -246,11 +256,12 @@ fn bars_of_two_inputs_pair_up_by_algorithm() {
     let inputs = [fixture("zen4-plain"), fixture("zen4-mask-sha")];
     let svg = chart(ChartKind::Bars, &inputs, None);
     let doc = Document::parse(&svg).unwrap();
-    let rows: Vec<Node> = doc
-        .descendants()
-        .filter(|n| has_class(*n, "row"))
-        .collect();
-    assert_eq!(rows.len(), 36, "one row per algorithm, whatever backend each input ran");
+    let rows: Vec<Node> = doc.descendants().filter(|n| has_class(*n, "row")).collect();
+    assert_eq!(
+        rows.len(),
+        36,
+        "one row per algorithm, whatever backend each input ran"
+    );
     let sha256 = rows
         .iter()
         .find(|r| r.attribute("data-algorithm") == Some("sha256"))
@@ -258,7 +269,13 @@ fn bars_of_two_inputs_pair_up_by_algorithm() {
     let bars: Vec<(String, String, f64)> = sha256
         .descendants()
         .filter(|n| has_class(*n, "bar"))
-        .map(|b| (attr(b, "data-input"), attr(b, "data-backend"), number(b, "data-value")))
+        .map(|b| {
+            (
+                attr(b, "data-input"),
+                attr(b, "data-backend"),
+                number(b, "data-value"),
+            )
+        })
         .collect();
     let plain = mbps(single(&inputs[0].report, "sha256", "rustcrypto", 16 << 20));
     let masked = mbps(single(&inputs[1].report, "sha256", "openssl", 16 << 20));

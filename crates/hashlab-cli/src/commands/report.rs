@@ -23,18 +23,26 @@ struct BenchWords {
     args: BenchArgs,
 }
 
-fn bench_args(quick: bool, quiet: bool) -> Result<BenchArgs, Failure> {
+fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
     // Threads 1 and all: the report has a thread-scaling section to fill.
-    let mut words = vec!["--threads", "1,all"];
-    if quick {
-        words.push("--quick");
+    let mut words: Vec<String> = vec!["--threads".into(), "1,all".into()];
+    if args.quick {
+        words.push("--quick".into());
     }
-    if quiet {
-        words.push("--quiet");
+    if args.quiet {
+        words.push("--quiet".into());
+    }
+    if !args.algorithms.is_empty() {
+        words.push("--algorithms".into());
+        words.push(args.algorithms.join(","));
+    }
+    if let Some(seconds) = args.max_time {
+        words.push("--max-time".into());
+        words.push(seconds.to_string());
     }
     BenchWords::try_parse_from(words)
         .map(|w| w.args)
-        .map_err(|e| Failure::Runtime(format!("the report's bench options: {e}")))
+        .map_err(|e| Failure::Usage(e.to_string()))
 }
 
 /// A label per input: the file name without `.json`, or the whole path where
@@ -117,7 +125,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let mut partial = false;
     let inputs = if args.inputs.is_empty() {
-        let bench = bench_args(args.quick, args.quiet)?;
+        let bench = bench_args(args)?;
         let request = request(&bench, &registry)?;
         let report = measure_with_progress(&registry, &request, args.quiet)?;
         partial = report.run.partial;

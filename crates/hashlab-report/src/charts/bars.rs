@@ -155,7 +155,10 @@ fn block(
         .flat_map(|i| {
             b.lines.iter().filter_map(move |l| {
                 let c = cell(&i.report, &line_pair(&i.report, l)?, size)?;
-                Some(c.mb_per_s_iqr.map_or(mbps(c), |(_, fast)| fast.max(mbps(c))))
+                Some(
+                    c.mb_per_s_iqr
+                        .map_or(mbps(c), |(_, fast)| fast.max(mbps(c))),
+                )
             })
         })
         .fold(0.0, f64::max);
