@@ -599,3 +599,35 @@ fn backends_of_one_algorithm_are_drawn_as_shares_of_the_fastest() {
         }
     }
 }
+
+#[test]
+fn sections_made_elsewhere_join_the_page_after_the_overview() {
+    use hashlab_report::{Cell, Section, Table};
+    let inputs = [fixture("zen4-plain"), fixture("zen4-mask-sha")];
+    let registry = Registry::default();
+    let extra = Section {
+        id: "elsewhere".into(),
+        title: "A section from another crate".into(),
+        paragraphs: vec!["Its words & numbers are escaped <here>.".into()],
+        tables: vec![Table {
+            caption: "One row".into(),
+            headers: vec!["name".into(), "value".into()],
+            rows: vec![vec![Cell::text("x"), Cell::number("1.50", 1.5)]],
+        }],
+    };
+    let html = html_report(
+        &inputs,
+        &Options {
+            registry: &registry,
+            size: None,
+        },
+        std::slice::from_ref(&extra),
+    )
+    .unwrap();
+    let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle}"));
+    assert!(at("href=\"#elsewhere\"") < at("<section id=\"overview\""));
+    assert!(at("<section id=\"overview\"") < at("<section id=\"elsewhere\""));
+    assert!(at("<section id=\"elsewhere\"") < at("<section id=\"input-0\""));
+    assert!(html.contains("Its words &amp; numbers are escaped &lt;here&gt;."));
+    assert!(html.contains("<td class=\"num\" data-value=\"1.5\">1.50</td>"));
+}
