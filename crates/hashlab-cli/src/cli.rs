@@ -42,6 +42,9 @@ pub enum Command {
     Ecosystem(EcosystemArgs),
     /// Recommend an algorithm for a use, from the facts and measured speed, with reasons.
     Pick(PickArgs),
+    /// An offline HTML page with charts (or one chart as SVG) from bench results;
+    /// with no results file, runs the bench first.
+    Report(ReportArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -400,4 +403,58 @@ pub struct PickArgs {
     pub results: Option<PathBuf>,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartChoice {
+    /// Throughput against message size (every input overlaid).
+    Size,
+    /// Throughput at one size, fastest first (inputs side by side).
+    Bars,
+    /// Every raw sample at one size as box plots (one input).
+    Box,
+    /// Thread-scaling efficiency at one size (one input).
+    Scaling,
+    /// Backends of each algorithm side by side at one size (one input).
+    Backends,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// The whole report: one self-contained HTML file.
+    Html,
+    /// One chart (--chart) as an SVG file.
+    Svg,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Results written by `hashlab bench --json -o FILE`; several give one section
+    /// each and overlaid lines. None: run the default bench first (threads 1 and all).
+    #[arg(value_name = "RESULTS.json")]
+    pub inputs: Vec<PathBuf>,
+    /// The file to write, atomically (default: report.html, or CHART.svg with --chart); `-` for standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Message size of the bar, box, backend and scaling charts (default: the largest measured).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Write this one chart as SVG instead of the page.
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartChoice>,
+    /// html: the page; svg: one chart (with --chart, which implies it).
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
+    /// With no results file: a short bench run (under 10 s for the default set).
+    #[arg(long, conflicts_with = "inputs")]
+    pub quick: bool,
+    /// With no results file: the algorithms to measure, comma-separated (default: bench's default set).
+    #[arg(short, long, value_delimiter = ',', conflicts_with = "inputs")]
+    pub algorithms: Vec<String>,
+    /// With no results file: stop starting sampling rounds after this many seconds (as bench --max-time).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "inputs")]
+    pub max_time: Option<f64>,
+    /// No progress bar, and the written path is not printed.
+    #[arg(short, long)]
+    pub quiet: bool,
 }

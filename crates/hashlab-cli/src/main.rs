@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Info(args) => commands::info::run(&args),
         Command::Ecosystem(args) => commands::ecosystem::run(&args),
         Command::Pick(args) => commands::pick::run(&args),
+        Command::Report(args) => commands::report::run(&args),
     };
     match result {
         Ok(code) => code,

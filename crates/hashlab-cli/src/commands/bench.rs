@@ -47,7 +47,7 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     Ok(counts)
 }
 
-fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
+pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
     let usage = |e: String| Failure::Usage(e);
     let algorithms = if !args.algorithms.is_empty() {
         Algorithms::Named(args.algorithms.clone())
@@ -201,14 +201,16 @@ fn rerun_with_openssl_mask(
     )))
 }
 
-pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
-    let registry = Registry::default();
-    let request = request(args, &registry)?;
-    if let Some(code) = rerun_with_openssl_mask(&registry, &request)? {
-        return Ok(code);
-    }
-    let plan = plan_for(&registry, &request).map_err(Failure::Usage)?;
-    let interactive = std::io::stderr().is_terminal() && !args.quiet;
+/// Measures with the progress bar and time estimate (on a terminal, unless
+/// `quiet`); Ctrl-C stops and keeps what was measured. Shared by `bench` and
+/// `report`.
+pub(crate) fn measure_with_progress(
+    registry: &Registry,
+    request: &Request,
+    quiet: bool,
+) -> Result<Report, Failure> {
+    let plan = plan_for(registry, request).map_err(Failure::Usage)?;
+    let interactive = std::io::stderr().is_terminal() && !quiet;
     let estimate = plan.estimate();
     if interactive && estimate > Duration::from_secs(15) {
         eprintln!(
@@ -243,10 +245,20 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             bar.set_position(p.done as u64);
         }
     };
-    let report = measure(&registry, &request, &stop, &mut on_progress).map_err(Failure::Runtime)?;
+    let report = measure(registry, request, &stop, &mut on_progress).map_err(Failure::Runtime)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    Ok(report)
+}
+
+pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let request = request(args, &registry)?;
+    if let Some(code) = rerun_with_openssl_mask(&registry, &request)? {
+        return Ok(code);
+    }
+    let report = measure_with_progress(&registry, &request, args.quiet)?;
 
     let format = chosen_format(args);
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -274,7 +286,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Writes next to the target and renames, so a failure never leaves a partial file.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let fail =
         |e: std::io::Error| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e)));
     let name = path
@@ -285,7 +297,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::write(&tmp, bytes).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         fail(e)

@@ -7,5 +7,6 @@ pub mod ecosystem;
 pub mod info;
 pub mod list;
 pub mod pick;
+pub mod report;
 mod sections;
 pub mod sum;

@@ -1,0 +1,172 @@
+//! `hashlab report`: read results (or run the bench), write the page or one
+//! chart. The page and charts are made in hashlab-report.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+use hashlab::Registry;
+use hashlab_bench::sizes::parse_size;
+use hashlab_report::{chart_svg, html_report, parse_results, ChartKind, Input, Options, Section};
+
+use crate::cli::{BenchArgs, ChartChoice, ReportArgs, ReportFormat};
+use crate::commands::bench::{measure_with_progress, request, write_atomically};
+use crate::failure::{io_message, Failure};
+
+/// `hashlab bench`'s own options, parsed from the words a person would type,
+/// so the report's run is exactly `hashlab bench` with those words.
+#[derive(Parser)]
+#[command(no_binary_name = true)]
+struct BenchWords {
+    #[command(flatten)]
+    args: BenchArgs,
+}
+
+fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
+    // Threads 1 and all: the report has a thread-scaling section to fill.
+    let mut words: Vec<String> = vec!["--threads".into(), "1,all".into()];
+    if args.quick {
+        words.push("--quick".into());
+    }
+    if args.quiet {
+        words.push("--quiet".into());
+    }
+    if !args.algorithms.is_empty() {
+        words.push("--algorithms".into());
+        words.push(args.algorithms.join(","));
+    }
+    if let Some(seconds) = args.max_time {
+        words.push("--max-time".into());
+        words.push(seconds.to_string());
+    }
+    BenchWords::try_parse_from(words)
+        .map(|w| w.args)
+        .map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// A label per input: the file name without `.json`, or the whole path where
+/// two inputs share a name.
+fn labels(paths: &[PathBuf]) -> Vec<String> {
+    let stem = |p: &PathBuf| {
+        p.file_stem()
+            .map_or_else(|| p.display().to_string(), |s| s.to_string_lossy().into())
+    };
+    let stems: Vec<String> = paths.iter().map(stem).collect();
+    paths
+        .iter()
+        .zip(&stems)
+        .map(|(p, s)| {
+            if stems.iter().filter(|t| *t == s).count() > 1 {
+                p.display().to_string()
+            } else {
+                s.clone()
+            }
+        })
+        .collect()
+}
+
+fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
+    paths
+        .iter()
+        .zip(labels(paths))
+        .map(|(path, label)| {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e))))?;
+            let report = parse_results(&bytes)
+                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
+            Ok(Input { label, report })
+        })
+        .collect()
+}
+
+fn chart_kind(choice: ChartChoice) -> ChartKind {
+    match choice {
+        ChartChoice::Size => ChartKind::Size,
+        ChartChoice::Bars => ChartKind::Bars,
+        ChartChoice::Box => ChartKind::Box,
+        ChartChoice::Scaling => ChartKind::Scaling,
+        ChartChoice::Backends => ChartKind::Backends,
+    }
+}
+
+pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
+    let chart = match (args.chart, args.format) {
+        (Some(_), Some(ReportFormat::Html)) => {
+            return Err(Failure::Usage(
+                "--chart writes one chart as SVG; --format html is the whole page".into(),
+            ))
+        }
+        (None, Some(ReportFormat::Svg)) => return Err(Failure::Usage(
+            "--format svg writes one chart: say which with --chart size|bars|box|scaling|backends"
+                .into(),
+        )),
+        (chart, _) => chart.map(chart_kind),
+    };
+    if let Some(kind @ (ChartKind::Box | ChartKind::Scaling | ChartKind::Backends)) = chart {
+        if args.inputs.len() > 1 {
+            return Err(Failure::Usage(format!(
+                "--chart {} shows one results file, {} were given",
+                kind.name(),
+                args.inputs.len()
+            )));
+        }
+    }
+    let size = args
+        .size
+        .as_deref()
+        .map(|s| parse_size(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
+        .transpose()?;
+    let output = args.output.clone().unwrap_or_else(|| match chart {
+        Some(kind) => PathBuf::from(format!("{}.svg", kind.name())),
+        None => PathBuf::from("report.html"),
+    });
+
+    let registry = Registry::default();
+    let mut partial = false;
+    let inputs = if args.inputs.is_empty() {
+        let bench = bench_args(args)?;
+        let request = request(&bench, &registry)?;
+        let report = measure_with_progress(&registry, &request, args.quiet)?;
+        partial = report.run.partial;
+        vec![Input {
+            label: "this machine".into(),
+            report,
+        }]
+    } else {
+        read_inputs(&args.inputs)?
+    };
+
+    let options = Options {
+        registry: &registry,
+        size,
+    };
+    let rendered = match chart {
+        Some(kind) => chart_svg(kind, &inputs, &options),
+        None => {
+            // Sections made elsewhere join the page here: the comparison across
+            // inputs and the security/availability judgement, when they land.
+            let extra: Vec<Section> = Vec::new();
+            html_report(&inputs, &options, &extra)
+        }
+    }
+    .map_err(|e| Failure::Runtime(e.to_string()))?;
+
+    if output == Path::new("-") {
+        std::io::stdout()
+            .lock()
+            .write_all(rendered.as_bytes())
+            .map_err(Failure::from_write)?;
+    } else {
+        write_atomically(&output, rendered.as_bytes())?;
+        if !args.quiet {
+            let shown = std::fs::canonicalize(&output).unwrap_or(output);
+            println!("{}", shown.display());
+        }
+    }
+    Ok(if partial {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,339 @@
+//! What the charts and tables show, taken out of bench results in one place,
+//! so that a chart and the table beside it cannot disagree.
+
+use hashlab::{Class, Registry};
+use hashlab_bench::plan::{Mode, NULL_ALGORITHM};
+use hashlab_bench::report::Report;
+use hashlab_bench::results::{CellResult, Scaling};
+use hashlab_bench::sizes::size_label;
+
+use crate::ReportError;
+
+/// One results file (or one fresh run) and the name the page gives it.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Short and unique among the inputs: a file name without `.json`, say.
+    pub label: String,
+    pub report: Report,
+}
+
+/// An (algorithm, backend) pair: one line, bar or box.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pair {
+    pub algorithm: String,
+    pub backend: String,
+}
+
+impl Pair {
+    pub fn of(cell: &CellResult) -> Pair {
+        Pair {
+            algorithm: cell.algorithm.clone(),
+            backend: cell.backend.clone(),
+        }
+    }
+
+    /// `sha256 (rustcrypto)`.
+    pub fn full_name(&self) -> String {
+        format!("{} ({})", self.algorithm, self.backend)
+    }
+
+    /// The algorithm alone where no other backend of it is in view.
+    pub fn label(&self, with_backend: bool) -> String {
+        if with_backend {
+            self.full_name()
+        } else {
+            self.algorithm.clone()
+        }
+    }
+}
+
+/// Whether some algorithm appears with more than one backend: then every label names its backend.
+pub fn backends_vary<'a>(pairs: impl IntoIterator<Item = &'a Pair>) -> bool {
+    let mut seen: Vec<&Pair> = Vec::new();
+    for p in pairs {
+        if seen
+            .iter()
+            .any(|s| s.algorithm == p.algorithm && s.backend != p.backend)
+        {
+            return true;
+        }
+        seen.push(p);
+    }
+    false
+}
+
+/// The plain single-thread cells with a throughput: what "speed" means in the
+/// charts (the null hasher measures the harness, not a hash, and is left out).
+pub fn single_thread(report: &Report) -> impl Iterator<Item = &CellResult> {
+    report.cells.iter().filter(|c| {
+        c.mode == Mode::Streams { threads: 1 }
+            && c.algorithm != NULL_ALGORITHM
+            && c.throughput.is_some()
+    })
+}
+
+/// Median MB/s of a cell that has a throughput.
+pub fn mbps(cell: &CellResult) -> f64 {
+    cell.throughput.as_ref().map_or(f64::NAN, |t| t.mb_per_s)
+}
+
+/// Pairs in the order the run measured them first.
+pub fn pairs(report: &Report) -> Vec<Pair> {
+    let mut pairs: Vec<Pair> = Vec::new();
+    for c in single_thread(report) {
+        let p = Pair::of(c);
+        if !pairs.contains(&p) {
+            pairs.push(p);
+        }
+    }
+    pairs
+}
+
+/// Every size with a single-thread measurement, ascending.
+pub fn sizes(report: &Report) -> Vec<usize> {
+    let mut sizes: Vec<usize> = single_thread(report).map(|c| c.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+/// The pair an input measured for a line of a chart: a line is an
+/// (algorithm, backend) pair, or an algorithm alone (empty backend) when the
+/// inputs each measured one backend per algorithm, so that a masked run's
+/// sha256 (another backend) is drawn beside the plain run's.
+pub fn line_pair(report: &Report, line: &Pair) -> Option<Pair> {
+    pairs(report).into_iter().find(|p| {
+        p.algorithm == line.algorithm && (line.backend.is_empty() || p.backend == line.backend)
+    })
+}
+
+/// Whether the lines of a chart over these inputs are algorithms rather than pairs.
+pub fn lines_are_algorithms(inputs: &[Input]) -> bool {
+    !inputs.iter().any(|i| backends_vary(&pairs(&i.report)))
+}
+
+/// The lines of a chart over these inputs, in the order the inputs measured them.
+pub fn lines(inputs: &[Input]) -> Vec<Pair> {
+    let by_algorithm = lines_are_algorithms(inputs);
+    let mut lines: Vec<Pair> = Vec::new();
+    for input in inputs {
+        for mut p in pairs(&input.report) {
+            if by_algorithm {
+                p.backend.clear();
+            }
+            if !lines.contains(&p) {
+                lines.push(p);
+            }
+        }
+    }
+    lines
+}
+
+pub fn cell<'a>(report: &'a Report, pair: &Pair, size: usize) -> Option<&'a CellResult> {
+    single_thread(report)
+        .find(|c| c.algorithm == pair.algorithm && c.backend == pair.backend && c.size == size)
+}
+
+/// The size the bar, box, backend and scaling charts show: the one asked for,
+/// which must have been measured, or else the largest measured (where
+/// per-message overhead matters least and throughput is the hash's own).
+pub fn chosen_size(input: &Input, requested: Option<usize>) -> Result<usize, ReportError> {
+    let measured = sizes(&input.report);
+    let Some(&largest) = measured.last() else {
+        return Err(ReportError::new(format!(
+            "{}: no single-thread measurement to show",
+            input.label
+        )));
+    };
+    match requested {
+        None => Ok(largest),
+        Some(size) if measured.contains(&size) => Ok(size),
+        Some(size) => Err(ReportError::new(format!(
+            "--size {}: not measured in {} (measured: {})",
+            size_label(size),
+            input.label,
+            measured
+                .iter()
+                .map(|s| size_label(*s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The size several inputs are compared at: the requested one, or the largest
+/// they all measured.
+pub fn common_size(inputs: &[Input], requested: Option<usize>) -> Result<usize, ReportError> {
+    for input in inputs {
+        chosen_size(input, requested)?;
+    }
+    if let Some(size) = requested {
+        return Ok(size);
+    }
+    let mut common = sizes(&inputs[0].report);
+    for input in &inputs[1..] {
+        let theirs = sizes(&input.report);
+        common.retain(|s| theirs.contains(s));
+    }
+    common.last().copied().ok_or_else(|| {
+        ReportError::new(
+            "the inputs have no message size in common; choose one with --size".to_string(),
+        )
+    })
+}
+
+/// Pairs ordered fastest first at `size` (pairs not measured there go last).
+pub fn by_speed(report: &Report, size: usize) -> Vec<Pair> {
+    let mut ranked: Vec<(Pair, f64)> = pairs(report)
+        .into_iter()
+        .map(|p| {
+            let v = cell(report, &p, size).map_or(f64::NEG_INFINITY, mbps);
+            (p, v)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ranked.into_iter().map(|(p, _)| p).collect()
+}
+
+/// A cell's samples as throughputs, and its summary in MB/s.
+///
+/// The summary's quartiles are of time per message; throughput is size over
+/// time, so the slow quartile of throughput is the third quartile of time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    /// MB/s at the third quartile of time (the slow end of the box).
+    pub low_quartile: f64,
+    /// MB/s at the first quartile of time.
+    pub high_quartile: f64,
+    /// Slowest and fastest samples kept by the outlier rule.
+    pub slowest: f64,
+    pub fastest: f64,
+    pub kept: usize,
+    pub outliers: usize,
+    /// Every raw sample in MB/s, in round order, with whether the outlier rule rejected it.
+    pub samples: Vec<(f64, bool)>,
+}
+
+pub fn sample_mbps(size: usize, seconds_per_message: f64) -> f64 {
+    size as f64 / seconds_per_message / 1e6
+}
+
+pub fn spread(cell: &CellResult) -> Option<Spread> {
+    let summary = cell.summary.as_ref()?;
+    let (low_quartile, high_quartile) = cell.mb_per_s_iqr?;
+    if summary.min <= 0.0 {
+        return None;
+    }
+    let samples = cell
+        .samples
+        .iter()
+        .filter(|s| s.is_finite() && **s > 0.0)
+        .map(|&s| {
+            let rejected = s < summary.min || s > summary.max;
+            (sample_mbps(cell.size, s), rejected)
+        })
+        .collect();
+    Some(Spread {
+        median: mbps(cell),
+        low_quartile,
+        high_quartile,
+        slowest: sample_mbps(cell.size, summary.max),
+        fastest: sample_mbps(cell.size, summary.min),
+        kept: summary.n,
+        outliers: summary.outliers,
+        samples,
+    })
+}
+
+/// Algorithms measured with more than one backend at `size`, each with its
+/// backends fastest first.
+pub fn backend_groups(report: &Report, size: usize) -> Vec<(String, Vec<(Pair, f64)>)> {
+    let mut groups: Vec<(String, Vec<(Pair, f64)>)> = Vec::new();
+    for p in pairs(report) {
+        let Some(c) = cell(report, &p, size) else {
+            continue;
+        };
+        match groups.iter_mut().find(|(a, _)| *a == p.algorithm) {
+            Some((_, members)) => members.push((p, mbps(c))),
+            None => groups.push((p.algorithm.clone(), vec![(p, mbps(c))])),
+        }
+    }
+    groups.retain(|(_, members)| members.len() > 1);
+    for (_, members) in &mut groups {
+        members.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+    groups
+}
+
+/// The scaling rows at `size`, in the order of `order`.
+pub fn scaling_at<'a>(report: &'a Report, size: usize, order: &[Pair]) -> Vec<&'a Scaling> {
+    let mut rows: Vec<&Scaling> = report
+        .scaling
+        .iter()
+        .filter(|s| s.size == size && s.algorithm != NULL_ALGORITHM)
+        .collect();
+    let rank = |s: &Scaling| {
+        order
+            .iter()
+            .position(|p| p.algorithm == s.algorithm && p.backend == s.backend)
+            .unwrap_or(usize::MAX)
+    };
+    rows.sort_by_key(|s| (rank(s), s.threads));
+    rows
+}
+
+/// The panel of the size chart an algorithm is drawn in, so no panel carries
+/// more lines than a reader can tell apart: (order, title).
+pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
+    let Ok(alg) = registry.algorithm(algorithm) else {
+        return (7, "Other");
+    };
+    match alg.class {
+        Class::Cryptographic => match alg.family.as_str() {
+            "MD5" | "SHA-1" | "SHA-2" => (0, "MD5, SHA-1 and SHA-2"),
+            "SHA-3" | "Keccak" => (1, "SHA-3 and Keccak"),
+            "BLAKE2" | "BLAKE3" => (2, "BLAKE2 and BLAKE3"),
+            _ => (3, "Other cryptographic hashes"),
+        },
+        Class::Mac => (4, "MACs"),
+        Class::Keyed => (5, "Keyed hash-table hashes"),
+        Class::NonCryptographic | Class::Checksum => (6, "Non-cryptographic hashes and checksums"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_name_the_backend_only_where_it_varies() {
+        let p = |a: &str, b: &str| Pair {
+            algorithm: a.into(),
+            backend: b.into(),
+        };
+        assert!(!backends_vary(&[
+            p("sha256", "openssl"),
+            p("md5", "openssl")
+        ]));
+        assert!(backends_vary(&[
+            p("sha256", "openssl"),
+            p("sha256", "ring")
+        ]));
+        assert_eq!(p("sha256", "ring").label(true), "sha256 (ring)");
+        assert_eq!(p("sha256", "ring").label(false), "sha256");
+    }
+
+    #[test]
+    fn panels_split_the_registry_into_readable_groups() {
+        let registry = Registry::default();
+        let mut counts = [0usize; 8];
+        for alg in registry.algorithms() {
+            counts[panel_of(&registry, &alg.name).0 as usize] += 1;
+        }
+        assert!(counts.iter().all(|n| *n <= 10), "{counts:?}");
+        assert_eq!(panel_of(&registry, "kmac128").1, "MACs");
+        assert_eq!(panel_of(&registry, "k12").1, "SHA-3 and Keccak");
+        assert_eq!(panel_of(&registry, "no-such-hash").1, "Other");
+    }
+}

@@ -1,0 +1,165 @@
+//! `hashlab report`: bench results as one self-contained HTML page with inline
+//! SVG charts, or as a single chart in an SVG file.
+//!
+//! The charts are drawn by a small module of our own rather than a plotting
+//! crate: every mark carries its exact value (`data-` attributes) and a
+//! `<title>`, colours come from CSS classes so light, dark and print modes
+//! restyle them, and a test reads the values back (docs/design.md says more).
+//! Takes `hashlab_bench::report::Report` values, returns strings; reads and
+//! writes no files and prints nothing.
+
+mod charts;
+pub mod data;
+mod format;
+mod html;
+mod svg;
+
+use std::fmt;
+
+use hashlab::Registry;
+use hashlab_bench::report::Report;
+use hashlab_bench::results::SCHEMA_VERSION;
+
+pub use data::Input;
+pub use html::{Cell, Section, Table};
+
+/// Why a report or chart could not be made: one line for a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportError(String);
+
+impl ReportError {
+    pub fn new(message: String) -> ReportError {
+        ReportError(message)
+    }
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// The charts `hashlab report --chart` can write alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    /// Throughput against message size, every input overlaid.
+    Size,
+    /// Throughput at one size, inputs side by side.
+    Bars,
+    /// The raw samples at one size (one input).
+    Box,
+    /// Thread-scaling efficiency at one size (one input).
+    Scaling,
+    /// Backends of each algorithm side by side at one size (one input).
+    Backends,
+}
+
+impl ChartKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartKind::Size => "size",
+            ChartKind::Bars => "bars",
+            ChartKind::Box => "box",
+            ChartKind::Scaling => "scaling",
+            ChartKind::Backends => "backends",
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Algorithm metadata: which panel of the size chart an algorithm goes in,
+    /// which algorithms are cryptographic.
+    pub registry: &'a Registry,
+    /// The message size of the bar, box, backend and scaling charts; `None`:
+    /// the largest measured.
+    pub size: Option<usize>,
+}
+
+/// Reads `hashlab bench --json` output. The error is one line, without the
+/// file's name (the caller knows it).
+pub fn parse_results(bytes: &[u8]) -> Result<Report, String> {
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    match value.get("schema_version").map(serde_json::Value::as_u64) {
+        None => {
+            return Err(
+                "not hashlab bench results (no schema_version; write them with `hashlab bench --json -o FILE`)"
+                    .to_string(),
+            )
+        }
+        Some(Some(v)) if v == SCHEMA_VERSION as u64 => {}
+        Some(v) => {
+            return Err(format!(
+                "results schema version {}, but this hashlab reads version {SCHEMA_VERSION}",
+                v.map_or("(not a number)".to_string(), |v| v.to_string())
+            ))
+        }
+    }
+    // Parsed again from the bytes, so that a problem is reported with its line and column.
+    serde_json::from_slice::<Report>(bytes).map_err(|e| format!("not hashlab bench results: {e}"))
+}
+
+/// The whole page. `extra` sections (the comparison across inputs, the
+/// security and availability judgement) are placed after the overview, before
+/// each input's own section.
+pub fn html_report(
+    inputs: &[Input],
+    options: &Options,
+    extra: &[Section],
+) -> Result<String, ReportError> {
+    html::page(inputs, options, extra)
+}
+
+/// One chart as a standalone SVG file.
+pub fn chart_svg(
+    kind: ChartKind,
+    inputs: &[Input],
+    options: &Options,
+) -> Result<String, ReportError> {
+    let one = || match inputs {
+        [input] => Ok(input),
+        [] => Err(ReportError::new("no results to chart".to_string())),
+        _ => Err(ReportError::new(format!(
+            "the {} chart shows one input, {} were given",
+            kind.name(),
+            inputs.len()
+        ))),
+    };
+    let id = format!("hashlab-{}", kind.name());
+    let chart = match kind {
+        ChartKind::Size => {
+            if inputs.is_empty() {
+                return Err(ReportError::new("no results to chart".to_string()));
+            }
+            charts::size::chart(&id, inputs, options.registry)?
+        }
+        ChartKind::Bars => {
+            if inputs.is_empty() {
+                return Err(ReportError::new("no results to chart".to_string()));
+            }
+            let size = data::common_size(inputs, options.size)?;
+            charts::bars::chart(&id, inputs, size, options.registry)?
+        }
+        ChartKind::Box => {
+            let input = one()?;
+            let size = data::chosen_size(input, options.size)?;
+            charts::boxes::chart(&id, input, size)?
+        }
+        ChartKind::Backends => {
+            let input = one()?;
+            let size = data::chosen_size(input, options.size)?;
+            charts::backends::chart(&id, input, size)?
+        }
+        ChartKind::Scaling => {
+            let input = one()?;
+            let size = data::chosen_size(input, options.size)?;
+            let order = data::by_speed(&input.report, size);
+            let rows = data::scaling_at(&input.report, size, &order);
+            charts::scaling::chart(&id, input, size, &rows)?
+        }
+    };
+    Ok(chart.standalone())
+}
