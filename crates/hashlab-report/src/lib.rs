@@ -12,6 +12,7 @@ mod charts;
 pub mod data;
 mod format;
 mod html;
+mod judgement;
 mod svg;
 
 use std::fmt;
@@ -22,6 +23,7 @@ use hashlab_bench::results::SCHEMA_VERSION;
 
 pub use data::Input;
 pub use html::{Cell, Section, Table};
+pub use judgement::judgement_section;
 
 /// Why a report or chart could not be made: one line for a person.
 #[derive(Debug, Clone, PartialEq, Eq)]

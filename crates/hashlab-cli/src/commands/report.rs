@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use hashlab::Registry;
 use hashlab_bench::sizes::parse_size;
-use hashlab_report::{chart_svg, html_report, parse_results, ChartKind, Input, Options, Section};
+use hashlab_report::{
+    chart_svg, html_report, judgement_section, parse_results, ChartKind, Input, Options, Section,
+};
 
 use crate::cli::{BenchArgs, ChartChoice, ReportArgs, ReportFormat};
 use crate::commands::bench::{measure_with_progress, request, write_atomically};
@@ -144,9 +146,9 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let rendered = match chart {
         Some(kind) => chart_svg(kind, &inputs, &options),
         None => {
-            // Sections made elsewhere join the page here: the comparison across
-            // inputs and the security/availability judgement, when they land.
-            let extra: Vec<Section> = Vec::new();
+            // Sections made elsewhere join the page here: the security and
+            // availability judgement (and the comparison across inputs).
+            let extra: Vec<Section> = vec![judgement_section(&registry, &inputs)];
             html_report(&inputs, &options, &extra)
         }
     }
