@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
+        Command::Quality(args) => commands::quality::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -4,4 +4,5 @@ pub mod check;
 pub mod cpu;
 pub mod docs;
 pub mod list;
+pub mod quality;
 pub mod sum;
