@@ -137,7 +137,7 @@ pub enum TestKind {
     SparseKeys,
     CyclicKeys,
     Differential,
-    HashTable,
+    HashTableBuckets,
     KeyAvalanche,
     KeyCollisions,
 }
@@ -150,7 +150,7 @@ impl TestKind {
             TestKind::SparseKeys => "sparse keys",
             TestKind::CyclicKeys => "cyclic keys",
             TestKind::Differential => "differential",
-            TestKind::HashTable => "hash-table buckets",
+            TestKind::HashTableBuckets => "hash-table buckets",
             TestKind::KeyAvalanche => "key avalanche",
             TestKind::KeyCollisions => "key collisions",
         }
@@ -203,7 +203,7 @@ impl Case {
             Case::Sparse { .. } => TestKind::SparseKeys,
             Case::Cyclic { .. } => TestKind::CyclicKeys,
             Case::Differential { .. } => TestKind::Differential,
-            Case::Table { .. } => TestKind::HashTable,
+            Case::Table { .. } => TestKind::HashTableBuckets,
             Case::KeyAvalanche { .. } => TestKind::KeyAvalanche,
             Case::KeyCollisions { .. } => TestKind::KeyCollisions,
         }
