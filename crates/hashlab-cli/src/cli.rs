@@ -45,6 +45,10 @@ pub enum Command {
     /// An offline HTML page with charts (or one chart as SVG) from bench results;
     /// with no results file, runs the bench first.
     Report(ReportArgs),
+    /// Statistical quality tests in the spirit of SMHasher (avalanche, bit
+    /// independence, sparse, cyclic and differential keys, hash-table buckets,
+    /// key sensitivity); exit status 1 when any test fails.
+    Quality(QualityArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,6 +264,28 @@ pub struct ManArgs {
     /// Write hashlab.1 and hashlab-<command>.1 into this directory.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct QualityArgs {
+    /// Algorithm to test (see `hashlab list`).
+    #[arg(short, long)]
+    pub algorithm: String,
+    /// Backend (default: the one that hashes short keys fastest here; every
+    /// backend computes the same function, so only the time changes).
+    #[arg(short, long)]
+    pub backend: Option<String>,
+    /// Fewer keys per test: a run of seconds instead of tens of seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seed of the random keys: the same seed repeats a run exactly.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(Args, Debug)]

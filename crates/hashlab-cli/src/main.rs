@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Command::Ecosystem(args) => commands::ecosystem::run(&args),
         Command::Pick(args) => commands::pick::run(&args),
         Command::Report(args) => commands::report::run(&args),
+        Command::Quality(args) => commands::quality::run(&args),
     };
     match result {
         Ok(code) => code,

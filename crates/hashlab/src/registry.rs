@@ -213,6 +213,11 @@ impl Registry {
 
     /// Finds an algorithm by canonical name or alias; the error lists close matches.
     pub fn algorithm(&self, name: &str) -> Result<&Algorithm, HashError> {
+        // Canonical names first: callers that build a hasher per key pass them,
+        // and the separator-blind match below allocates for every name and alias.
+        if let Some(a) = self.algorithms.iter().find(|a| a.name == name) {
+            return Ok(a);
+        }
         if let Some(a) = self.algorithms.iter().find(|a| a.is_named(name)) {
             return Ok(a);
         }
@@ -263,6 +268,9 @@ impl Registry {
 
     pub fn backend(&self, algorithm: &str, backend: &str) -> Result<&Backend, HashError> {
         let backends = self.backends_of(algorithm)?;
+        if let Some(b) = backends.iter().find(|b| b.name == backend) {
+            return Ok(b);
+        }
         let wanted = squash(backend);
         if let Some(b) = backends.iter().find(|b| squash(&b.name) == wanted) {
             return Ok(b);

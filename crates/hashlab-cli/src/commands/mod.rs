@@ -7,6 +7,7 @@ pub mod ecosystem;
 pub mod info;
 pub mod list;
 pub mod pick;
+pub mod quality;
 pub mod report;
 mod sections;
 pub mod sum;

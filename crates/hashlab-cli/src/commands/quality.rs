@@ -1,0 +1,175 @@
+//! `hashlab quality`: the statistical quality suite of `hashlab-quality` on
+//! one algorithm; exit status 1 when any test fails.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use hashlab::Registry;
+use hashlab_quality::{run_with_progress, Options, QualityError, Report, TestResult};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::cli::{Format, QualityArgs};
+use crate::failure::Failure;
+use crate::output::{render, render_json, Tabular};
+
+#[derive(Serialize)]
+struct Row<'a> {
+    #[serde(flatten)]
+    result: &'a TestResult,
+}
+
+impl Tabular for Row<'_> {
+    fn headers() -> &'static [&'static str] {
+        &[
+            "test",
+            "case",
+            "worst statistic",
+            "threshold",
+            "corrected p",
+            "failing",
+            "result",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let r = self.result;
+        vec![
+            r.test.as_str().to_string(),
+            r.case.clone(),
+            r.statistic.clone(),
+            r.threshold.clone(),
+            p_cell(r.corrected_p),
+            format!("{}/{}", r.failing_statistics, r.statistics),
+            if r.passed { "PASS" } else { "FAIL" }.to_string(),
+        ]
+    }
+}
+
+fn p_cell(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-300".into()
+    } else if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
+/// What was tested and how, above the table.
+fn heading(report: &Report) -> String {
+    let keys = match (&report.key_bytes, &report.key_tests_skipped) {
+        (Some(bytes), _) => format!("key tests with {bytes}-byte keys"),
+        (None, Some(why)) => format!("no key tests: {why}"),
+        (None, None) => "no key tests".into(),
+    };
+    format!(
+        "{} on backend {} ({}); {} output bits: avalanche on {}, other tests on the first {}; {keys}\n\
+         {} plan, seed {}; alpha {} for the whole run, Bonferroni-corrected over {} tests and their statistics",
+        report.algorithm,
+        report.backend,
+        report.backend_reason,
+        report.output_bits,
+        report.avalanche_bits,
+        report.keyset_bits,
+        report.plan,
+        report.seed,
+        report.alpha,
+        report.tests.len(),
+    )
+}
+
+fn verdict(report: &Report) -> String {
+    format!(
+        "{}: {} ({} of {} tests passed, {:.1} s)",
+        report.algorithm,
+        if report.all_passed() { "PASS" } else { "FAIL" },
+        report.passed,
+        report.tests.len(),
+        report.seconds
+    )
+}
+
+fn failure(error: QualityError) -> Failure {
+    match error {
+        QualityError::Hash(error) => crate::commands::sum::usage(error),
+        other => Failure::Runtime(other.to_string()),
+    }
+}
+
+pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let options = Options {
+        seed: args.seed,
+        ..if args.quick {
+            Options::quick()
+        } else {
+            Options::standard()
+        }
+    };
+    let bar = (std::io::stderr().is_terminal() && !args.quiet).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("quality [{bar:30}] {pos}/{len} {msg}")
+                .expect("static template")
+                .progress_chars("=> "),
+        );
+        bar
+    });
+    let report = run_with_progress(
+        &registry,
+        &args.algorithm,
+        args.backend.as_deref(),
+        &options,
+        |done, total, finished| {
+            if let Some(bar) = &bar {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+                bar.set_message(format!("{}: {}", finished.test.as_str(), finished.case));
+            }
+        },
+    )
+    .map_err(failure)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+
+    let rows: Vec<Row> = report.tests.iter().map(|result| Row { result }).collect();
+    let out = match args.format.chosen().unwrap_or(Format::Table) {
+        Format::Json => render_json(&report)?,
+        Format::Csv => render(&rows, Format::Csv)?,
+        Format::Table => {
+            let mut out = format!("{}\n\n", heading(&report)).into_bytes();
+            out.extend(render(&rows, Format::Table)?);
+            out.extend(format!("\n{}\n", verdict(&report)).into_bytes());
+            out
+        }
+        Format::Md => {
+            let mut out = format!("{}\n\n", heading(&report).replace('\n', "  \n")).into_bytes();
+            out.extend(render(&rows, Format::Md)?);
+            out.extend(format!("\n**{}**\n", verdict(&report)).into_bytes());
+            out
+        }
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(&out)
+        .map_err(Failure::from_write)?;
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_read_at_a_glance() {
+        assert_eq!(p_cell(1.0), "1.000");
+        assert_eq!(p_cell(0.0123), "0.012");
+        assert_eq!(p_cell(2.5e-7), "2.5e-7");
+        assert_eq!(p_cell(0.0), "< 1e-300");
+    }
+}

@@ -1,0 +1,245 @@
+//! Tests that hash a whole set of related keys and look at the values:
+//! sparse keys, cyclic keys, differential pairs, hash-table keys, and keys of
+//! a keyed hash.
+
+use rand_chacha::rand_core::RngCore;
+use rayon::prelude::*;
+
+use crate::analysis::analyze;
+use crate::keys::{distinct_keys, flip_bit, sparse_key, sparse_positions, stream, TableKeys};
+use crate::statistic::{Findings, Measure, Statistic, Values};
+use crate::subject::{first_u64, Subject, Worker};
+
+/// Work items handed to a thread at a time: enough to amortise the hasher copy.
+const CHUNK: usize = 1024;
+
+fn successive_differences(hashes: &[u64]) -> Vec<u64> {
+    hashes.windows(2).map(|w| w[0] ^ w[1]).collect()
+}
+
+fn keyset_findings(subject: &Subject, hashes: &[u64], with_differences: bool) -> Findings {
+    let width = subject.keyset_bits();
+    let mut findings = Findings {
+        hashes: hashes.len() as u64,
+        ..Findings::default()
+    };
+    analyze(hashes, width, Values::Hashes, &mut findings);
+    if with_differences {
+        analyze(
+            &successive_differences(hashes),
+            width,
+            Values::SuccessiveDifferences,
+            &mut findings,
+        );
+    }
+    findings
+}
+
+/// Every key of `key_bytes` bytes with at most `max_set` bits set: weak
+/// mixing shows up as collisions among these near-zero keys, and linearity
+/// as repeated differences between successive ones. Keys of up to 24 bits go
+/// in numeric order (a 3-byte keyset with up to 20 bits set is nearly every
+/// 3-byte key, too many to list); longer ones by weight, then lexicographically
+/// by the positions of their set bits.
+pub(crate) fn sparse(subject: &Subject, key_bytes: usize, max_set: usize) -> Findings {
+    let hashes: Vec<u64> = if key_bytes <= 3 {
+        let chunks: Vec<Vec<u64>> = (0..(1u64 << (key_bytes * 8)).div_ceil(CHUNK as u64 * 64))
+            .into_par_iter()
+            .map_init(
+                || subject.worker(),
+                |worker, chunk| {
+                    let start = chunk * CHUNK as u64 * 64;
+                    let end = (start + CHUNK as u64 * 64).min(1u64 << (key_bytes * 8));
+                    (start..end)
+                        .filter(|v| v.count_ones() as usize <= max_set)
+                        .map(|v| worker.hash64(&v.to_le_bytes()[..key_bytes]))
+                        .collect()
+                },
+            )
+            .collect();
+        chunks.concat()
+    } else {
+        sparse_positions(key_bytes * 8, max_set)
+            .par_chunks(max_set)
+            .with_min_len(CHUNK)
+            .map_init(
+                || (subject.worker(), vec![0u8; key_bytes]),
+                |(worker, key), positions| {
+                    sparse_key(positions, key);
+                    worker.hash64(key)
+                },
+            )
+            .collect()
+    };
+    keyset_findings(subject, &hashes, true)
+}
+
+/// Keys made of one random block of `cycle_bytes` repeated `repeats` times.
+pub(crate) fn cyclic(
+    subject: &Subject,
+    cycle_bytes: usize,
+    repeats: usize,
+    keys: usize,
+    seed: u64,
+    test: u64,
+) -> Findings {
+    let blocks = distinct_keys(&mut stream(seed, test, 0), cycle_bytes, keys, |_| {});
+    let hashes: Vec<u64> = blocks
+        .par_chunks(cycle_bytes)
+        .with_min_len(CHUNK)
+        .map_init(
+            || (subject.worker(), vec![0u8; cycle_bytes * repeats]),
+            |(worker, key), block| {
+                for part in key.chunks_mut(cycle_bytes) {
+                    part.copy_from_slice(block);
+                }
+                worker.hash64(key)
+            },
+        )
+        .collect();
+    keyset_findings(subject, &hashes, false)
+}
+
+/// Differential test: for each input bit, `keys` distinct random keys k and
+/// the differences H(k) ⊕ H(k ⊕ bit). For a good hash they look like random
+/// values; a hash that is linear (CRC) gives one difference for every k.
+/// Counts pairs with equal outputs too (differential collisions).
+pub(crate) fn differential(
+    subject: &Subject,
+    key_bytes: usize,
+    keys: usize,
+    seed: u64,
+    test: u64,
+) -> Findings {
+    let width = subject.keyset_bits();
+    let per_bit: Vec<Findings> = (0..key_bytes * 8)
+        .into_par_iter()
+        .map(|bit| {
+            // Keys with the bit cleared, distinct: a key and its partner
+            // would give the same difference twice, a collision not of the hash's making.
+            let bases = distinct_keys(&mut stream(seed, test, bit as u64), key_bytes, keys, |k| {
+                k[bit / 8] &= !(1 << (bit % 8))
+            });
+            let mut worker = subject.worker();
+            let mut partner = vec![0u8; key_bytes];
+            let mut equal = 0u64;
+            let differences: Vec<u64> = bases
+                .chunks(key_bytes)
+                .map(|base| {
+                    let a = worker.hash64(base);
+                    partner.copy_from_slice(base);
+                    flip_bit(&mut partner, bit);
+                    let b = worker.hash64(&partner);
+                    equal += u64::from(a == b);
+                    a ^ b
+                })
+                .collect();
+            let mut findings = Findings {
+                hashes: 2 * keys as u64,
+                ..Findings::default()
+            };
+            findings.add(Statistic::new(Measure::EqualPairs {
+                pairs: keys as u64,
+                input_bit: bit,
+                bits: width,
+                expected: keys as f64 / (width as f64).exp2(),
+                observed: equal,
+            }));
+            analyze(
+                &differences,
+                width,
+                Values::BitDifferences { input_bit: bit },
+                &mut findings,
+            );
+            findings
+        })
+        .collect();
+    let mut findings = Findings::default();
+    for f in per_bit {
+        findings.merge(f);
+    }
+    findings
+}
+
+/// Keys a hash table sees: do the values fill every bucket evenly?
+pub(crate) fn table(
+    subject: &Subject,
+    keyset: TableKeys,
+    keys: usize,
+    seed: u64,
+    test: u64,
+) -> Findings {
+    let chunks: Vec<Vec<u64>> = (0..keys.div_ceil(CHUNK) as u64)
+        .into_par_iter()
+        .map_init(
+            || subject.worker(),
+            |worker, chunk| {
+                let mut rng = stream(seed, test, chunk);
+                let mut buf = [0u8; 32];
+                let start = chunk * CHUNK as u64;
+                let end = (start + CHUNK as u64).min(keys as u64);
+                (start..end)
+                    .map(|i| {
+                        let len = keyset.write(i, &mut rng, &mut buf);
+                        worker.hash64(&buf[..len])
+                    })
+                    .collect()
+            },
+        )
+        .collect();
+    keyset_findings(subject, &chunks.concat(), false)
+}
+
+/// One message under many related keys: every key with at most `max_set`
+/// bits set (or, with `random_keys`, that many random keys instead). A keyed
+/// hash whose key is poorly mixed collides here.
+pub(crate) fn key_collisions(
+    subject: &Subject,
+    message_bytes: usize,
+    keyset: KeySet,
+    seed: u64,
+    test: u64,
+) -> Findings {
+    let key_len = subject
+        .key_len
+        .expect("key tests are planned for keyed subjects only");
+    let mut rng = stream(seed, test, 0);
+    let mut message = vec![0u8; message_bytes];
+    rng.fill_bytes(&mut message);
+    let keyed_hash = |key: &[u8]| {
+        let hasher = subject
+            .keyed(key)
+            .expect("the backend took a key of this length when the subject was made");
+        first_u64(Worker::new(hasher).hash(&message))
+    };
+    let hashes: Vec<u64> = match keyset {
+        KeySet::Sparse { max_set } => sparse_positions(key_len * 8, max_set)
+            .par_chunks(max_set)
+            .with_min_len(CHUNK / 4)
+            .map_init(
+                || vec![0u8; key_len],
+                |key, positions| {
+                    sparse_key(positions, key);
+                    keyed_hash(key)
+                },
+            )
+            .collect(),
+        KeySet::Random { keys } => distinct_keys(&mut rng, key_len, keys, |_| {})
+            .par_chunks(key_len)
+            .with_min_len(CHUNK / 4)
+            .map(keyed_hash)
+            .collect(),
+    };
+    let differences = matches!(keyset, KeySet::Sparse { .. });
+    keyset_findings(subject, &hashes, differences)
+}
+
+/// Which keys `key_collisions` uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum KeySet {
+    /// Every key with at most this many bits set.
+    Sparse { max_set: usize },
+    /// This many distinct random keys.
+    Random { keys: usize },
+}
