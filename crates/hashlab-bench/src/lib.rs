@@ -3,11 +3,13 @@
 //! serde data; the library prints nothing and keeps no global state.
 
 pub mod clock;
+pub mod comparison;
 pub mod environment;
 #[cfg(unix)]
 pub mod filecache;
 pub mod mask;
 pub mod plan;
+pub mod regression;
 pub mod report;
 pub mod results;
 pub mod runner;
