@@ -29,6 +29,11 @@ pub enum Command {
     Cpu(CpuArgs),
     /// Measure throughput per algorithm, backend, message size and thread count.
     Bench(BenchArgs),
+    /// Results of several runs (machines, masks, saved runs) side by side: ratios,
+    /// rankings, and where the ranking flips.
+    Compare(CompareArgs),
+    /// The runs saved with `hashlab bench --save`.
+    History(HistoryArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +121,49 @@ pub struct BenchArgs {
     /// Also write the output to this file (format from --format, else from its extension).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Store the run in the history database (after the results are printed and written).
+    #[arg(long)]
+    pub save: bool,
+    /// Compare with the last run saved on this machine; exit 3 if a cell got
+    /// significantly slower (by 5 % or more).
+    #[arg(long)]
+    pub check_regression: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Where the history database is.
+#[derive(Args, Debug, Clone)]
+pub struct DbArgs {
+    /// History database (default: history.sqlite in the platform's data
+    /// directory, e.g. ~/.local/share/hashlab).
+    #[arg(long, value_name = "PATH", env = "HASHLAB_DB")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Results written by `hashlab bench --json` (the first is the reference for ratios).
+    #[arg(value_name = "RESULTS.json")]
+    pub files: Vec<PathBuf>,
+    /// Saved runs to compare (after any files), by the ids `hashlab history` lists.
+    #[arg(long, value_name = "ID", num_args = 1.., value_delimiter = ',')]
+    pub runs: Vec<i64>,
+    /// Only these message sizes (e.g. 64,1K,16M).
+    #[arg(long, value_name = "LIST")]
+    pub size: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

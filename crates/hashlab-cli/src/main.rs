@@ -24,6 +24,8 @@ fn main() -> ExitCode {
         Command::Audit(args) => commands::audit::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
+        Command::Compare(args) => commands::compare::run(&args),
+        Command::History(args) => commands::history::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -266,6 +266,13 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .write_all(&rendered)
             .map_err(Failure::from_write)?;
     }
+    // Only now, with the results out, is the history touched: a damaged or
+    // locked database cannot cost the run.
+    if let Some(code) =
+        crate::commands::history::after_bench(&report, args.save, args.check_regression, &args.db)?
+    {
+        return Ok(code);
+    }
     Ok(if report.run.partial {
         ExitCode::from(130)
     } else {

@@ -1,7 +1,9 @@
 pub mod audit;
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod cpu;
 pub mod docs;
+pub mod history;
 pub mod list;
 pub mod sum;
