@@ -9,6 +9,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use hashlab::dispatch::Need;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::plan::{Mode, NULL_ALGORITHM};
@@ -167,9 +169,12 @@ pub struct Flip {
     /// Per input, the backend each entry ran on (`None`: not measured there).
     pub first_backends: Vec<Option<String>>,
     pub second_backends: Vec<Option<String>>,
-    /// Features usable on some of the inputs involved and not on others: the
-    /// likely explanation.
+    /// Features usable on some of the inputs involved and not on others.
     pub differing_features: Vec<String>,
+    /// Of those, the ones a code path of either entry's backends picks by
+    /// (`hashlab::dispatch`): the likely explanation. Empty when the features
+    /// that differ touch neither, which points at run-to-run noise instead.
+    pub explaining_features: Vec<String>,
 }
 
 /// An (algorithm, backend) measured on some inputs only.
@@ -433,51 +438,56 @@ pub fn compare(inputs: &[(String, &Report)], options: &Options) -> Comparison {
         }
     }
 
-    let mut rows = Vec::new();
-    for &(size, mode) in &grid {
-        for entry in &entries {
-            let cells: Vec<Option<&CellResult>> = indexed
-                .iter()
-                .map(|ix| ix.cell(entry, size, mode))
-                .collect();
-            if cells.iter().all(Option::is_none) {
-                continue;
-            }
-            let sides = cells
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    c.map(|c| Side {
-                        backend: c.backend.clone(),
-                        mb_per_s: mb_per_s(c),
-                        rank: ranks
-                            .get(&(i, size, mode))
-                            .and_then(|m| m.get(entry))
-                            .copied(),
-                        samples: c.samples.len(),
+    // Each ratio is a bootstrap: spread the grid over the cores.
+    let rows: Vec<Row> = grid
+        .par_iter()
+        .flat_map_iter(|&(size, mode)| {
+            let ranks = &ranks;
+            let indexed = &indexed;
+            entries.iter().filter_map(move |entry| {
+                let cells: Vec<Option<&CellResult>> = indexed
+                    .iter()
+                    .map(|ix| ix.cell(entry, size, mode))
+                    .collect();
+                if cells.iter().all(Option::is_none) {
+                    return None;
+                }
+                let sides = cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        c.map(|c| Side {
+                            backend: c.backend.clone(),
+                            mb_per_s: mb_per_s(c),
+                            rank: ranks
+                                .get(&(i, size, mode))
+                                .and_then(|m| m.get(entry))
+                                .copied(),
+                            samples: c.samples.len(),
+                        })
                     })
+                    .collect();
+                let versus_first = cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| match (i, cells[0], c) {
+                        (0, _, _) => None,
+                        (_, Some(first), Some(other)) => {
+                            throughput_ratio(first, other, options.min_effect)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                Some(Row {
+                    entry: entry.clone(),
+                    size,
+                    mode,
+                    sides,
+                    versus_first,
                 })
-                .collect();
-            let versus_first = cells
-                .iter()
-                .enumerate()
-                .map(|(i, c)| match (i, cells[0], c) {
-                    (0, _, _) => None,
-                    (_, Some(first), Some(other)) => {
-                        throughput_ratio(first, other, options.min_effect)
-                    }
-                    _ => None,
-                })
-                .collect();
-            rows.push(Row {
-                entry: entry.clone(),
-                size,
-                mode,
-                sides,
-                versus_first,
-            });
-        }
-    }
+            })
+        })
+        .collect();
 
     let differences = feature_differences(&reports);
     let flips = flips(&entries, &indexed, &grid, &differences, options.min_effect);
@@ -521,6 +531,73 @@ fn order_on(x: &CellResult, y: &CellResult, min_effect: f64) -> Order {
     }
 }
 
+/// Whether one of the backend's code paths for the algorithm needs `feature`
+/// (the dispatch rules `hashlab cpu` shows).
+fn picks_by(algorithm: &str, backend: &str, feature: &str) -> bool {
+    hashlab::dispatch::rule_for(algorithm, backend).is_some_and(|rule| {
+        rule.paths.iter().any(|path| {
+            path.needs
+                .iter()
+                .any(|need| matches!(need, Need::Feature(f) if *f == feature))
+        })
+    })
+}
+
+/// Whether `a` and `b` swap places between inputs at this size and mode, each
+/// order significant on its input. Returns (the one ahead on the first input
+/// where the order is significant, the other, the order on each input).
+fn reversal<'e>(
+    indexed: &[Indexed],
+    a: &'e Entry,
+    b: &'e Entry,
+    size: usize,
+    mode: Mode,
+    min_effect: f64,
+) -> Option<(&'e Entry, &'e Entry, Vec<Order>)> {
+    let pairs: Vec<Option<(&CellResult, &CellResult)>> = indexed
+        .iter()
+        .map(|ix| Some((ix.cell(a, size, mode)?, ix.cell(b, size, mode)?)))
+        .collect();
+    // Only where the medians already disagree is the (costlier) test worth running.
+    let signs: Vec<bool> = pairs
+        .iter()
+        .flatten()
+        .filter_map(|(x, y)| Some(mb_per_s(x)? > mb_per_s(y)?))
+        .collect();
+    if !(signs.contains(&true) && signs.contains(&false)) {
+        return None;
+    }
+    let mut order: Vec<Order> = Vec::with_capacity(pairs.len());
+    for (i, p) in pairs.iter().enumerate() {
+        order.push(match p {
+            Some((x, y)) => order_on(x, y, min_effect),
+            None => Order::Absent,
+        });
+        // Stop testing once the inputs left cannot supply both orders.
+        let missing = [Order::FirstAhead, Order::SecondAhead]
+            .iter()
+            .filter(|o| !order.contains(o))
+            .count();
+        if missing > pairs.len() - i - 1 {
+            return None;
+        }
+    }
+    let first_significant = order
+        .iter()
+        .find(|o| matches!(o, Order::FirstAhead | Order::SecondAhead));
+    if first_significant == Some(&Order::SecondAhead) {
+        for o in order.iter_mut() {
+            *o = match *o {
+                Order::FirstAhead => Order::SecondAhead,
+                Order::SecondAhead => Order::FirstAhead,
+                other => other,
+            };
+        }
+        return Some((b, a, order));
+    }
+    Some((a, b, order))
+}
+
 fn flips(
     entries: &[Entry],
     indexed: &[Indexed],
@@ -532,85 +609,77 @@ fn flips(
         .iter()
         .filter(|e| e.algorithm != NULL_ALGORITHM)
         .collect();
-    let mut groups: Vec<Flip> = Vec::new();
-    for &(size, mode) in grid {
-        for (a_index, a) in ranked.iter().enumerate() {
-            for b in &ranked[a_index + 1..] {
-                let pairs: Vec<Option<(&CellResult, &CellResult)>> = indexed
-                    .iter()
-                    .map(|ix| Some((ix.cell(a, size, mode)?, ix.cell(b, size, mode)?)))
-                    .collect();
-                // Only where the medians already disagree is the (costlier) test worth running.
-                let signs: Vec<bool> = pairs
-                    .iter()
-                    .flatten()
-                    .filter_map(|(x, y)| Some(mb_per_s(x)? > mb_per_s(y)?))
-                    .collect();
-                if !(signs.contains(&true) && signs.contains(&false)) {
-                    continue;
-                }
-                let mut order: Vec<Order> = pairs
-                    .iter()
-                    .map(|p| match p {
-                        Some((x, y)) => order_on(x, y, min_effect),
-                        None => Order::Absent,
-                    })
-                    .collect();
-                if !(order.contains(&Order::FirstAhead) && order.contains(&Order::SecondAhead)) {
-                    continue;
-                }
-                let (mut first, mut second) = (*a, *b);
-                let first_significant = order
-                    .iter()
-                    .find(|o| matches!(o, Order::FirstAhead | Order::SecondAhead));
-                if first_significant == Some(&Order::SecondAhead) {
-                    std::mem::swap(&mut first, &mut second);
-                    for o in order.iter_mut() {
-                        *o = match *o {
-                            Order::FirstAhead => Order::SecondAhead,
-                            Order::SecondAhead => Order::FirstAhead,
-                            other => other,
-                        };
+    // (size, mode, first, second, order) for every significant reversal;
+    // found per grid point in parallel, in grid order.
+    let found: Vec<(usize, Mode, &Entry, &Entry, Vec<Order>)> = grid
+        .par_iter()
+        .flat_map_iter(|&(size, mode)| {
+            let mut here = Vec::new();
+            for (a_index, a) in ranked.iter().enumerate() {
+                for b in &ranked[a_index + 1..] {
+                    if let Some((first, second, order)) =
+                        reversal(indexed, a, b, size, mode, min_effect)
+                    {
+                        here.push((size, mode, first, second, order));
                     }
                 }
-                let involved: Vec<usize> = order
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, o)| matches!(o, Order::FirstAhead | Order::SecondAhead))
-                    .map(|(i, _)| i)
-                    .collect();
-                let existing = groups.iter_mut().find(|g| {
-                    g.mode == mode && g.first == *first && g.second == *second && g.order == order
-                });
-                if let Some(group) = existing {
-                    group.sizes.push(size);
-                    continue;
-                }
-                let backends = |e: &Entry| -> Vec<Option<String>> {
-                    indexed
-                        .iter()
-                        .map(|ix| ix.backend(e).map(str::to_string))
-                        .collect()
-                };
-                groups.push(Flip {
-                    mode,
-                    sizes: vec![size],
-                    first: first.clone(),
-                    second: second.clone(),
-                    first_backends: backends(first),
-                    second_backends: backends(second),
-                    differing_features: differences
-                        .iter()
-                        .filter(|d| {
-                            let on: Vec<bool> = involved.iter().map(|&i| d.usable[i]).collect();
-                            on.contains(&true) && on.contains(&false)
-                        })
-                        .map(|d| d.feature.clone())
-                        .collect(),
-                    order,
-                });
             }
+            here
+        })
+        .collect();
+    let mut groups: Vec<Flip> = Vec::new();
+    for (size, mode, first, second, order) in found {
+        let existing = groups.iter_mut().find(|g| {
+            g.mode == mode && g.first == *first && g.second == *second && g.order == order
+        });
+        if let Some(group) = existing {
+            group.sizes.push(size);
+            continue;
         }
+        let involved: Vec<usize> = order
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o, Order::FirstAhead | Order::SecondAhead))
+            .map(|(i, _)| i)
+            .collect();
+        let backends = |e: &Entry| -> Vec<Option<String>> {
+            indexed
+                .iter()
+                .map(|ix| ix.backend(e).map(str::to_string))
+                .collect()
+        };
+        let differing: Vec<String> = differences
+            .iter()
+            .filter(|d| {
+                let on: Vec<bool> = involved.iter().map(|&i| d.usable[i]).collect();
+                on.contains(&true) && on.contains(&false)
+            })
+            .map(|d| d.feature.clone())
+            .collect();
+        let (first_backends, second_backends) = (backends(first), backends(second));
+        groups.push(Flip {
+            mode,
+            sizes: vec![size],
+            first: first.clone(),
+            second: second.clone(),
+            differing_features: differing.clone(),
+            explaining_features: differing
+                .into_iter()
+                .filter(|f| {
+                    [(first, &first_backends), (second, &second_backends)]
+                        .iter()
+                        .any(|(entry, backends)| {
+                            backends
+                                .iter()
+                                .flatten()
+                                .any(|b| picks_by(&entry.algorithm, b, f))
+                        })
+                })
+                .collect(),
+            first_backends,
+            second_backends,
+            order,
+        });
     }
     groups
 }
@@ -736,6 +805,10 @@ mod tests {
         let flip = &c.flips[0];
         assert_eq!(flip.order, vec![Order::FirstAhead, Order::SecondAhead]);
         assert_eq!(flip.differing_features, vec!["sha".to_string()]);
+        assert!(
+            flip.explaining_features.is_empty(),
+            "made-up backends have no dispatch rule"
+        );
         assert_eq!(
             flip.first_backends,
             vec![Some("fast".to_string()), Some("slow".to_string())]
@@ -846,6 +919,19 @@ mod tests {
         for f in &sha256_flips {
             assert_eq!(f.order, vec![Order::FirstAhead, Order::SecondAhead]);
             assert_eq!(f.differing_features, vec!["sha".to_string()]);
+            assert_eq!(f.explaining_features, vec!["sha".to_string()]);
+        }
+        // A flip between two algorithms whose code never looks at SHA-NI is
+        // not blamed on it (run-to-run noise at two threads on two cores).
+        let unexplained: Vec<&Flip> = c
+            .flips
+            .iter()
+            .filter(|f| f.explaining_features.is_empty())
+            .collect();
+        for f in &unexplained {
+            for e in [&f.first, &f.second] {
+                assert!(!e.algorithm.starts_with("sha") && !e.algorithm.contains("sha256"));
+            }
         }
         let passed: Vec<&str> = sha256_flips
             .iter()
