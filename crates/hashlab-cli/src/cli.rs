@@ -125,9 +125,18 @@ pub struct BenchArgs {
     #[arg(long)]
     pub save: bool,
     /// Compare with the last run saved on this machine; exit 3 if a cell got
-    /// significantly slower (by 5 % or more).
+    /// significantly slower (by --regression-threshold or more).
     #[arg(long)]
     pub check_regression: bool,
+    /// With --check-regression: the smallest slowdown that counts, in percent
+    /// more time per message.
+    #[arg(
+        long,
+        value_name = "PERCENT",
+        default_value_t = 5.0,
+        requires = "check_regression"
+    )]
+    pub regression_threshold: f64,
     #[command(flatten)]
     pub db: DbArgs,
 }

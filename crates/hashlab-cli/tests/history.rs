@@ -150,6 +150,14 @@ fn check_regression_exits_3_on_a_slowdown_and_0_otherwise() {
     assert!(err.contains("SLOWER (regressions):"), "{err}");
     assert!(err.contains("crc32c"), "{err}");
     assert!(!o.stdout.is_empty(), "the results are printed all the same");
+    // Twice the time per message is not a regression to someone who only
+    // counts 150 % more.
+    let o = bench(
+        &["--check-regression", "--regression-threshold", "150"],
+        &db,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("under 150 % in time per message"));
 
     // An earlier run three times slower: faster now, not a regression.
     save_scaled(&db, &run, 3.0);

@@ -207,6 +207,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     if let Some(code) = rerun_with_openssl_mask(&registry, &request)? {
         return Ok(code);
     }
+    if !(args.regression_threshold > 0.0 && args.regression_threshold < 1e6) {
+        return Err(Failure::Usage(format!(
+            "--regression-threshold: {} is not a positive percentage",
+            args.regression_threshold
+        )));
+    }
     let plan = plan_for(&registry, &request).map_err(Failure::Usage)?;
     let interactive = std::io::stderr().is_terminal() && !args.quiet;
     let estimate = plan.estimate();
@@ -268,9 +274,13 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     // Only now, with the results out, is the history touched: a damaged or
     // locked database cannot cost the run.
-    if let Some(code) =
-        crate::commands::history::after_bench(&report, args.save, args.check_regression, &args.db)?
-    {
+    if let Some(code) = crate::commands::history::after_bench(
+        &report,
+        args.save,
+        args.check_regression
+            .then_some(args.regression_threshold / 100.0),
+        &args.db,
+    )? {
         return Ok(code);
     }
     Ok(if report.run.partial {

@@ -134,7 +134,7 @@ fn change_rows(changes: &[CellChange]) -> Vec<Vec<String>> {
 
 fn describe(check: &RegressionCheck, against: &RunSummary) -> String {
     let mut out = format!(
-        "Regression check against run {} ({}, hashlab {}): {} cells compared, {} slower, {} faster, {} within the noise or under {:.0} %",
+        "Regression check against run {} ({}, hashlab {}): {} cells compared, {} slower, {} faster, {} within the noise or under {:.0} % in time per message",
         against.id,
         against.date,
         against.version,
@@ -182,10 +182,10 @@ fn describe(check: &RegressionCheck, against: &RunSummary) -> String {
 pub fn after_bench(
     report: &Report,
     save: bool,
-    check_regression: bool,
+    check_regression: Option<f64>,
     db: &DbArgs,
 ) -> Result<Option<ExitCode>, Failure> {
-    if !save && !check_regression {
+    if !save && check_regression.is_none() {
         return Ok(None);
     }
     if report.run.partial {
@@ -200,7 +200,7 @@ pub fn after_bench(
     let mut history =
         open_for_writing(db).map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
     let mut regressed = false;
-    if check_regression {
+    if let Some(min_effect) = check_regression {
         let machine = Machine::of(report);
         let last = history
             .last_on_machine(&machine)
@@ -217,7 +217,7 @@ pub fn after_bench(
                 }
             ),
             Some((summary, before)) => {
-                let check = regression::check(&before, report, regression::DEFAULT_MIN_EFFECT);
+                let check = regression::check(&before, report, min_effect);
                 eprint!("{}", describe(&check, &summary));
                 regressed = check.regressed();
             }
