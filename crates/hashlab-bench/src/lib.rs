@@ -3,9 +3,11 @@
 //! serde data; the library prints nothing and keeps no global state.
 
 pub mod clock;
+pub mod comparison;
 pub mod environment;
 pub mod mask;
 pub mod plan;
+pub mod regression;
 pub mod report;
 pub mod results;
 pub mod runner;

@@ -49,6 +49,11 @@ pub enum Command {
     /// independence, sparse, cyclic and differential keys, hash-table buckets,
     /// key sensitivity); exit status 1 when any test fails.
     Quality(QualityArgs),
+    /// Results of several runs (machines, masks, saved runs) side by side: ratios,
+    /// rankings, and where the ranking flips.
+    Compare(CompareArgs),
+    /// The runs saved with `hashlab bench --save`.
+    History(HistoryArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +141,58 @@ pub struct BenchArgs {
     /// Also write the output to this file (format from --format, else from its extension).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Store the run in the history database (after the results are printed and written).
+    #[arg(long)]
+    pub save: bool,
+    /// Compare with the last run saved on this machine; exit 3 if a cell got
+    /// significantly slower (by --regression-threshold or more).
+    #[arg(long)]
+    pub check_regression: bool,
+    /// With --check-regression: the smallest slowdown that counts, in percent
+    /// more time per message.
+    #[arg(
+        long,
+        value_name = "PERCENT",
+        default_value_t = 5.0,
+        requires = "check_regression"
+    )]
+    pub regression_threshold: f64,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// Where the history database is.
+#[derive(Args, Debug, Clone)]
+pub struct DbArgs {
+    /// History database (default: history.sqlite in the platform's data
+    /// directory, e.g. ~/.local/share/hashlab).
+    #[arg(long, value_name = "PATH", env = "HASHLAB_DB")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Results written by `hashlab bench --json` (the first is the reference for ratios).
+    #[arg(value_name = "RESULTS.json")]
+    pub files: Vec<PathBuf>,
+    /// Saved runs to compare (after any files), by the ids `hashlab history` lists.
+    #[arg(long, value_name = "ID", num_args = 1.., value_delimiter = ',')]
+    pub runs: Vec<i64>,
+    /// Only these message sizes (e.g. 64,1K,16M).
+    #[arg(long, value_name = "LIST")]
+    pub size: Option<String>,
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,6 +30,8 @@ fn main() -> ExitCode {
         Command::Pick(args) => commands::pick::run(&args),
         Command::Report(args) => commands::report::run(&args),
         Command::Quality(args) => commands::quality::run(&args),
+        Command::Compare(args) => commands::compare::run(&args),
+        Command::History(args) => commands::history::run(&args),
     };
     match result {
         Ok(code) => code,

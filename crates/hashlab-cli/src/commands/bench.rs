@@ -258,6 +258,12 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     if let Some(code) = rerun_with_openssl_mask(&registry, &request)? {
         return Ok(code);
     }
+    if !(args.regression_threshold > 0.0 && args.regression_threshold < 1e6) {
+        return Err(Failure::Usage(format!(
+            "--regression-threshold: {} is not a positive percentage",
+            args.regression_threshold
+        )));
+    }
     let report = measure_with_progress(&registry, &request, args.quiet)?;
 
     let format = chosen_format(args);
@@ -277,6 +283,17 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
             .lock()
             .write_all(&rendered)
             .map_err(Failure::from_write)?;
+    }
+    // Only now, with the results out, is the history touched: a damaged or
+    // locked database cannot cost the run.
+    if let Some(code) = crate::commands::history::after_bench(
+        &report,
+        args.save,
+        args.check_regression
+            .then_some(args.regression_threshold / 100.0),
+        &args.db,
+    )? {
+        return Ok(code);
     }
     Ok(if report.run.partial {
         ExitCode::from(130)

@@ -1,9 +1,11 @@
 pub mod audit;
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod cpu;
 pub mod docs;
 pub mod ecosystem;
+pub mod history;
 pub mod info;
 pub mod list;
 pub mod pick;
