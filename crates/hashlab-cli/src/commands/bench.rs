@@ -404,7 +404,8 @@ fn long_rows(report: &Report) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn number(v: f64) -> String {
+/// A speed or ratio with three significant digits or so, as the tables print them.
+pub(crate) fn number(v: f64) -> String {
     if v >= 100.0 {
         format!("{v:.0}")
     } else if v >= 10.0 {

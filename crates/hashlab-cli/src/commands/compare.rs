@@ -10,6 +10,8 @@ use hashlab_bench::comparison::{self, Comparison, Entry, Flip, Options, Order, R
 use hashlab_bench::plan::Mode;
 use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
+
+use crate::commands::bench::number;
 use hashlab_bench::sizes::{parse_sizes, size_label};
 use hashlab_history::RunId;
 
@@ -136,16 +138,6 @@ fn letter(i: usize) -> String {
         ((b'A' + i as u8) as char).to_string()
     } else {
         format!("#{}", i + 1)
-    }
-}
-
-fn number(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
     }
 }
 
