@@ -100,11 +100,11 @@ def _list(roots, missing_ok):
     return files, problems
 
 
-def _hash_partition(index, names, algorithm, options):
+def _hash_partition(index, names, paths, algorithm, options):
     """One task: hash a partition's files on this worker, one thread (the
-    worker's other threads run other partitions)."""
+    worker's other threads run other partitions). ``paths`` are the names
+    made absolute by the client: a worker's current directory is its own."""
     started = time.perf_counter()
-    paths = [os.fsencode(os.path.abspath(n)) for n in names]
     outcomes = _hashlab.hash_paths(paths, algorithm, threads=1, **options)
     entries, errors, total = [], [], 0
     for name, (hex_digest, size, _errno, message) in zip(names, outcomes):
@@ -159,6 +159,7 @@ def _sum(urls_or_paths, algorithm, client, partitions, options, missing_ok):
         _hash_partition,
         [i for i, _ in work],
         [names for _, names in work],
+        [[os.fsencode(os.path.abspath(n)) for n in names] for _, names in work],
         algorithm=info["name"],
         options=options,
         key=[f"hashlab-sum-{run}-{i}" for i, _ in work],
