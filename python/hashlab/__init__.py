@@ -20,6 +20,7 @@ from hashlab._hashlab import (
     algorithm_info,
     algorithms_available,
     bench,
+    compare,
     new,
 )
 from hashlab import _hashlab
@@ -34,6 +35,7 @@ __all__ = [
     "algorithm_info",
     "algorithms_available",
     "bench",
+    "compare",
     "hash_file",
     "hash_files",
     "new",

@@ -111,3 +111,18 @@ def test_empty_and_odd_manifests_round_trip(tmp_path):
     odd.write(tmp_path / "odd.blake2b")
     back = hashlab.Manifest.read(tmp_path / "odd.blake2b")
     assert back == odd and back.length == 20 and back.errors == [("gone", "No such file")]
+
+
+def test_compare_is_the_projects_bootstrap_test():
+    import random
+
+    rng = random.Random(3)
+    a = [1.0 + rng.random() * 0.01 for _ in range(30)]
+    b = [2.0 + rng.random() * 0.01 for _ in range(30)]
+    c = hashlab.compare(a, b)
+    assert c["significant"] and 1.98 < c["low"] <= c["ratio"] <= c["high"] < 2.02
+    same = hashlab.compare(a, list(reversed(a)))
+    assert not same["significant"] and same["ratio"] == 1.0
+    assert hashlab.compare([], b) is None
+    with pytest.raises(ValueError, match="finite"):
+        hashlab.compare([1.0, float("nan")], b)

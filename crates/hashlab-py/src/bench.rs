@@ -216,3 +216,31 @@ pub fn bench<'py>(
         .map_err(|e| PyRuntimeError::new_err(format!("the report did not serialize: {e}")))?;
     py.import("json")?.call_method1("loads", (json,))
 }
+
+/// The project's significance test (`hashlab_bench::stats::compare`): the
+/// ratio of medians median(b) / median(a) of two sets of samples (seconds)
+/// with its 95 % bootstrap interval, after outlier rejection; `significant`
+/// when the whole interval lies beyond 1 ± `min_effect`. None when either
+/// set is empty (after outliers) or a's median is zero.
+#[pyfunction]
+#[pyo3(signature = (a, b, *, min_effect=0.02, seed=DEFAULT_SEED))]
+pub fn compare<'py>(
+    py: Python<'py>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    min_effect: f64,
+    seed: u64,
+) -> PyResult<Option<Bound<'py, pyo3::types::PyDict>>> {
+    if a.iter().chain(&b).any(|x| !x.is_finite()) {
+        return Err(PyValueError::new_err("samples must be finite numbers"));
+    }
+    let Some(c) = hashlab_bench::stats::compare(&a, &b, min_effect, seed) else {
+        return Ok(None);
+    };
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("ratio", c.ratio)?;
+    out.set_item("low", c.low)?;
+    out.set_item("high", c.high)?;
+    out.set_item("significant", c.significant)?;
+    Ok(Some(out))
+}

@@ -38,7 +38,7 @@ fn value_error(error: HashError) -> PyErr {
 #[pymodule]
 mod _hashlab {
     #[pymodule_export]
-    use super::bench::bench;
+    use super::bench::{bench, compare};
     #[pymodule_export]
     use super::files::{format_manifest, hash_paths, read_manifest, walk};
     #[pymodule_export]
