@@ -282,6 +282,7 @@ def test_errors_are_python_exceptions():
         (ValueError, "output", lambda: hashlab.new("blake2b", length=65)),
         (ValueError, "customization", lambda: hashlab.new("sha256", customization=b"c")),
         (ValueError, "backend", lambda: hashlab.new("sha256", backend="nonesuch")),
+        (ValueError, "NUL", lambda: hashlab.new("sha256\0openssl")),
         (TypeError, "name", lambda: hashlab.new(b"sha256")),
         (TypeError, "missing 1 required", lambda: hashlab.new()),
         (ValueError, "threads", lambda: hashlab.hash_files([__file__], threads=0)),

@@ -13,9 +13,21 @@ use crate::{registry, value_error};
 
 /// Inputs at least this long are hashed with the GIL released, so other
 /// Python threads run meanwhile. hashlib draws the line at the same place
-/// (HASHLIB_GIL_MINSIZE, 2048 bytes): below it, releasing and taking back the
-/// GIL costs more than the hash.
+/// (HASHLIB_GIL_MINSIZE, 2048 bytes): about 2 µs of hashing at 1 GB/s, where
+/// releasing and retaking the GIL (about 0.1 µs) stops mattering.
 pub const GIL_RELEASE_MIN: usize = 2048;
+
+/// The same 2 µs for the families that hash at 10-55 GB/s (the families
+/// hashlab-integrity also reads without a second thread): at 2 KiB they would
+/// spend longer releasing the GIL than hashing.
+pub const FAST_GIL_RELEASE_MIN: usize = 32 * 1024;
+
+fn gil_release_min(family: &str) -> usize {
+    match family {
+        "xxHash" | "CRC" | "HighwayHash" => FAST_GIL_RELEASE_MIN,
+        _ => GIL_RELEASE_MIN,
+    }
+}
 
 /// A running hash: `update`, `digest`, `hexdigest`, `copy`, as hashlib's objects.
 ///
@@ -27,10 +39,9 @@ pub const GIL_RELEASE_MIN: usize = 2048;
 #[pyclass(module = "hashlab", name = "Hash", frozen)]
 pub struct Hash {
     state: Mutex<Box<dyn Hasher>>,
-    name: String,
-    backend: String,
+    /// Names and metadata, shared with every hash of the same algorithm.
+    prototype: Arc<Prototype>,
     digest_size: usize,
-    block_size: usize,
 }
 
 impl Hash {
@@ -41,14 +52,23 @@ impl Hash {
     }
 
     fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        // bytes, the common case, are immutable and need no buffer export
+        // (which costs an allocation and two calls into Python).
+        if let Ok(bytes) = data.cast::<PyBytes>() {
+            self.absorb_bytes(py, bytes.as_bytes());
+            return Ok(());
+        }
         let borrowed = Borrowed::get(data, "data")?;
-        let bytes = borrowed.as_bytes();
-        if bytes.len() >= GIL_RELEASE_MIN {
+        self.absorb_bytes(py, borrowed.as_bytes());
+        Ok(())
+    }
+
+    fn absorb_bytes(&self, py: Python<'_>, bytes: &[u8]) {
+        if bytes.len() >= self.prototype.gil_release_min {
             py.detach(|| self.state().update(bytes));
         } else {
             self.state().update(bytes);
         }
-        Ok(())
     }
 
     fn finish(&self) -> Vec<u8> {
@@ -78,23 +98,21 @@ impl Hash {
     fn copy(&self) -> Hash {
         Hash {
             state: Mutex::new(self.state().box_clone()),
-            name: self.name.clone(),
-            backend: self.backend.clone(),
+            prototype: Arc::clone(&self.prototype),
             digest_size: self.digest_size,
-            block_size: self.block_size,
         }
     }
 
     /// The canonical algorithm name (as `hashlab list` prints it).
     #[getter]
     fn name(&self) -> &str {
-        &self.name
+        &self.prototype.name
     }
 
     /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
     #[getter]
     fn backend(&self) -> &str {
-        &self.backend
+        &self.prototype.backend
     }
 
     #[getter]
@@ -105,13 +123,13 @@ impl Hash {
     /// Internal block (or rate) size in bytes, as hashlib reports it.
     #[getter]
     fn block_size(&self) -> usize {
-        self.block_size
+        self.prototype.block_size
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<hashlab.Hash {} ({}), {} bytes>",
-            self.name, self.backend, self.digest_size
+            self.prototype.name, self.prototype.backend, self.digest_size
         )
     }
 }
@@ -162,6 +180,8 @@ pub struct Prototype {
     pub name: String,
     pub backend: String,
     pub block_size: usize,
+    /// Inputs at least this long are hashed with the GIL released.
+    pub gil_release_min: usize,
     hasher: Mutex<Box<dyn Hasher>>,
 }
 
@@ -183,13 +203,27 @@ impl Prototype {
 /// prototype costs one allocation. Only names that resolved are cached, so
 /// the cache holds at most one entry per spelling a program uses.
 pub fn prototype(name: &str, backend: Option<&str>) -> PyResult<Arc<Prototype>> {
-    type Cache = Mutex<HashMap<(String, Option<String>), Arc<Prototype>>>;
+    type Cache = Mutex<HashMap<String, Arc<Prototype>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    let key = (name.to_string(), backend.map(str::to_string));
-    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    if name.contains('\0') || backend.is_some_and(|b| b.contains('\0')) {
+        return Err(PyValueError::new_err(
+            "a name cannot contain a NUL character",
+        ));
+    }
+    // Without NULs in the names, "name" and "name\0backend" never collide.
+    let with_backend;
+    let key = match backend {
+        None => name,
+        Some(b) => {
+            with_backend = format!("{name}\0{b}");
+            &with_backend
+        }
+    };
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
         return Ok(Arc::clone(found));
     }
+    let key = key.to_string();
     let registry = registry();
     let algorithm = registry.algorithm(name).map_err(value_error)?;
     let backend = match backend {
@@ -212,6 +246,7 @@ pub fn prototype(name: &str, backend: Option<&str>) -> PyResult<Arc<Prototype>> 
         name: algorithm.name.clone(),
         backend,
         block_size: algorithm.block_size,
+        gil_release_min: gil_release_min(&algorithm.family),
         hasher: Mutex::new(hasher),
     });
     cache
@@ -255,10 +290,8 @@ pub fn new(
     };
     let hash = Hash {
         digest_size: hasher.output_len(),
-        block_size: prototype.block_size,
         state: Mutex::new(hasher),
-        name: prototype.name.clone(),
-        backend: prototype.backend.clone(),
+        prototype,
     };
     if let Some(data) = data {
         hash.absorb(py, data)?;
