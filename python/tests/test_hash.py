@@ -202,12 +202,12 @@ def test_large_buffers_are_not_copied():
     assert grown < (32 << 10), f"peak memory grew by {grown} KiB hashing {size >> 20} MiB: a copy?"
 
 
-def _while_hashing_in_a_thread(action, size=256 << 20):
-    """Starts hashing `size` bytes with sha3-512 (about a second) in a thread,
+def _while_hashing_in_a_thread(action, size=128 << 20, kind=bytearray):
+    """Starts hashing `size` bytes with sha3-512 (about half a second) in a thread,
     runs `action` in this thread meanwhile, and returns action's result, how
     long before the other thread's update() returned the action finished, and
     the thread's digest."""
-    data = bytearray(size)
+    data = kind(size)
     h = hashlab.new("sha3-512")
     stamps = {}
 
@@ -224,8 +224,9 @@ def _while_hashing_in_a_thread(action, size=256 << 20):
     return result, stamps["updated"] - acted, h.hexdigest(), data
 
 
-def test_the_gil_is_released_so_two_threads_hash_at_once():
-    """While one thread hashes 256 MiB, another thread's own hash of 8 MiB
+@pytest.mark.parametrize("kind", [bytes, bytearray, lambda n: np.zeros(n, dtype=np.uint8)])
+def test_the_gil_is_released_so_two_threads_hash_at_once(kind):
+    """While one thread hashes 128 MiB, another thread's own hash of 8 MiB
     finishes well before the first one's update() returns. Holding the GIL,
     the second could not run until the first returned. Deterministic: it
     needs no speed-up, only that both ran at the same time; the speed-up is
@@ -237,7 +238,7 @@ def test_the_gil_is_released_so_two_threads_hash_at_once():
         other.update(small)
         return other.hexdigest()
 
-    digest, margin, big_digest, data = _while_hashing_in_a_thread(hash_small)
+    digest, margin, big_digest, data = _while_hashing_in_a_thread(hash_small, kind=kind)
     assert digest == hashlib.sha3_512(small).hexdigest()
     assert big_digest == hashlib.sha3_512(data).hexdigest()
     assert margin > 0.05, f"the second hash ended only {margin * 1000:.1f} ms before the first: GIL held?"
