@@ -9,15 +9,22 @@ this measures hashing and the Dask overhead, not a disk.
     target/python-venv/bin/python scripts/bench-dask.py [--gib 4] [--algorithm sha256]
 
 Every Dask server binds 127.0.0.1. Prints a Markdown table (docs/scale.md).
+On a shared machine wall-clock times move with the other load, so CPU time
+is measured too (the workers', and this process's, which holds the client
+and the scheduler): bytes per CPU-second is the efficiency that does not
+depend on what else runs.
 """
 
 import argparse
 import json
+import logging
 import os
+import resource
 import statistics
 import subprocess
 import time
 
+import psutil
 from distributed import Client, LocalCluster
 
 import hashlab
@@ -32,23 +39,45 @@ def make_data(root, total, file_size):
     count = total // file_size
     block = os.urandom(1 << 20)
     for i in range(count):
-        path = os.path.join(root, f"d{i % 16:02d}", f"f{i:05d}.bin")
+        path = os.path.join(root, f"d{i % 16:02d}", f"f{i:06d}.bin")
         if os.path.exists(path) and os.path.getsize(path) == file_size:
             continue
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
-            for j in range(file_size >> 20):
+            for j in range(0, file_size, len(block)):
                 # Different bytes in every MiB of every file.
-                f.write(i.to_bytes(8, "little") + j.to_bytes(8, "little") + block[16:])
+                piece = i.to_bytes(8, "little") + j.to_bytes(8, "little") + block[16:]
+                f.write(piece[: file_size - j])
     return count * file_size
 
 
-def timed(run, repeats):
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def own_cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def worker_cpu(client):
+    def cpu():
+        t = psutil.Process().cpu_times()
+        return t.user + t.system
+
+    return sum(client.run(cpu).values())
+
+
+def timed(run, repeats, cpu):
+    """(wall seconds, CPU seconds) of each of `repeats` runs."""
     times = []
     for _ in range(repeats):
+        cpu_before = cpu()
         start = time.perf_counter()
         run()
-        times.append(time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        times.append((wall, cpu() - cpu_before))
     return times
 
 
@@ -56,7 +85,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.path.join(REPO, "target", "bench-dask-data"))
     parser.add_argument("--gib", type=float, default=4)
-    parser.add_argument("--file-mib", type=int, default=16)
+    parser.add_argument("--file-kib", type=int, default=16 << 10)
     parser.add_argument("--algorithm", default="sha256")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", default="1,2,3,4")
@@ -64,45 +93,49 @@ def main():
     parser.add_argument("--json")
     args = parser.parse_args()
 
-    total = make_data(args.data, int(args.gib * (1 << 30)), args.file_mib << 20)
+    file_size = args.file_kib << 10
+    data = os.path.join(args.data, f"{args.file_kib}k")
+    total = make_data(data, int(args.gib * (1 << 30)), file_size)
     gb = total / 1e9
-    cli = [args.hashlab, "sum", "-r", "-a", args.algorithm, args.data]
+    cli = [args.hashlab, "sum", "-r", "-a", args.algorithm, data]
     subprocess.run(cli, check=True, stdout=subprocess.DEVNULL)  # into the page cache
-    results = {"bytes": total, "algorithm": args.algorithm, "file_mib": args.file_mib, "cli": {}, "dask": {}}
-    print(f"{gb:.2f} GB in {total // (args.file_mib << 20)} files of {args.file_mib} MiB, {args.algorithm}, "
+    files = total // file_size
+    results = {"bytes": total, "files": files, "algorithm": args.algorithm, "cli": {}, "dask": {}}
+    print(f"{gb:.2f} GB in {files} files of {args.file_kib} KiB, {args.algorithm}, "
           f"{os.cpu_count()} cores, median of {args.repeats}\n")
-    print("| run | seconds | GB/s | GB/s per worker | per worker vs `hashlab sum -j1` | inside the tasks, GB/s per task-second |")
-    print("|---|---:|---:|---:|---:|---:|")
-    reference = None
+    print("| run | seconds | GB/s | GB/s per worker | per worker vs `hashlab sum -j1` | CPU s | GB per CPU-s | vs `-j1` |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    reference = reference_cpu = None
+
+    def row(label, times, workers):
+        seconds = statistics.median(t[0] for t in times)
+        cpu = statistics.median(t[1] for t in times)
+        print(f"| {label} | {seconds:.3f} | {gb / seconds:.2f} | {gb / seconds / workers:.2f} | "
+              f"{gb / seconds / workers / reference:.0%} | {cpu:.2f} | {gb / cpu:.2f} | {gb / cpu / reference_cpu:.0%} |")
+
     for jobs in (1, 2):
         times = timed(lambda: subprocess.run(cli + ["-j", str(jobs)], check=True, stdout=subprocess.DEVNULL),
-                      args.repeats)
-        seconds = statistics.median(times)
+                      args.repeats, children_cpu)
         results["cli"][jobs] = times
         if jobs == 1:
-            reference = gb / seconds
-        print(f"| `hashlab sum -j{jobs}` (one process) | {seconds:.3f} | {gb / seconds:.2f} | "
-              f"{gb / seconds / jobs:.2f} | {gb / seconds / jobs / reference:.0%} | |")
+            reference = gb / statistics.median(t[0] for t in times)
+            reference_cpu = gb / statistics.median(t[1] for t in times)
+        row(f"`hashlab sum -j{jobs}` (one process)", times, jobs)
     expected = sorted(subprocess.run(cli, check=True, capture_output=True).stdout.splitlines())
 
     for workers in [int(w) for w in args.workers.split(",")]:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address="127.0.0.1:0") as cluster, Client(cluster) as client:
-            manifest = hashlab.dask.sum([args.data], args.algorithm, client)  # warm the workers
+                          dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as cluster, \
+                Client(cluster) as client:
+            manifest = hashlab.dask.sum([data], args.algorithm, client)  # warm the workers
             assert sorted(manifest.lines().splitlines()) == expected, "Dask and the CLI disagree"
-            task_seconds = []
-
-            def run():
-                m = hashlab.dask.sum([args.data], args.algorithm, client)
-                task_seconds.append(sum(m.task_seconds.values()))
-
-            times = timed(run, args.repeats)
-        seconds = statistics.median(times)
-        in_tasks = gb / statistics.median(task_seconds)
-        results["dask"][workers] = {"times": times, "task_seconds": task_seconds}
-        print(f"| hashlab.dask.sum, {workers} worker{'s' if workers > 1 else ''} | {seconds:.3f} | "
-              f"{gb / seconds:.2f} | {gb / seconds / workers:.2f} | {gb / seconds / workers / reference:.0%} | "
-              f"{in_tasks:.2f} |")
+            times = timed(
+                lambda: hashlab.dask.sum([data], args.algorithm, client),
+                args.repeats,
+                lambda: worker_cpu(client) + own_cpu(),
+            )
+        results["dask"][workers] = times
+        row(f"`hashlab.dask.sum`, {workers} worker{'s' if workers > 1 else ''}", times, workers)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
