@@ -51,6 +51,32 @@ def make_data(root, total, file_size):
     return count * file_size
 
 
+def cpu_idle(seconds=0.5):
+    """The share of all cores idle over `seconds` (from /proc/stat)."""
+
+    def sample():
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        return fields[3] + fields[4], sum(fields)
+
+    idle0, total0 = sample()
+    time.sleep(seconds)
+    idle1, total1 = sample()
+    return (idle1 - idle0) / max(1, total1 - total0)
+
+
+def wait_for_quiet(threshold=0.9, patience=600):
+    """Waits (up to `patience` seconds) until the machine is at least
+    `threshold` idle: on a shared machine, another process's build would
+    take the cores a parallel measurement needs. Returns the idle share seen."""
+    deadline = time.monotonic() + patience
+    while True:
+        idle = cpu_idle()
+        if idle >= threshold or time.monotonic() > deadline:
+            return idle
+        time.sleep(2)
+
+
 def children_cpu():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -73,6 +99,7 @@ def timed(run, repeats, cpu):
     """(wall seconds, CPU seconds) of each of `repeats` runs."""
     times = []
     for _ in range(repeats):
+        wait_for_quiet()
         cpu_before = cpu()
         start = time.perf_counter()
         run()

@@ -126,3 +126,13 @@ def test_compare_is_the_projects_bootstrap_test():
     assert hashlab.compare([], b) is None
     with pytest.raises(ValueError, match="finite"):
         hashlab.compare([1.0, float("nan")], b)
+
+
+def test_entries_are_sorted_by_the_bytes_of_their_names():
+    import os
+
+    names = ["b", "a\udce9", "a\ue000", "A", "a", "a/b", "a-c", "é"]  # \udce9: the byte 0xe9, not UTF-8
+    m = hashlab.Manifest("crc32c", [(n, "00000000") for n in names])
+    assert [os.fsencode(n) for n, _ in m.entries] == sorted(os.fsencode(n) for n in names)
+    ascii_only = hashlab.Manifest("crc32c", [(n, "00000000") for n in names if n.isascii()])
+    assert [n for n, _ in ascii_only.entries] == ["A", "a", "a-c", "a/b", "b"]

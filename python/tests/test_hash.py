@@ -308,6 +308,9 @@ def test_hash_file_and_hash_files(tmp_path):
     assert hashlab.hash_files([str(p) for p in paths], "sha256", threads=3) == expect
     assert hashlab.hash_files([bytes(p) for p in paths], threads=1) == expect
     assert hashlab.hash_files([]) == []
+    for read_ahead in (True, False, None):
+        outcomes = hashlab._hashlab.hash_paths([bytes(p) for p in paths], "sha256", threads=1, read_ahead=read_ahead)
+        assert [o[0] for o in outcomes] == expect and [o[1] for o in outcomes] == [p.stat().st_size for p in paths]
     assert hashlab.hash_file(paths[2], "blake2b", length=16, key=b"k") == hashlib.blake2b(
         paths[2].read_bytes(), digest_size=16, key=b"k"
     ).hexdigest()

@@ -46,8 +46,11 @@ fn outcome(result: io::Result<FileDigests>) -> Outcome {
 /// Hashes files (paths as bytes, as `os.fsencode` gives them) on `threads`
 /// threads (default: every core), with the read strategy `hashlab sum` uses,
 /// and returns one outcome per path, in order. The GIL is released meanwhile.
+/// `read_ahead=False` keeps large files from being read on a second thread,
+/// for a caller that already runs a hashing thread on every core (several
+/// Dask workers on one machine); None decides as `hashlab sum` does.
 #[pyfunction]
-#[pyo3(signature = (paths, algorithm, *, threads=None, key=None, length=None, backend=None, customization=None))]
+#[pyo3(signature = (paths, algorithm, *, threads=None, key=None, length=None, backend=None, customization=None, read_ahead=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn hash_paths(
     py: Python<'_>,
@@ -58,6 +61,7 @@ pub fn hash_paths(
     length: Option<&Bound<'_, PyAny>>,
     backend: Option<&str>,
     customization: Option<&Bound<'_, PyAny>>,
+    read_ahead: Option<bool>,
 ) -> PyResult<Vec<Outcome>> {
     let params = params(key, length, customization)?;
     let (name, backend) = resolve(algorithm, backend)?;
@@ -84,8 +88,14 @@ pub fn hash_paths(
         .map_err(value_error)?
         .family
         .clone();
+    let mut strategy = ReadStrategy::for_backend(&family, tree_parallel);
+    if let Some(read_ahead) = read_ahead {
+        strategy.read_ahead = read_ahead;
+        // Cores taken by other workers are not free for a tree-parallel hash either.
+        strategy.parallel_hash &= read_ahead;
+    }
     let job = HashJob {
-        strategy: ReadStrategy::for_backend(&family, tree_parallel),
+        strategy,
         git_blob: false,
     };
     let outcomes = py.detach(|| {
