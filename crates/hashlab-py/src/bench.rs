@@ -1,0 +1,246 @@
+//! `hashlab.bench()`: the measurement engine of `hashlab bench`, returning the
+//! same report the CLI prints with `--json` (same schema, same serde code).
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use hashlab_bench::plan::Budget;
+use hashlab_bench::report::{measure, Request};
+use hashlab_bench::selection::{Algorithms, Backends, Selection};
+use hashlab_bench::sizes::parse_size;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+
+use crate::registry;
+
+/// The CLI's defaults (`hashlab bench` and `bench --quick`), so a call with no
+/// arguments measures what the command does.
+const DEFAULT_SIZES: &str = "16,64,256,1K,4K,16K,64K,1M,16M";
+const QUICK_SIZES: &str = "64,1K,16K,64K,1M";
+const DEFAULT_SEED: u64 = 1;
+
+/// A str (comma-separated) or a list/tuple of str, as a list of words.
+fn words(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(text
+            .to_str()?
+            .split(',')
+            .map(|w| w.trim().to_string())
+            .filter(|w| !w.is_empty())
+            .collect());
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        return value
+            .try_iter()?
+            .map(|item| {
+                item?
+                    .extract::<String>()
+                    .map_err(|_| PyTypeError::new_err(format!("{what}: every item must be a str")))
+            })
+            .collect();
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: a str or a list of str is required"
+    )))
+}
+
+/// Sizes as ints, size strings ("8K", "1MiB"), a list of either, or a
+/// comma-separated string, as `bench --sizes` reads them.
+fn sizes(value: Option<&Bound<'_, PyAny>>, quick: bool) -> PyResult<Vec<usize>> {
+    let bad = |e: String| PyValueError::new_err(format!("sizes: {e}"));
+    let Some(value) = value else {
+        let text = if quick { QUICK_SIZES } else { DEFAULT_SIZES };
+        return Ok(text
+            .split(',')
+            .map(|s| parse_size(s).expect("built-in sizes parse"))
+            .collect());
+    };
+    let one = |item: &Bound<'_, PyAny>| -> PyResult<usize> {
+        if item.is_instance_of::<PyInt>() {
+            match item.extract::<i64>() {
+                Ok(n) if n >= 1 => Ok(n as usize),
+                _ => Err(bad(format!("{item} is not a size of at least 1 byte"))),
+            }
+        } else if let Ok(text) = item.cast::<PyString>() {
+            parse_size(text.to_str()?).map_err(bad)
+        } else {
+            Err(PyTypeError::new_err("sizes: each size is an int or a str"))
+        }
+    };
+    let out: Vec<usize> = if value.is_instance_of::<PyInt>() {
+        vec![one(value)?]
+    } else if let Ok(text) = value.cast::<PyString>() {
+        text.to_str()?
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| parse_size(s).map_err(bad))
+            .collect::<PyResult<_>>()?
+    } else {
+        value
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err("sizes: an int, a str or a list of them"))?
+            .map(|item| one(&item?))
+            .collect::<PyResult<_>>()?
+    };
+    if out.is_empty() {
+        return Err(bad("no size given".into()));
+    }
+    Ok(out)
+}
+
+fn thread_counts(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+    let mut counts = vec![1];
+    let Some(value) = value else {
+        return Ok(counts);
+    };
+    let given: Vec<i64> = if value.is_instance_of::<PyInt>() {
+        vec![value.extract()?]
+    } else {
+        value
+            .extract()
+            .map_err(|_| PyTypeError::new_err("threads: an int or a list of ints is required"))?
+    };
+    for n in given {
+        if !(1..=1024).contains(&n) {
+            return Err(PyValueError::new_err(format!(
+                "threads: {n} is not a thread count (1..1024)"
+            )));
+        }
+        if !counts.contains(&(n as usize)) {
+            counts.push(n as usize);
+        }
+    }
+    Ok(counts)
+}
+
+/// Measures hash speed as `hashlab bench --json` does and returns its report
+/// as a dict (the same schema: `schema_version`, `environment`, `cells`, ...).
+///
+/// `algorithms`: None for the CLI's default set, "all", "crypto", "fast", or
+/// names (a list or a comma-separated str). `backends`: None for each
+/// algorithm's default, "all", or names. `quick=True` is `bench --quick`.
+/// The GIL is released while measuring.
+#[pyfunction]
+#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256"))]
+#[allow(clippy::too_many_arguments)]
+pub fn bench<'py>(
+    py: Python<'py>,
+    algorithms: Option<&Bound<'py, PyAny>>,
+    backends: Option<&Bound<'py, PyAny>>,
+    sizes: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    quick: bool,
+    max_time: Option<f64>,
+    seed: u64,
+    baseline: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let registry = registry();
+    let algorithms = match algorithms {
+        None => Algorithms::Default,
+        Some(a) => {
+            let names = words(a, "algorithms")?;
+            match names.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                ["all"] => Algorithms::All,
+                ["crypto"] => Algorithms::Crypto,
+                ["fast"] => Algorithms::Fast,
+                [] => return Err(PyValueError::new_err("algorithms: no algorithm given")),
+                _ => Algorithms::Named(names),
+            }
+        }
+    };
+    let backends = match backends {
+        None => Backends::Default,
+        Some(b) => {
+            let names = words(b, "backends")?;
+            if names == ["all"] {
+                Backends::All
+            } else {
+                Backends::Named(names)
+            }
+        }
+    };
+    let baseline = registry
+        .algorithm(baseline)
+        .map_err(|e| PyValueError::new_err(format!("baseline: {e}")))?
+        .name
+        .clone();
+    let mut budget = if quick {
+        Budget::quick()
+    } else {
+        Budget::standard()
+    };
+    if let Some(seconds) = max_time {
+        if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
+            return Err(PyValueError::new_err(format!(
+                "max_time: {seconds} is not a positive number of seconds"
+            )));
+        }
+        budget.max_time = Duration::from_secs_f64(seconds);
+    }
+    let sizes = self::sizes(sizes, quick)?;
+    let threads = thread_counts(threads)?;
+    let command_line = vec![
+        "python".to_string(),
+        "hashlab.bench".to_string(),
+        format!("algorithms={algorithms:?}"),
+        format!("backends={backends:?}"),
+        format!("sizes={sizes:?}"),
+        format!("threads={threads:?}"),
+        format!("quick={quick}"),
+    ];
+    let request = Request {
+        selection: Selection {
+            algorithms,
+            backends,
+            sizes,
+            threads,
+            latency: false,
+            also: vec![baseline],
+            file: None,
+        },
+        budget,
+        seed,
+        misalign: 0,
+        project: None,
+        mask: Vec::new(),
+        clock_budget: Duration::from_millis(if quick { 100 } else { 300 }),
+        command_line,
+        pin: None,
+    };
+    let stop = AtomicBool::new(false);
+    let report = py
+        .detach(|| measure(registry, &request, &stop, &mut |_| {}))
+        .map_err(PyValueError::new_err)?;
+    let json = serde_json::to_string(&report)
+        .map_err(|e| PyRuntimeError::new_err(format!("the report did not serialize: {e}")))?;
+    py.import("json")?.call_method1("loads", (json,))
+}
+
+/// The project's significance test (`hashlab_bench::stats::compare`): the
+/// ratio of medians median(b) / median(a) of two sets of samples (seconds)
+/// with its 95 % bootstrap interval, after outlier rejection; `significant`
+/// when the whole interval lies beyond 1 ± `min_effect`. None when either
+/// set is empty (after outliers) or a's median is zero.
+#[pyfunction]
+#[pyo3(signature = (a, b, *, min_effect=0.02, seed=DEFAULT_SEED))]
+pub fn compare<'py>(
+    py: Python<'py>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    min_effect: f64,
+    seed: u64,
+) -> PyResult<Option<Bound<'py, pyo3::types::PyDict>>> {
+    if a.iter().chain(&b).any(|x| !x.is_finite()) {
+        return Err(PyValueError::new_err("samples must be finite numbers"));
+    }
+    let Some(c) = hashlab_bench::stats::compare(&a, &b, min_effect, seed) else {
+        return Ok(None);
+    };
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("ratio", c.ratio)?;
+    out.set_item("low", c.low)?;
+    out.set_item("high", c.high)?;
+    out.set_item("significant", c.significant)?;
+    Ok(Some(out))
+}

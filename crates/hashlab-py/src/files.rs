@@ -1,0 +1,207 @@
+//! Files through the integrity crate: the same walk, reading strategy and
+//! manifest lines as `hashlab sum`, so a manifest made from Python is the one
+//! the CLI would write and `hashlab check` reads.
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::PathBuf;
+
+use hashlab_integrity::{
+    expand, gnu_line, hash_inputs, tag_line, Fanout, FileDigests, HashJob, Input, ReadStrategy,
+    WalkOptions,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::hash::{length_argument, params, resolve};
+use crate::{registry, value_error};
+
+fn path_of(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+/// The system's message without Rust's " (os error N)" suffix; the number
+/// travels separately, as OSError's errno.
+fn io_message(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// One file's outcome: (hex digest, bytes read, errno, message); the digest
+/// and size are None on an error, the errno None when the system gave none.
+type Outcome = (Option<String>, Option<u64>, Option<i32>, Option<String>);
+
+fn outcome(result: io::Result<FileDigests>) -> Outcome {
+    match result {
+        Ok(FileDigests { digests, bytes, .. }) => {
+            (Some(digests[0].to_hex()), Some(bytes), None, None)
+        }
+        Err(e) => (None, None, e.raw_os_error(), Some(io_message(&e))),
+    }
+}
+
+/// Hashes files (paths as bytes, as `os.fsencode` gives them) on `threads`
+/// threads (default: every core), with the read strategy `hashlab sum` uses,
+/// and returns one outcome per path, in order. The GIL is released meanwhile.
+/// `read_ahead=False` keeps large files from being read on a second thread,
+/// for a caller that already runs a hashing thread on every core (several
+/// Dask workers on one machine); None decides as `hashlab sum` does.
+#[pyfunction]
+#[pyo3(signature = (paths, algorithm, *, threads=None, key=None, length=None, backend=None, customization=None, read_ahead=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn hash_paths(
+    py: Python<'_>,
+    paths: Vec<Bound<'_, PyBytes>>,
+    algorithm: &str,
+    threads: Option<usize>,
+    key: Option<&Bound<'_, PyAny>>,
+    length: Option<&Bound<'_, PyAny>>,
+    backend: Option<&str>,
+    customization: Option<&Bound<'_, PyAny>>,
+    read_ahead: Option<bool>,
+) -> PyResult<Vec<Outcome>> {
+    let params = params(key, length, customization)?;
+    let (name, backend) = resolve(algorithm, backend)?;
+    let registry = registry();
+    // A bad key or length fails here, before any file is read.
+    registry
+        .hasher(&name, Some(&backend), &params)
+        .map_err(value_error)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),
+        Some(n) => n,
+        None => cores,
+    };
+    let inputs: Vec<Input> = paths
+        .iter()
+        .map(|p| Input::File(path_of(p.as_bytes())))
+        .collect();
+    // As `hashlab sum` decides: threads inside one file only when there is one file.
+    let tree_parallel =
+        inputs.len() == 1 && registry.backend(&name, &backend).is_ok_and(|b| b.parallel);
+    let family = registry
+        .algorithm(&name)
+        .map_err(value_error)?
+        .family
+        .clone();
+    let mut strategy = ReadStrategy::for_backend(&family, tree_parallel);
+    if let Some(read_ahead) = read_ahead {
+        strategy.read_ahead = read_ahead;
+        // Cores taken by other workers are not free for a tree-parallel hash either.
+        strategy.parallel_hash &= read_ahead;
+    }
+    let job = HashJob {
+        strategy,
+        git_blob: false,
+    };
+    let outcomes = py.detach(|| {
+        let make = || {
+            let mut p = params.clone();
+            p.parallel = job.strategy.parallel_hash;
+            Fanout::new(vec![registry
+                .hasher(&name, Some(&backend), &p)
+                .expect("the same parameters built a hasher above")])
+        };
+        let mut outcomes = Vec::with_capacity(inputs.len());
+        let finished = hash_inputs::<std::convert::Infallible>(
+            &inputs,
+            &make,
+            jobs,
+            &job,
+            &mut |_, result| {
+                outcomes.push(outcome(result));
+                Ok(())
+            },
+        );
+        match finished {
+            Ok(()) => outcomes,
+            Err(never) => match never {},
+        }
+    });
+    Ok(outcomes)
+}
+
+/// The files under `roots` as `hashlab sum -r` walks them: directories
+/// recursively in byte order of names, symbolic links met while walking
+/// skipped, paths in the form given. Returns (path, errno, message) with the
+/// error fields set for what could not be listed.
+#[pyfunction]
+pub fn walk(
+    py: Python<'_>,
+    roots: Vec<Bound<'_, PyBytes>>,
+) -> Vec<(Vec<u8>, Option<i32>, Option<String>)> {
+    let roots: Vec<PathBuf> = roots.iter().map(|r| path_of(r.as_bytes())).collect();
+    py.detach(|| {
+        let options = WalkOptions {
+            recursive: true,
+            follow_symlinks: false,
+            exclude: None,
+        };
+        expand(&roots, &options)
+            .into_iter()
+            .filter_map(|input| match input {
+                Input::File(p) => Some((p.into_os_string().into_vec(), None, None)),
+                Input::Problem(p, e) => Some((
+                    p.into_os_string().into_vec(),
+                    e.raw_os_error(),
+                    Some(io_message(&e)),
+                )),
+                Input::Stdin => None,
+            })
+            .collect()
+    })
+}
+
+/// Manifest lines for (name, hex) entries, exactly as `hashlab sum -a
+/// ALGORITHM` writes them: GNU lines (`<hex>  <name>`, coreutils escaping),
+/// except XXH3 lines, which carry their tag as xxhsum writes them (xxhsum
+/// reads an untagged 16-digit line as XXH64).
+#[pyfunction]
+#[pyo3(signature = (algorithm, entries, *, length=None))]
+pub fn format_manifest<'py>(
+    py: Python<'py>,
+    algorithm: &str,
+    entries: Vec<(Bound<'py, PyBytes>, String)>,
+    length: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let algorithm = registry().algorithm(algorithm).map_err(value_error)?;
+    let length = length_argument(length)?.unwrap_or(algorithm.output.default_len());
+    let tagged = algorithm.name == "xxh3-64";
+    let tag = algorithm.tag_for_length(length);
+    let mut out = Vec::new();
+    for (name, hex) in &entries {
+        let line = if tagged {
+            tag_line(&tag, name.as_bytes(), hex)
+        } else {
+            gnu_line(hex, name.as_bytes())
+        };
+        out.extend_from_slice(&line);
+    }
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Reads a manifest in any form `hashlab check` reads (GNU, BSD tags,
+/// openssl dgst lines, hashdeep): (name, algorithm, hex) per entry.
+/// `manifest_name` helps guess the algorithm as `x.sha256` does; `algorithm`
+/// overrides the guess.
+#[pyfunction]
+#[pyo3(signature = (data, manifest_name, algorithm=None))]
+pub fn read_manifest(
+    data: &Bound<'_, PyBytes>,
+    manifest_name: &str,
+    algorithm: Option<&str>,
+) -> PyResult<Vec<(Vec<u8>, String, String)>> {
+    let recorded =
+        hashlab_integrity::read_manifest(registry(), data.as_bytes(), manifest_name, algorithm)
+            .map_err(|e| PyValueError::new_err(format!("{manifest_name}: {e}")))?;
+    Ok(recorded
+        .into_iter()
+        .map(|r| (r.name, r.algorithm, hashlab::hex::encode(&r.digest)))
+        .collect())
+}

@@ -1,0 +1,339 @@
+//! `hashlab.new()` and the hash object, shaped like hashlib's.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use hashlab::{HashParams, Hasher, KeyRule};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyInt};
+
+use crate::buffer::Borrowed;
+use crate::{registry, value_error};
+
+/// Inputs at least this long are hashed with the GIL released, so other
+/// Python threads run meanwhile. hashlib draws the line at the same place
+/// (HASHLIB_GIL_MINSIZE, 2048 bytes): about 2 µs of hashing at 1 GB/s, where
+/// releasing and retaking the GIL (about 0.1 µs) stops mattering.
+pub const GIL_RELEASE_MIN: usize = 2048;
+
+/// The same 2 µs for the families that hash at 10-55 GB/s (the families
+/// hashlab-integrity also reads without a second thread): at 2 KiB they would
+/// spend longer releasing the GIL than hashing.
+pub const FAST_GIL_RELEASE_MIN: usize = 32 * 1024;
+
+fn gil_release_min(family: &str) -> usize {
+    match family {
+        "xxHash" | "CRC" | "HighwayHash" => FAST_GIL_RELEASE_MIN,
+        _ => GIL_RELEASE_MIN,
+    }
+}
+
+/// A running hash: `update`, `digest`, `hexdigest`, `copy`, as hashlib's objects.
+///
+/// The state sits behind a mutex because `update` on a large input runs
+/// without the GIL: two threads updating one object take turns instead of
+/// racing. The mutex is only ever waited for with the GIL released or by a
+/// thread that holds it while the other side never needs the GIL before
+/// unlocking, so it cannot deadlock with the GIL.
+#[pyclass(module = "hashlab", name = "Hash", frozen)]
+pub struct Hash {
+    state: Mutex<Box<dyn Hasher>>,
+    /// Names and metadata, shared with every hash of the same algorithm.
+    prototype: Arc<Prototype>,
+    digest_size: usize,
+}
+
+impl Hash {
+    fn state(&self) -> MutexGuard<'_, Box<dyn Hasher>> {
+        // A panic while hashing cannot leave the state half-updated in a way
+        // that matters more than the exception Python already saw.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        // bytes, the common case, are immutable and need no buffer export
+        // (which costs an allocation and two calls into Python).
+        if let Ok(bytes) = data.cast::<PyBytes>() {
+            self.absorb_bytes(py, bytes.as_bytes());
+            return Ok(());
+        }
+        let borrowed = Borrowed::get(data, "data")?;
+        self.absorb_bytes(py, borrowed.as_bytes());
+        Ok(())
+    }
+
+    fn absorb_bytes(&self, py: Python<'_>, bytes: &[u8]) {
+        if bytes.len() >= self.prototype.gil_release_min {
+            py.detach(|| self.state().update(bytes));
+        } else {
+            self.state().update(bytes);
+        }
+    }
+
+    fn finish(&self) -> Vec<u8> {
+        // hashlib's digest() does not end the hash: finalize a copy.
+        let mut copy = self.state().box_clone();
+        copy.finalize_reset().0
+    }
+}
+
+#[pymethods]
+impl Hash {
+    /// Absorbs more data (any C-contiguous buffer).
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.absorb(py, data)
+    }
+
+    /// The digest of everything absorbed so far; the object can go on absorbing.
+    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.finish())
+    }
+
+    fn hexdigest(&self) -> String {
+        hashlab::hex::encode(&self.finish())
+    }
+
+    /// An independent copy in the same state.
+    fn copy(&self) -> Hash {
+        Hash {
+            state: Mutex::new(self.state().box_clone()),
+            prototype: Arc::clone(&self.prototype),
+            digest_size: self.digest_size,
+        }
+    }
+
+    /// The canonical algorithm name (as `hashlab list` prints it).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.prototype.name
+    }
+
+    /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
+    #[getter]
+    fn backend(&self) -> &str {
+        &self.prototype.backend
+    }
+
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.digest_size
+    }
+
+    /// Internal block (or rate) size in bytes, as hashlib reports it.
+    #[getter]
+    fn block_size(&self) -> usize {
+        self.prototype.block_size
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hashlab.Hash {} ({}), {} bytes>",
+            self.prototype.name, self.prototype.backend, self.digest_size
+        )
+    }
+}
+
+/// An output length from Python: a non-negative int, else an exception.
+pub fn length_argument(length: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(length) = length else {
+        return Ok(None);
+    };
+    if !length.is_instance_of::<PyInt>() {
+        let kind = length
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        return Err(PyTypeError::new_err(format!(
+            "length: an int is required, not '{kind}'"
+        )));
+    }
+    match length.extract::<i64>() {
+        Ok(n) if n >= 0 => Ok(Some(n as usize)),
+        _ => Err(PyValueError::new_err(format!(
+            "length: {length} is not a number of bytes"
+        ))),
+    }
+}
+
+/// The key, output length and customization string a caller passed.
+pub fn params(
+    key: Option<&Bound<'_, PyAny>>,
+    length: Option<&Bound<'_, PyAny>>,
+    customization: Option<&Bound<'_, PyAny>>,
+) -> PyResult<HashParams> {
+    Ok(HashParams {
+        key: key
+            .map(|k| Borrowed::get(k, "key").map(|b| b.to_vec()))
+            .transpose()?,
+        length: length_argument(length)?,
+        customization: customization
+            .map(|c| Borrowed::get(c, "customization").map(|b| b.to_vec()))
+            .transpose()?,
+        parallel: false,
+    })
+}
+
+/// An algorithm and backend resolved once: their names, metadata, and a
+/// fresh hasher at default parameters to copy from.
+pub struct Prototype {
+    pub name: String,
+    pub backend: String,
+    pub block_size: usize,
+    /// Inputs at least this long are hashed with the GIL released.
+    pub gil_release_min: usize,
+    hasher: Mutex<Box<dyn Hasher>>,
+}
+
+impl Prototype {
+    fn fresh(&self) -> Box<dyn Hasher> {
+        self.hasher
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .box_clone()
+    }
+}
+
+/// The prototype for `name` (any spelling the registry accepts) on `backend`
+/// (default: the algorithm's default backend).
+///
+/// Cached by the spelling given: looking an algorithm up by name, choosing its
+/// default backend and building a hasher cost about 15 µs, twenty times
+/// hashlib's whole `sha256(data).digest()` at 64 bytes, while copying a
+/// prototype costs one allocation. Only names that resolved are cached, so
+/// the cache holds at most one entry per spelling a program uses.
+pub fn prototype(name: &str, backend: Option<&str>) -> PyResult<Arc<Prototype>> {
+    type Cache = Mutex<HashMap<String, Arc<Prototype>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if name.contains('\0') || backend.is_some_and(|b| b.contains('\0')) {
+        return Err(PyValueError::new_err(
+            "a name cannot contain a NUL character",
+        ));
+    }
+    // Without NULs in the names, "name" and "name\0backend" never collide.
+    let with_backend;
+    let key = match backend {
+        None => name,
+        Some(b) => {
+            with_backend = format!("{name}\0{b}");
+            &with_backend
+        }
+    };
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return Ok(Arc::clone(found));
+    }
+    let key = key.to_string();
+    let registry = registry();
+    let algorithm = registry.algorithm(name).map_err(value_error)?;
+    let backend = match backend {
+        Some(b) => registry
+            .backend(&algorithm.name, b)
+            .map_err(value_error)?
+            .name
+            .clone(),
+        None => registry
+            .default_backend(&algorithm.name)
+            .map_err(value_error)?
+            .0
+            .name
+            .clone(),
+    };
+    let hasher = registry
+        .hasher(&algorithm.name, Some(&backend), &HashParams::default())
+        .map_err(value_error)?;
+    let prototype = Arc::new(Prototype {
+        name: algorithm.name.clone(),
+        backend,
+        block_size: algorithm.block_size,
+        gil_release_min: gil_release_min(&algorithm.family),
+        hasher: Mutex::new(hasher),
+    });
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, Arc::clone(&prototype));
+    Ok(prototype)
+}
+
+/// The algorithm's canonical name and the backend that will run it.
+pub fn resolve(name: &str, backend: Option<&str>) -> PyResult<(String, String)> {
+    let prototype = prototype(name, backend)?;
+    Ok((prototype.name.clone(), prototype.backend.clone()))
+}
+
+/// A new hash object: `hashlab.new("blake3", b"abc").hexdigest()`.
+///
+/// `key` keys the algorithms that take one (BLAKE2, BLAKE3, HMAC, KMAC,
+/// SipHash, ...); `length` is the output length in bytes for those whose
+/// output length is a parameter or extendable; `backend` picks an
+/// implementation instead of the default.
+#[pyfunction]
+#[pyo3(signature = (name, data=None, *, key=None, length=None, backend=None, customization=None))]
+pub fn new(
+    py: Python<'_>,
+    name: &str,
+    data: Option<&Bound<'_, PyAny>>,
+    key: Option<&Bound<'_, PyAny>>,
+    length: Option<&Bound<'_, PyAny>>,
+    backend: Option<&str>,
+    customization: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Hash> {
+    let prototype = prototype(name, backend)?;
+    let hasher = if key.is_none() && length.is_none() && customization.is_none() {
+        prototype.fresh()
+    } else {
+        let params = params(key, length, customization)?;
+        registry()
+            .hasher(&prototype.name, Some(&prototype.backend), &params)
+            .map_err(value_error)?
+    };
+    let hash = Hash {
+        digest_size: hasher.output_len(),
+        state: Mutex::new(hasher),
+        prototype,
+    };
+    if let Some(data) = data {
+        hash.absorb(py, data)?;
+    }
+    Ok(hash)
+}
+
+/// What the registry knows about one algorithm, as a dict: canonical name,
+/// aliases, family, class, default and allowed output lengths, key rule,
+/// block size, backends (with availability) and the default backend.
+#[pyfunction]
+pub fn algorithm_info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    let registry = registry();
+    let algorithm = registry.algorithm(name).map_err(value_error)?;
+    let info = PyDict::new(py);
+    info.set_item("name", &algorithm.name)?;
+    info.set_item("aliases", &algorithm.aliases)?;
+    info.set_item("family", &algorithm.family)?;
+    info.set_item("class", algorithm.class.as_str())?;
+    info.set_item("digest_size", algorithm.output.default_len())?;
+    let (min, max) = algorithm.output.range();
+    info.set_item("length_range", (min, max))?;
+    info.set_item("xof", algorithm.output.is_xof())?;
+    info.set_item("block_size", algorithm.block_size)?;
+    let key = match algorithm.key {
+        KeyRule::None => None,
+        KeyRule::Optional { min, max } => Some(("optional", min, max, 0)),
+        KeyRule::Defaulted { min, max, default } => Some(("defaulted", min, max, default)),
+    };
+    info.set_item("key", key)?;
+    info.set_item("customizable", algorithm.customizable)?;
+    let backends: Vec<(String, bool)> = registry
+        .backends_of(&algorithm.name)
+        .map_err(value_error)?
+        .iter()
+        .map(|b| (b.name.clone(), b.is_available()))
+        .collect();
+    info.set_item("backends", backends)?;
+    let default = registry
+        .default_backend(&algorithm.name)
+        .ok()
+        .map(|(b, _)| b.name.clone());
+    info.set_item("default_backend", default)?;
+    Ok(info)
+}

@@ -1,0 +1,138 @@
+"""hashlab.bench against `hashlab bench --json`, and Manifest without Dask."""
+
+import json
+import subprocess
+
+import pytest
+
+import hashlab
+from hashlab._manifest import partition_of
+
+
+def shape(value):
+    """The keys of a JSON value, recursively (lists by their first item)."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shape(value[0])] if value else []
+    return type(value).__name__ if value is not None else None
+
+
+def test_bench_returns_the_cli_json_report(hashlab_bin):
+    report = hashlab.bench(["crc32c", "xxh3-64"], sizes=[64, "1K"], threads=[1, 2], quick=True, max_time=0.3)
+    cli = json.loads(
+        subprocess.run(
+            [hashlab_bin, "bench", "-a", "crc32c,xxh3-64", "--sizes", "64,1K", "--threads", "1,2", "--quick",
+             "--max-time", "0.3", "--json"],
+            check=True,
+            capture_output=True,
+        ).stdout
+    )
+    assert report["schema_version"] == cli["schema_version"]
+    assert report.keys() == cli.keys()
+    assert shape(report["cells"][0]) == shape(cli["cells"][0])
+    assert shape(report["environment"]).keys() == shape(cli["environment"]).keys()
+    cells = {(c["algorithm"], c["size"]) for c in report["cells"]}
+    # The sha256 baseline is measured too, as the CLI does.
+    assert {("crc32c", 64), ("crc32c", 1024), ("xxh3-64", 64), ("sha256", 1024)} <= cells
+    assert all(c["throughput"]["mb_per_s"] > 0 for c in report["cells"])
+    assert report["settings"]["threads"] == [1, 2] and report["scaling"]
+    assert report["settings"]["sizes"] == [64, 1024]
+
+
+def test_bench_arguments_are_checked():
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        hashlab.bench(["nope"], sizes=[64])
+    with pytest.raises(ValueError, match="sizes"):
+        hashlab.bench(["crc32c"], sizes=["12Q"])
+    with pytest.raises(ValueError, match="sizes"):
+        hashlab.bench(["crc32c"], sizes=[0])
+    with pytest.raises(TypeError, match="sizes"):
+        hashlab.bench(["crc32c"], sizes=[1.5])
+    with pytest.raises(ValueError, match="threads"):
+        hashlab.bench(["crc32c"], sizes=[64], threads=0)
+    with pytest.raises(ValueError, match="max_time"):
+        hashlab.bench(["crc32c"], sizes=[64], max_time=-1)
+    with pytest.raises(TypeError, match="algorithms"):
+        hashlab.bench([1, 2])
+
+
+def test_manifest_root_and_partitions_are_defined_by_names_and_digests():
+    entries = [(f"d/{i:02d}", f"{i:064x}") for i in range(30)]
+    m = hashlab.Manifest("sha256", reversed(entries), partitions=4)
+    assert m.entries == entries
+    lines = b"".join(f"{h}  {n}\n".encode() for n, h in entries)
+    assert m.lines() == lines
+    assert m.root == hashlab.new("sha256", lines).hexdigest()
+    parts = m.partitions()
+    assert [p.index for p in parts] == [0, 1, 2, 3] and sum(p.entries for p in parts) == 30
+    for p in parts:
+        mine = [e for e in entries if partition_of(e[0], 4) == p.index]
+        assert p.root == hashlab.new("sha256", b"".join(f"{h}  {n}\n".encode() for n, h in mine)).hexdigest()
+    # SHA-256 of the name's bytes, first 8 bytes big-endian, modulo the count.
+    import hashlib
+
+    assert partition_of("d/07", 4) == int.from_bytes(hashlib.sha256(b"d/07").digest()[:8], "big") % 4
+    other = hashlab.Manifest("sha256", entries[:29] + [("d/29", "f" * 64)])
+    assert m.differing_partitions(other, 16) == [partition_of("d/29", 16)]
+    assert hashlab.Manifest("sha256", []).root == hashlab.new("sha256").hexdigest()
+
+
+def test_manifest_refuses_what_it_cannot_represent(tmp_path):
+    with pytest.raises(ValueError, match="listed twice"):
+        hashlab.Manifest("sha256", [("a", "0" * 64), ("a", "1" * 64)])
+    with pytest.raises(ValueError, match="hex digits"):
+        hashlab.Manifest("sha256", [("a", "0" * 10)])
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        hashlab.Manifest("sha-1024", [])
+    with pytest.raises(ValueError, match="partitions"):
+        hashlab.Manifest("sha256", [], partitions=0)
+    blake = hashlab.Manifest("blake3", [("a", "0" * 64)])
+    with pytest.raises(ValueError, match="compares only with"):
+        blake.differing_partitions(hashlab.Manifest("sha256", [("a", "0" * 64)]))
+    junk = tmp_path / "junk.sha256"
+    junk.write_bytes(b"this is not a manifest\n")
+    with pytest.raises(ValueError, match="junk.sha256"):
+        hashlab.Manifest.read(junk)
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    with pytest.raises(ValueError, match="cannot tell the algorithm"):
+        hashlab.Manifest.read(empty)
+
+
+def test_empty_and_odd_manifests_round_trip(tmp_path):
+    m = hashlab.Manifest("xxh3-64", [], roots=["lake/with\nnewline", b"caf\xe9"])
+    m.write(tmp_path / "m")
+    back = hashlab.Manifest.read(tmp_path / "m")
+    assert back == m and back.roots == m.roots and back.root == m.root
+    odd = hashlab.Manifest(
+        "blake2b", [("a\\b", "ab" * 20), ("c\nd", "cd" * 20)], length=20, errors=[("gone", "No such file")]
+    )
+    odd.write(tmp_path / "odd.blake2b")
+    back = hashlab.Manifest.read(tmp_path / "odd.blake2b")
+    assert back == odd and back.length == 20 and back.errors == [("gone", "No such file")]
+
+
+def test_compare_is_the_projects_bootstrap_test():
+    import random
+
+    rng = random.Random(3)
+    a = [1.0 + rng.random() * 0.01 for _ in range(30)]
+    b = [2.0 + rng.random() * 0.01 for _ in range(30)]
+    c = hashlab.compare(a, b)
+    assert c["significant"] and 1.98 < c["low"] <= c["ratio"] <= c["high"] < 2.02
+    same = hashlab.compare(a, list(reversed(a)))
+    assert not same["significant"] and same["ratio"] == 1.0
+    assert hashlab.compare([], b) is None
+    with pytest.raises(ValueError, match="finite"):
+        hashlab.compare([1.0, float("nan")], b)
+
+
+def test_entries_are_sorted_by_the_bytes_of_their_names():
+    import os
+
+    names = ["b", "a\udce9", "a\ue000", "A", "a", "a/b", "a-c", "é"]  # \udce9: the byte 0xe9, not UTF-8
+    m = hashlab.Manifest("crc32c", [(n, "00000000") for n in names])
+    assert [os.fsencode(n) for n, _ in m.entries] == sorted(os.fsencode(n) for n in names)
+    ascii_only = hashlab.Manifest("crc32c", [(n, "00000000") for n in names if n.isascii()])
+    assert [n for n, _ in ascii_only.entries] == ["A", "a", "a-c", "a/b", "b"]

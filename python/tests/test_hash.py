@@ -1,0 +1,336 @@
+"""hashlab.new and the hash objects: every algorithm against the oracles that
+compute it (hashlib, hmac, pycryptodome, xxhash, blake3), every algorithm
+against the CLI, buffers, the GIL, errors."""
+
+import array
+import hashlib
+import hmac
+import mmap
+import random
+import resource
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+import xxhash
+import blake3 as blake3_pypi
+from Crypto.Hash import KMAC128, KMAC256, KangarooTwelve, TurboSHAKE128, TurboSHAKE256
+
+import hashlab
+
+# Lengths around block boundaries and around the 2 KiB GIL threshold.
+LENGTHS = [0, 1, 63, 64, 65, 127, 128, 1000, 2047, 2048, 2049, 100_003, (1 << 20) + 5]
+
+
+def message(length, seed=0):
+    return random.Random(length * 7919 + seed).randbytes(length)
+
+
+KEY32 = bytes(range(32))
+
+
+def hashlib_hex(name, **kw):
+    def compute(data):
+        try:
+            h = hashlib.new(name, data)
+        except ValueError:
+            pytest.skip(f"this Python's hashlib has no {name}")
+        return h.hexdigest(**kw)
+
+    return compute
+
+
+# (hashlab name, hashlab.new keyword arguments, oracle: bytes -> hex)
+ORACLES = [
+    ("md5", {}, hashlib_hex("md5")),
+    ("sha1", {}, hashlib_hex("sha1")),
+    ("sha224", {}, hashlib_hex("sha224")),
+    ("sha256", {}, hashlib_hex("sha256")),
+    ("sha384", {}, hashlib_hex("sha384")),
+    ("sha512", {}, hashlib_hex("sha512")),
+    ("sha512-224", {}, hashlib_hex("sha512_224")),
+    ("sha512-256", {}, hashlib_hex("sha512_256")),
+    ("sha3-224", {}, hashlib_hex("sha3_224")),
+    ("sha3-256", {}, hashlib_hex("sha3_256")),
+    ("sha3-384", {}, hashlib_hex("sha3_384")),
+    ("sha3-512", {}, hashlib_hex("sha3_512")),
+    ("shake128", {}, lambda d: hashlib.shake_128(d).hexdigest(32)),
+    ("shake128", {"length": 100}, lambda d: hashlib.shake_128(d).hexdigest(100)),
+    ("shake256", {}, lambda d: hashlib.shake_256(d).hexdigest(64)),
+    ("shake256", {"length": 7}, lambda d: hashlib.shake_256(d).hexdigest(7)),
+    ("blake2b", {}, lambda d: hashlib.blake2b(d).hexdigest()),
+    ("blake2b", {"length": 20, "key": b"secret"}, lambda d: hashlib.blake2b(d, digest_size=20, key=b"secret").hexdigest()),
+    ("blake2s", {}, lambda d: hashlib.blake2s(d).hexdigest()),
+    ("blake2s", {"length": 16, "key": KEY32}, lambda d: hashlib.blake2s(d, digest_size=16, key=KEY32).hexdigest()),
+    ("blake3", {}, lambda d: blake3_pypi.blake3(d).hexdigest()),
+    ("blake3", {"key": KEY32, "length": 131}, lambda d: blake3_pypi.blake3(d, key=KEY32).hexdigest(length=131)),
+    ("k12", {}, lambda d: KangarooTwelve.new(data=d).read(32).hex()),
+    ("k12", {"customization": b"ctx", "length": 70}, lambda d: KangarooTwelve.new(data=d, custom=b"ctx").read(70).hex()),
+    ("turboshake128", {}, lambda d: TurboSHAKE128.new(data=d).read(32).hex()),
+    ("turboshake256", {"length": 99}, lambda d: TurboSHAKE256.new(data=d).read(99).hex()),
+    ("kmac128", {"key": b"k" * 40}, lambda d: KMAC128.new(key=b"k" * 40, data=d, mac_len=32).hexdigest()),
+    (
+        "kmac256",
+        {"key": KEY32, "customization": b"app", "length": 48},
+        lambda d: KMAC256.new(key=KEY32, data=d, mac_len=48, custom=b"app").hexdigest(),
+    ),
+    ("hmac-sha256", {"key": b"key"}, lambda d: hmac.new(b"key", d, "sha256").hexdigest()),
+    ("hmac-sha256", {}, lambda d: hmac.new(bytes(32), d, "sha256").hexdigest()),
+    ("hmac-sha512", {"key": b"k" * 200}, lambda d: hmac.new(b"k" * 200, d, "sha512").hexdigest()),
+    ("xxh32", {}, lambda d: xxhash.xxh32(d).hexdigest()),
+    ("xxh64", {}, lambda d: xxhash.xxh64(d).hexdigest()),
+    ("xxh3-64", {}, lambda d: xxhash.xxh3_64(d).hexdigest()),
+    ("xxh3-128", {}, lambda d: xxhash.xxh3_128(d).hexdigest()),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,oracle", ORACLES, ids=lambda v: v if isinstance(v, str) else None)
+def test_algorithms_match_their_oracles(name, kwargs, oracle):
+    for length in LENGTHS:
+        data = message(length)
+        assert hashlab.new(name, data, **kwargs).hexdigest() == oracle(data), (name, kwargs, length)
+
+
+@pytest.mark.parametrize("name,kwargs,oracle", ORACLES[::4], ids=lambda v: v if isinstance(v, str) else None)
+def test_every_backend_matches_the_oracle(name, kwargs, oracle):
+    data = message(70_001)
+    for backend, available in hashlab.algorithm_info(name)["backends"]:
+        if not available:
+            continue
+        try:
+            h = hashlab.new(name, data, backend=backend, **kwargs)
+        except ValueError as e:
+            # A backend may lack keys or output lengths; it must say so, not compute something else.
+            assert backend in str(e) and "support" in str(e), e
+            continue
+        assert h.backend == backend
+        assert h.hexdigest() == oracle(data), (name, backend)
+
+
+def test_published_answers_for_algorithms_without_an_oracle_package():
+    # CRC-32C check value (Castagnoli): the CRC catalogue's "check" over "123456789".
+    assert hashlab.new("crc32c", b"123456789").hexdigest() == "e3069283"
+    # SipHash-2-4 reference vectors (Aumasson & Bernstein, vectors.h): key
+    # 00..0f, messages 00..(n-1); the output bytes as the paper lists them.
+    key = bytes(range(16))
+    assert hashlab.new("siphash-2-4", b"", key=key).hexdigest() == "310e0edd47db6f72"
+    assert hashlab.new("siphash-2-4", bytes(range(15)), key=key).hexdigest() == "e545be4961ca29a1"
+
+
+def test_every_algorithm_agrees_with_the_cli(tmp_path, hashlab_bin):
+    """Same core, different plumbing: the module, hash_file and `hashlab sum`
+    must agree for all 36 algorithms (including those no package computes)."""
+    data = message(300_007)
+    path = tmp_path / "data.bin"
+    path.write_bytes(data)
+    assert len(hashlab.algorithms_available) == 36
+    for name in sorted(hashlab.algorithms_available):
+        out = subprocess.run(
+            [hashlab_bin, "sum", "-a", name, str(path)], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        cli = out.rsplit(" = ", 1)[1] if " = " in out else out.split()[0]
+        streamed = hashlab.new(name)
+        for start in range(0, len(data), 4099):
+            streamed.update(data[start : start + 4099])
+        assert hashlab.new(name, data).hexdigest() == cli, name
+        assert streamed.hexdigest() == cli, name
+        assert hashlab.hash_file(path, name) == cli, name
+
+
+def test_hash_objects_behave_like_hashlibs():
+    h = hashlab.new("SHA-256")
+    assert (h.name, h.digest_size, h.block_size) == ("sha256", 32, 64)
+    assert hashlab.new("blake2b", length=20).digest_size == 20
+    assert hashlab.new("sha3-256").block_size == hashlib.sha3_256().block_size
+    h.update(b"ab")
+    first = h.digest()
+    assert h.digest() == first, "digest() must not end the hash"
+    twin = h.copy()
+    h.update(b"c")
+    assert twin.hexdigest() == hashlib.sha256(b"ab").hexdigest()
+    assert h.hexdigest() == hashlib.sha256(b"abc").hexdigest()
+    assert isinstance(h.digest(), bytes) and h.digest().hex() == h.hexdigest()
+    assert "sha256" in repr(h)
+    assert hashlab.algorithms_available >= {"sha256", "blake3", "xxh3-64", "crc32c", "kmac256"}
+    assert isinstance(hashlab.algorithms_available, frozenset)
+
+
+def test_any_contiguous_buffer_is_hashed_as_its_bytes(tmp_path):
+    raw = message(10_000)
+    expect = hashlib.sha256(raw).hexdigest()
+    floats = np.arange(1000, dtype=np.float64).reshape(10, 100)
+    path = tmp_path / "m"
+    path.write_bytes(raw)
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert hashlab.new("sha256", mapped).hexdigest() == expect
+    for buffer in [
+        raw,
+        bytearray(raw),
+        memoryview(raw),
+        memoryview(bytearray(raw)),
+        np.frombuffer(raw, dtype=np.uint8),
+        np.frombuffer(raw, dtype=np.uint32),
+        array.array("B", raw),
+    ]:
+        assert hashlab.new("sha256", buffer).hexdigest() == expect, type(buffer)
+    # A contiguous slice of a view is its bytes; multi-dimensional C-ordered arrays too.
+    assert hashlab.new("sha256", memoryview(raw)[100:200]).hexdigest() == hashlib.sha256(raw[100:200]).hexdigest()
+    assert hashlab.new("sha256", floats).hexdigest() == hashlib.sha256(floats.tobytes()).hexdigest()
+    assert hashlab.new("sha256", floats[2:5]).hexdigest() == hashlib.sha256(floats[2:5].tobytes()).hexdigest()
+    assert hashlab.new("sha256", b"").hexdigest() == hashlib.sha256().hexdigest()
+    assert hashlab.new("sha256", np.zeros(0)).hexdigest() == hashlib.sha256().hexdigest()
+
+
+def test_strided_buffers_are_refused_not_hashed_in_memory_order():
+    floats = np.arange(1000, dtype=np.float64).reshape(10, 100)
+    for strided in [floats[:, ::2], np.asfortranarray(floats), memoryview(b"abcdef")[::2], floats.T]:
+        with pytest.raises(ValueError, match="not C-contiguous"):
+            hashlab.new("sha256", strided)
+        with pytest.raises(ValueError, match="not C-contiguous"):
+            hashlab.new("sha256").update(strided)
+
+
+def test_large_buffers_are_not_copied():
+    size = 256 << 20
+    data = np.full(size, 7, dtype=np.uint8)  # every page written, so resident
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB, the peak so far
+    hashlab.new("xxh3-64", data).digest()
+    hashlab.new("sha256", memoryview(data)).digest()
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < (32 << 10), f"peak memory grew by {grown} KiB hashing {size >> 20} MiB: a copy?"
+
+
+def _while_hashing_in_a_thread(action, size=128 << 20, kind=bytearray):
+    """Starts hashing `size` bytes with sha3-512 (about half a second) in a thread,
+    runs `action` in this thread meanwhile, and returns action's result, how
+    long before the other thread's update() returned the action finished, and
+    the thread's digest."""
+    data = kind(size)
+    h = hashlab.new("sha3-512")
+    stamps = {}
+
+    def work():
+        h.update(data)
+        stamps["updated"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.05)  # lets the worker reach update()
+    result = action(data)
+    acted = time.perf_counter()
+    worker.join()
+    return result, stamps["updated"] - acted, h.hexdigest(), data
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, lambda n: np.zeros(n, dtype=np.uint8)])
+def test_the_gil_is_released_so_two_threads_hash_at_once(kind):
+    """While one thread hashes 128 MiB, another thread's own hash of 8 MiB
+    finishes well before the first one's update() returns. Holding the GIL,
+    the second could not run until the first returned. Deterministic: it
+    needs no speed-up, only that both ran at the same time; the speed-up is
+    measured by scripts/bench-python.py (docs/python.md)."""
+    small = message(8 << 20)
+    other = hashlab.new("sha3-512")
+
+    def hash_small(_):
+        other.update(small)
+        return other.hexdigest()
+
+    digest, margin, big_digest, data = _while_hashing_in_a_thread(hash_small, kind=kind)
+    assert digest == hashlib.sha3_512(small).hexdigest()
+    assert big_digest == hashlib.sha3_512(data).hexdigest()
+    assert margin > 0.05, f"the second hash ended only {margin * 1000:.1f} ms before the first: GIL held?"
+
+
+def test_a_buffer_being_hashed_cannot_be_resized():
+    def resize(data):
+        with pytest.raises(BufferError):
+            data.append(1)
+        return True
+
+    resized_refused, margin, digest, data = _while_hashing_in_a_thread(resize)
+    assert resized_refused and margin > 0.05
+    assert digest == hashlib.sha3_512(data).hexdigest()
+
+
+def test_one_object_updated_from_two_threads_takes_turns():
+    h = hashlab.new("sha256")
+    chunk = bytes(4 << 20)
+    threads = [threading.Thread(target=lambda: [h.update(chunk) for _ in range(8)]) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert h.hexdigest() == hashlib.sha256(chunk * 16).hexdigest()
+
+
+def test_errors_are_python_exceptions():
+    cases = [
+        (ValueError, "unknown algorithm", lambda: hashlab.new("sha-257")),
+        (ValueError, "did you mean", lambda: hashlab.new("blake")),
+        (TypeError, "strings must be encoded", lambda: hashlab.new("sha256", "text")),
+        (TypeError, "bytes-like object is required", lambda: hashlab.new("sha256", 12)),
+        (TypeError, "bytes-like object is required", lambda: hashlab.new("sha256").update(None)),
+        (TypeError, "bytes-like object is required", lambda: hashlab.new("blake3", key=42)),
+        (TypeError, "an int is required", lambda: hashlab.new("blake3", length="32")),
+        (ValueError, "not a number of bytes", lambda: hashlab.new("blake3", length=-1)),
+        (ValueError, "not a number of bytes", lambda: hashlab.new("blake3", length=1 << 70)),
+        (ValueError, "length= is not accepted", lambda: hashlab.new("sha256", length=16)),
+        (ValueError, "takes no key", lambda: hashlab.new("sha256", key=b"k")),
+        (ValueError, "key", lambda: hashlab.new("blake3", key=b"short")),
+        (ValueError, "output", lambda: hashlab.new("blake2b", length=65)),
+        (ValueError, "customization", lambda: hashlab.new("sha256", customization=b"c")),
+        (ValueError, "backend", lambda: hashlab.new("sha256", backend="nonesuch")),
+        (ValueError, "NUL", lambda: hashlab.new("sha256\0openssl")),
+        (TypeError, "name", lambda: hashlab.new(b"sha256")),
+        (TypeError, "missing 1 required", lambda: hashlab.new()),
+        (ValueError, "threads", lambda: hashlab.hash_files([__file__], threads=0)),
+        (ValueError, "errors", lambda: hashlab.hash_files([__file__], errors="ignore")),
+        (ValueError, "unknown algorithm", lambda: hashlab.hash_file(__file__, "nope")),
+        (ValueError, "unknown algorithm", lambda: hashlab.algorithm_info("nope")),
+    ]
+    for kind, text, call in cases:
+        with pytest.raises(kind, match=text):
+            call()
+
+
+def test_hash_file_and_hash_files(tmp_path):
+    paths = []
+    for i, size in enumerate([0, 1, 5000, 3 << 20, 5 << 20, 100]):
+        p = tmp_path / f"f{i}"
+        p.write_bytes(message(size, seed=i))
+        paths.append(p)
+    expect = [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+    assert [hashlab.hash_file(p) for p in paths] == expect
+    assert hashlab.hash_files(paths) == expect
+    assert hashlab.hash_files([str(p) for p in paths], "sha256", threads=3) == expect
+    assert hashlab.hash_files([bytes(p) for p in paths], threads=1) == expect
+    assert hashlab.hash_files([]) == []
+    for read_ahead in (True, False, None):
+        outcomes = hashlab._hashlab.hash_paths([bytes(p) for p in paths], "sha256", threads=1, read_ahead=read_ahead)
+        assert [o[0] for o in outcomes] == expect and [o[1] for o in outcomes] == [p.stat().st_size for p in paths]
+    assert hashlab.hash_file(paths[2], "blake2b", length=16, key=b"k") == hashlib.blake2b(
+        paths[2].read_bytes(), digest_size=16, key=b"k"
+    ).hexdigest()
+    # Errors name the file and keep the errno's subclass; order is kept.
+    missing = tmp_path / "missing"
+    with pytest.raises(FileNotFoundError) as caught:
+        hashlab.hash_file(missing)
+    assert caught.value.filename == str(missing)
+    with pytest.raises(IsADirectoryError):
+        hashlab.hash_file(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        hashlab.hash_files([paths[0], missing, paths[1]])
+    mixed = hashlab.hash_files([paths[0], missing, tmp_path, paths[1]], threads=2, errors="return")
+    assert mixed[0] == expect[0] and mixed[3] == expect[1]
+    assert isinstance(mixed[1], FileNotFoundError) and isinstance(mixed[2], IsADirectoryError)
+
+
+def test_non_utf8_file_names(tmp_path):
+    name = bytes(tmp_path) + b"/caf\xe9"
+    with open(name, "wb") as f:
+        f.write(b"latin-1 name")
+    assert hashlab.hash_file(name) == hashlib.sha256(b"latin-1 name").hexdigest()
+    assert hashlab.hash_files([name.decode(errors="surrogateescape")]) == [hashlib.sha256(b"latin-1 name").hexdigest()]
