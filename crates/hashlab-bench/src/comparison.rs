@@ -7,6 +7,8 @@
 //! one significance test of the project. The result is plain serde data, so a
 //! table, a JSON document or a chart can be made from it.
 
+pub mod describe;
+
 use std::collections::{BTreeMap, HashMap};
 
 use hashlab::dispatch::Need;

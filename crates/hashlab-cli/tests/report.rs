@@ -65,6 +65,11 @@ fn writes_one_self_contained_page_and_prints_its_path() {
         "prefers-color-scheme: dark",
         "@media print",
         "hashlab bench --all --threads 1,2 --max-time 60 --mask-cpu sha",
+        // Two inputs: `hashlab compare`'s table and flips are a section.
+        "href=\"#comparison\"",
+        "Usable CPU features that differ: SHA-NI (masked on B)",
+        "Ranking flips (each order significant on its input, by the same test)",
+        "Throughput side by side",
     ] {
         assert!(html.contains(part), "the page lacks {part:?}");
     }

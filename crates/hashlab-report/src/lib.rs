@@ -9,6 +9,7 @@
 //! writes no files and prints nothing.
 
 mod charts;
+mod comparison;
 pub mod data;
 mod format;
 mod html;
@@ -21,6 +22,7 @@ use hashlab::Registry;
 use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
 
+pub use comparison::comparison_section;
 pub use data::Input;
 pub use html::{Cell, Section, Table};
 pub use judgement::judgement_section;

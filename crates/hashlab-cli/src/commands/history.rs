@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use hashlab_bench::comparison::describe::mode_label;
 use hashlab_bench::regression::{self, CellChange, RegressionCheck};
 use hashlab_bench::report::Report;
 use hashlab_bench::sizes::size_label;
@@ -13,7 +14,6 @@ use hashlab_history::{History, Machine, RunSummary};
 use serde::Serialize;
 
 use crate::cli::{DbArgs, Format, HistoryArgs};
-use crate::commands::compare::mode_label;
 use crate::failure::Failure;
 use crate::output::{render, table, Tabular};
 

@@ -7,9 +7,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hashlab::Registry;
+use hashlab_bench::comparison::{compare, Options as CompareOptions};
+use hashlab_bench::report::Report;
 use hashlab_bench::sizes::parse_size;
 use hashlab_report::{
-    chart_svg, html_report, judgement_section, parse_results, ChartKind, Input, Options, Section,
+    chart_svg, comparison_section, html_report, judgement_section, parse_results, ChartKind, Input,
+    Options, Section,
 };
 
 use crate::cli::{BenchArgs, ChartChoice, ReportArgs, ReportFormat};
@@ -146,9 +149,19 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let rendered = match chart {
         Some(kind) => chart_svg(kind, &inputs, &options),
         None => {
-            // Sections made elsewhere join the page here: the security and
-            // availability judgement (and the comparison across inputs).
-            let extra: Vec<Section> = vec![judgement_section(&registry, &inputs)];
+            // Sections made elsewhere join the page here: the comparison
+            // across inputs (as `hashlab compare` makes it) and the security
+            // and availability judgement.
+            let mut extra: Vec<Section> = Vec::new();
+            if inputs.len() > 1 {
+                let refs: Vec<(String, &Report)> = inputs
+                    .iter()
+                    .map(|i| (i.label.clone(), &i.report))
+                    .collect();
+                let comparison = compare(&refs, &CompareOptions::default());
+                extra.push(comparison_section(&comparison));
+            }
+            extra.push(judgement_section(&registry, &inputs));
             html_report(&inputs, &options, &extra)
         }
     }
