@@ -537,6 +537,12 @@ pub struct ReportArgs {
     /// With no results file: stop starting sampling rounds after this many seconds (as bench --max-time).
     #[arg(long, value_name = "SECONDS", conflicts_with = "inputs")]
     pub max_time: Option<f64>,
+    /// With no results file: keep the run in the history database, as `bench --save`
+    /// (after the page is written; an interrupted run is not saved).
+    #[arg(long, conflicts_with = "inputs")]
+    pub save: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// No progress bar, and the written path is not printed.
     #[arg(short, long)]
     pub quiet: bool,

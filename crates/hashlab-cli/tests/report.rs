@@ -211,3 +211,49 @@ fn without_results_it_runs_the_bench_first() {
         );
     }
 }
+
+#[test]
+fn a_fresh_run_is_kept_in_the_history_with_save() {
+    let dir = scratch("save");
+    let args = [
+        "-a",
+        "crc32c",
+        "--quick",
+        "--max-time",
+        "0.2",
+        "-q",
+        "--save",
+        "--db",
+        "h.sqlite",
+        "-o",
+        "saved.html",
+    ];
+    let o = report(&args, &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("saved as run 1"), "{}", stderr(&o));
+    let listed = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .args(["history", "--db", "h.sqlite", "--format", "json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let runs: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    assert!(runs.to_string().contains("report -a crc32c"), "{runs}");
+
+    // A damaged database costs the page nothing: written, then exit 1.
+    std::fs::write(dir.join("h.sqlite"), vec![0x5a; 4096]).unwrap();
+    std::fs::remove_file(dir.join("saved.html")).unwrap();
+    let o = report(&args, &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("damaged"), "{}", stderr(&o));
+    assert!(dir.join("saved.html").exists());
+}
+
+#[test]
+fn save_needs_a_run_of_its_own() {
+    let dir = scratch("save-files");
+    let o = report(&[&fixture("zen4-plain"), "--save"], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(files_in(&dir).is_empty());
+}

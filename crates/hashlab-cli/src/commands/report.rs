@@ -179,6 +179,15 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             println!("{}", shown.display());
         }
     }
+    // As in `bench`: the history is touched only once the page is out, so a
+    // damaged or locked database cannot cost the run.
+    if args.save && args.inputs.is_empty() {
+        if let Some(code) =
+            crate::commands::history::after_bench(&inputs[0].report, true, None, &args.db)?
+        {
+            return Ok(code);
+        }
+    }
     Ok(if partial {
         ExitCode::from(130)
     } else {
