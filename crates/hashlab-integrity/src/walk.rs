@@ -184,7 +184,7 @@ pub fn reads_from_spinning_disk(sample: &[&Path]) -> bool {
             let Ok(file) = std::fs::File::open(path) else {
                 return false;
             };
-            !crate::pagecache::resident_fraction(&file).is_ok_and(|share| share >= 0.5)
+            !crate::pagecache::resident_fraction_sampled(&file, 64).is_ok_and(|share| share >= 0.5)
         };
         sample.iter().any(uncached)
     }
