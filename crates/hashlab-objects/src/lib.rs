@@ -609,9 +609,9 @@ pub struct AuditOutcome {
 /// (`roots`) at once: every object under the roots is listed and re-hashed,
 /// and the report says which recorded names matched, changed, went missing,
 /// are new or moved. A root that cannot be listed fails the audit (its
-/// objects would all look missing).
+/// objects would all look missing). `reader` may be None when `roots` is empty.
 pub fn audit(
-    reader: &ObjectReader,
+    reader: Option<&ObjectReader>,
     registry: &Registry,
     recorded: &[Recorded],
     tree: &[Input],
@@ -620,6 +620,7 @@ pub fn audit(
 ) -> Result<AuditOutcome, String> {
     let mut etags = Vec::new();
     let mut remote = |make: &(dyn Fn() -> Fanout + Sync)| {
+        let reader = reader.ok_or("object-store URLs given without a reader to read them")?;
         let mut objects: Vec<ObjectInfo> = Vec::new();
         for root in roots {
             let listed = reader.list(root).map_err(|e| e.to_string())?;

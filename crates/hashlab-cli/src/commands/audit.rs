@@ -138,10 +138,17 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let reader = ObjectReader::new(ObjectSettings::default())
-        .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?;
+    // A runtime and its threads only when there are objects to read.
+    let reader = if urls.is_empty() {
+        None
+    } else {
+        Some(
+            ObjectReader::new(ObjectSettings::default())
+                .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
+        )
+    };
     let AuditOutcome { report, etags } = objects_audit(
-        &reader,
+        reader.as_ref(),
         &registry,
         &recorded,
         &tree,
