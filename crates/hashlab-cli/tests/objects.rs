@@ -53,7 +53,10 @@ fn start_minio() -> Option<Minio> {
         if std::env::var_os("HASHLAB_REQUIRE_MINIO").is_some() {
             panic!("HASHLAB_REQUIRE_MINIO is set but MinIO cannot be built: {why}");
         }
-        eprintln!(
+        // Written to the stderr handle, not eprintln!, which libtest
+        // captures and shows only for a failing test.
+        let _ = writeln!(
+            std::io::stderr(),
             "skipped: the MinIO tests need Go to build MinIO ({})",
             why.trim()
         );
