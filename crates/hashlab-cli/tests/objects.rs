@@ -513,6 +513,37 @@ fn object_store_errors_are_one_line_each() {
     assert!(text(&check.stderr).contains("hashlab: s3://present/k/gone: no such object\n"));
     let check = minio.hashlab(dir.path(), &["check", "--ignore-missing", "m.sha256"]);
     assert!(check.status.success(), "{}", text(&check.stderr));
+    // Keys from a profile of a shared credentials file, as the AWS CLI reads them.
+    std::fs::write(
+        dir.path().join("credentials"),
+        format!(
+            "[other]\naws_access_key_id = x\naws_secret_access_key = y\n[minio]\naws_access_key_id = {}\naws_secret_access_key = {}\n",
+            minio.access_key, minio.secret_key
+        ),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hashlab"));
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("AWS_") {
+            command.env_remove(k);
+        }
+    }
+    let profile = command
+        .args(["sum", "s3://present/k"])
+        .env("AWS_ENDPOINT_URL", &minio.endpoint)
+        .env(
+            "AWS_SHARED_CREDENTIALS_FILE",
+            dir.path().join("credentials"),
+        )
+        .env("AWS_CONFIG_FILE", dir.path().join("no-config"))
+        .env("AWS_PROFILE", "minio")
+        .output()
+        .unwrap();
+    assert!(profile.status.success(), "{}", text(&profile.stderr));
+    assert_eq!(
+        text(&profile.stdout),
+        "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881  s3://present/k/x\n"
+    );
     // --verify-etag needs objects.
     let usage = minio.hashlab(dir.path(), &["sum", "--verify-etag", "m.sha256"]);
     assert_eq!(usage.status.code(), Some(2));

@@ -101,6 +101,20 @@ pub(crate) fn build(
                     key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
                 builder = builder.with_config(key, value);
             }
+            if from_env
+                && builder
+                    .get_config_value(&AmazonS3ConfigKey::AccessKeyId)
+                    .is_none()
+            {
+                let region_set = builder
+                    .get_config_value(&AmazonS3ConfigKey::Region)
+                    .is_some();
+                for (key, value) in aws_profile(&|name| std::env::var(name).ok())? {
+                    if key != AmazonS3ConfigKey::Region || !region_set {
+                        builder = builder.with_config(key, value);
+                    }
+                }
+            }
             builder = builder.with_url(&split.store_id);
             // A local or private server (MinIO on 127.0.0.1) speaks plain
             // http; object_store refuses http unless told. Requests stay
@@ -157,6 +171,91 @@ pub(crate) fn build(
         }
     };
     Ok(store)
+}
+
+/// Credentials and region of an AWS profile, as the AWS CLI finds them:
+/// `AWS_PROFILE` (default `default`) in the shared credentials file
+/// (`AWS_SHARED_CREDENTIALS_FILE`, default `~/.aws/credentials`) and the
+/// config file (`AWS_CONFIG_FILE`, default `~/.aws/config`, sections
+/// `[profile NAME]`). object_store reads only the environment, and the AWS
+/// SDK's own loader would bring the whole SDK for these few lines. Static
+/// keys only: a profile of `role_arn`, `sso_*` or `credential_process` is
+/// refused with a message rather than ignored. Nothing when neither file
+/// exists and no profile was asked for.
+pub(crate) fn aws_profile(
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<(AmazonS3ConfigKey, String)>, String> {
+    let asked = env("AWS_PROFILE").filter(|p| !p.is_empty());
+    let profile = asked.clone().unwrap_or_else(|| "default".into());
+    let home = env("HOME").unwrap_or_default();
+    let file = |var: &str, default: &str| {
+        env(var)
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| format!("{home}/.aws/{default}"))
+    };
+    let read = |path: &str| -> Result<Option<ini::Ini>, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => ini::Ini::load_from_str_noescape(&text)
+                .map(Some)
+                .map_err(|e| format!("{path}: {e}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{path}: {e}")),
+        }
+    };
+    let credentials_path = file("AWS_SHARED_CREDENTIALS_FILE", "credentials");
+    let config_path = file("AWS_CONFIG_FILE", "config");
+    let credentials = read(&credentials_path)?;
+    let config = read(&config_path)?;
+    let config_section = if profile == "default" {
+        "default".to_string()
+    } else {
+        format!("profile {profile}")
+    };
+    let from_credentials = credentials
+        .as_ref()
+        .and_then(|c| c.section(Some(profile.as_str())));
+    let from_config = config
+        .as_ref()
+        .and_then(|c| c.section(Some(config_section.as_str())));
+    if from_credentials.is_none() && from_config.is_none() {
+        return match asked {
+            Some(p) => Err(format!(
+                "AWS_PROFILE={p}: no such profile in {credentials_path} or {config_path}"
+            )),
+            None => Ok(Vec::new()),
+        };
+    }
+    let get = |key: &str| {
+        from_credentials
+            .and_then(|s| s.get(key))
+            .or_else(|| from_config.and_then(|s| s.get(key)))
+            .map(str::to_string)
+    };
+    if let Some(other) = [
+        "role_arn",
+        "sso_start_url",
+        "sso_session",
+        "credential_process",
+    ]
+    .into_iter()
+    .find(|k| get(k).is_some())
+    {
+        return Err(format!(
+            "AWS profile {profile} uses {other}, which hashlab does not follow: export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (e.g. from `aws configure export-credentials`)"
+        ));
+    }
+    let mut out = Vec::new();
+    for (file_key, key) in [
+        ("aws_access_key_id", AmazonS3ConfigKey::AccessKeyId),
+        ("aws_secret_access_key", AmazonS3ConfigKey::SecretAccessKey),
+        ("aws_session_token", AmazonS3ConfigKey::Token),
+        ("region", AmazonS3ConfigKey::Region),
+    ] {
+        if let Some(value) = get(file_key) {
+            out.push((key, value));
+        }
+    }
+    Ok(out)
 }
 
 /// What went wrong, as a class the caller can act on.
@@ -306,6 +405,51 @@ mod tests {
             .contains("not an object store"));
         assert!(is_object_url("gs://b/x") && is_object_url("az://c/x"));
         assert!(!is_object_url("data/x") && !is_object_url("https://example.com/x"));
+    }
+
+    #[test]
+    fn aws_profiles_are_read_as_the_aws_cli_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().display().to_string();
+        std::fs::create_dir_all(dir.path().join(".aws")).unwrap();
+        std::fs::write(
+            dir.path().join(".aws/credentials"),
+            "[default]\naws_access_key_id = AKIDEFAULT\naws_secret_access_key = s3cr/t+default\n\
+             [lab]\naws_access_key_id=AKILAB\naws_secret_access_key=labsecret\naws_session_token=tok\n\
+             [assumed]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = default\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(".aws/config"),
+            "[default]\nregion = eu-west-3\n[profile lab]\nregion = us-west-2\n",
+        )
+        .unwrap();
+        let with = |profile: Option<&'static str>| {
+            let home = home.clone();
+            aws_profile(&move |name| match name {
+                "HOME" => Some(home.clone()),
+                "AWS_PROFILE" => profile.map(str::to_string),
+                _ => None,
+            })
+        };
+        let values = |r: Vec<(AmazonS3ConfigKey, String)>| -> Vec<String> {
+            r.into_iter().map(|(_, v)| v).collect()
+        };
+        assert_eq!(
+            values(with(None).unwrap()),
+            ["AKIDEFAULT", "s3cr/t+default", "eu-west-3"]
+        );
+        assert_eq!(
+            values(with(Some("lab")).unwrap()),
+            ["AKILAB", "labsecret", "tok", "us-west-2"]
+        );
+        assert!(with(Some("absent"))
+            .unwrap_err()
+            .contains("no such profile"));
+        assert!(with(Some("assumed")).unwrap_err().contains("role_arn"));
+        // No files and no profile asked for: nothing, no error.
+        let nothing = aws_profile(&|name| (name == "HOME").then(|| "/nonexistent".to_string()));
+        assert!(nothing.unwrap().is_empty());
     }
 
     #[test]
