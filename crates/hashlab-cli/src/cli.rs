@@ -302,7 +302,14 @@ pub struct SumArgs {
     /// Short for --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
-    /// Files to hash; none or `-` means standard input.
+    /// Object-store URLs only: compare the MD5 of each object's content with
+    /// its ETag where the ETag is one (single-part uploads); multipart ETags
+    /// are reported as not comparable. A mismatch exits 1.
+    #[arg(long)]
+    pub verify_etag: bool,
+    /// Files to hash; none or `-` means standard input. An object-store URL
+    /// (`s3://bucket/prefix`, `gs://`, `az://`, `file://`) hashes every object
+    /// under it, named as `-r DIR` names files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -385,7 +392,13 @@ pub struct CheckArgs {
     /// Read every file with read(), never through a memory map.
     #[arg(long)]
     pub no_mmap: bool,
-    /// Manifests to check; none or `-` means standard input.
+    /// Object-store URLs only: compare the MD5 of each object's content with
+    /// its ETag where the ETag is one (single-part uploads); multipart ETags
+    /// are reported as not comparable. A mismatch exits 1.
+    #[arg(long)]
+    pub verify_etag: bool,
+    /// Manifests to check; none or `-` means standard input. Lines may name
+    /// object-store URLs (as `sum s3://...` writes them).
     #[arg(value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,
 }
@@ -395,7 +408,8 @@ pub struct AuditArgs {
     /// The manifest: GNU or BSD lines as `sum` and the coreutils write, or hashdeep's format.
     #[arg(value_name = "MANIFEST")]
     pub manifest: PathBuf,
-    /// Directories (walked recursively) and files to audit; default: the current directory.
+    /// Directories (walked recursively), files and object-store prefixes
+    /// (`s3://bucket/prefix`...) to audit; default: the current directory.
     #[arg(value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Algorithm of every line (default: the lines' tags, the manifest's name, the digest length).
@@ -409,6 +423,11 @@ pub struct AuditArgs {
     /// blind to bitrot, which changes neither.
     #[arg(long)]
     pub changed_only: bool,
+    /// Object-store URLs only: compare the MD5 of each object's content with
+    /// its ETag where the ETag is one (single-part uploads); multipart ETags
+    /// are reported as not comparable. A mismatch exits 1.
+    #[arg(long)]
+    pub verify_etag: bool,
     #[command(flatten)]
     pub format: FormatArgs,
 }

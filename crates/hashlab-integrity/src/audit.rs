@@ -234,6 +234,10 @@ impl AuditReport {
 /// The path as an absolute one, lexically (`./a/../b` → `<cwd>/b`), so that
 /// `data/x`, `./data/x` and hashdeep's absolute names meet.
 fn key(name: &Path, cwd: &Path) -> PathBuf {
+    if is_url_name(name.as_os_str().as_encoded_bytes()) {
+        // An object-store URL names the same object from any directory.
+        return name.to_path_buf();
+    }
     let joined = if name.is_absolute() {
         name.to_path_buf()
     } else {
@@ -250,6 +254,18 @@ fn key(name: &Path, cwd: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether a name is a URL (`scheme://...`) rather than a path.
+pub fn is_url_name(name: &[u8]) -> bool {
+    let Some(at) = name.windows(3).position(|w| w == b"://") else {
+        return false;
+    };
+    let scheme = &name[..at];
+    scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(b))
 }
 
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -292,6 +308,29 @@ pub fn audit(
     jobs: usize,
     skip: Option<&Path>,
     changed_only: bool,
+) -> Result<AuditReport, String> {
+    audit_with(registry, recorded, tree, jobs, skip, changed_only, None)
+}
+
+/// What hashes the inputs the file system does not hold (object-store URLs)
+/// for [`audit_with`]: given the hashers to use (one per recorded algorithm),
+/// every such input's name and digests, in any order. An `Err` stops the audit.
+pub type RemoteHash<'a> =
+    &'a mut dyn FnMut(
+        &(dyn Fn() -> Fanout + Sync),
+    ) -> Result<Vec<(String, Result<FileDigests, String>)>, String>;
+
+/// [`audit`], with inputs from elsewhere too: `remote` hashes them (URL
+/// names are compared as they are spelled; they are never re-based on the
+/// current directory, and `changed_only` does not apply to them).
+pub fn audit_with(
+    registry: &Registry,
+    recorded: &[Recorded],
+    tree: &[Input],
+    jobs: usize,
+    skip: Option<&Path>,
+    changed_only: bool,
+    remote: Option<RemoteHash<'_>>,
 ) -> Result<AuditReport, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     let recorded_by_key: HashMap<PathBuf, &Recorded> = recorded
@@ -375,6 +414,13 @@ pub fn audit(
         Ok(())
     })
     .expect("the collector never stops the run");
+    if let Some(remote) = remote {
+        hashed.extend(
+            remote(&make)?
+                .into_iter()
+                .map(|(name, result)| (PathBuf::from(name), result)),
+        );
+    }
 
     let show = |p: &Path| p.display().to_string();
     let digest_of = |d: &FileDigests, r: &Recorded| {
@@ -491,6 +537,18 @@ mod tests {
         assert_eq!(report.new, vec![format!("{r}/brand-new")]);
         assert!(!report.passed());
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn url_names_are_keys_as_spelled() {
+        assert!(is_url_name(b"s3://bucket/a") && is_url_name(b"file:///tmp/x"));
+        assert!(!is_url_name(b"data/s3://x") && !is_url_name(b"./a") && !is_url_name(b"://x"));
+        let cwd = Path::new("/home");
+        assert_eq!(
+            key(Path::new("s3://b/a/../c"), cwd),
+            Path::new("s3://b/a/../c")
+        );
+        assert_eq!(key(Path::new("a/../c"), cwd), Path::new("/home/c"));
     }
 
     #[test]

@@ -142,12 +142,17 @@ struct Prepared {
     strategy: ReadStrategy,
 }
 
+/// Reads a named input that is not a local file (an object-store URL) into a
+/// hasher: `None` for a name it does not handle, else the bytes it read.
+pub type Opener<'a> = Box<dyn FnMut(&[u8], &mut dyn Hasher) -> Option<io::Result<u64>> + 'a>;
+
 /// Checks manifests, keeping one hasher per (algorithm, length) across lines.
 pub struct Checker<'r> {
     registry: &'r Registry,
     options: CheckOptions,
     hashers: HashMap<(String, usize), Prepared>,
     reading: GnuReading,
+    opener: Option<Opener<'r>>,
 }
 
 impl<'r> Checker<'r> {
@@ -157,7 +162,15 @@ impl<'r> Checker<'r> {
             options,
             hashers: HashMap::new(),
             reading: GnuReading::Undecided,
+            opener: None,
         }
+    }
+
+    /// Names `opener` claims are read through it instead of the file system
+    /// (hashlab-objects reads `s3://` and the like this way).
+    pub fn with_opener(mut self, opener: Opener<'r>) -> Checker<'r> {
+        self.opener = Some(opener);
+        self
     }
 
     /// Reads `manifest` line by line and calls `report` for each line that is
@@ -257,8 +270,19 @@ impl<'r> Checker<'r> {
         algorithm: &Algorithm,
         len: usize,
     ) -> Result<Outcome, CheckError> {
+        // Out of `self` while `prepared` borrows it.
+        let mut opener = self.opener.take();
         let prepared = self.prepare(algorithm, len)?;
-        let result = if entry.name == b"-" {
+        let opened = opener.as_mut().and_then(|open| {
+            prepared.hasher.reset();
+            open(&entry.name, prepared.hasher.as_mut())
+        });
+        let result = if let Some(read) = opened {
+            read.map(|bytes| crate::read::Hashed {
+                digest: prepared.hasher.finalize_reset(),
+                bytes,
+            })
+        } else if entry.name == b"-" {
             hash_reader(
                 &mut io::stdin().lock(),
                 prepared.hasher.as_mut(),
@@ -272,14 +296,16 @@ impl<'r> Checker<'r> {
                 &prepared.strategy,
             )
         };
-        Ok(match result {
+        let outcome = match result {
             Ok(hashed) if hashed.digest.as_bytes() == entry.expected.as_slice() => Outcome::Ok,
             Ok(_) => Outcome::Failed,
             Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
                 Outcome::Missing
             }
             Err(e) => Outcome::Unreadable(e),
-        })
+        };
+        self.opener = opener;
+        Ok(outcome)
     }
 
     fn prepare(&mut self, algorithm: &Algorithm, len: usize) -> Result<&mut Prepared, CheckError> {
@@ -456,6 +482,36 @@ mod tests {
             .unwrap();
         assert_eq!(summary.malformed, 3);
         assert!(!summary.any_properly_formatted());
+    }
+
+    #[test]
+    fn an_opener_reads_the_names_it_claims() {
+        let registry = Registry::default();
+        let mut asked = Vec::new();
+        let mut checker = Checker::new(&registry, CheckOptions::default()).with_opener(Box::new(
+            |name: &[u8], hasher: &mut dyn Hasher| {
+                asked.push(name.to_vec());
+                match name {
+                    b"s3://b/abc" => {
+                        hasher.update(b"abc");
+                        Some(Ok(3))
+                    }
+                    b"s3://b/gone" => Some(Err(io::Error::from(io::ErrorKind::NotFound))),
+                    _ => None,
+                }
+            },
+        ));
+        // sha256("abc"), and "" for /dev/null, which the file system reads.
+        let manifest =
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  s3://b/abc\n\
+            e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  /dev/null\n\
+            e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  s3://b/gone\n";
+        let summary = checker
+            .check(&mut manifest.as_bytes(), None, false, &mut |_| {})
+            .unwrap();
+        drop(checker);
+        assert_eq!((summary.matched, summary.unreadable), (2, 1), "{summary:?}");
+        assert_eq!(asked.len(), 3);
     }
 
     #[test]

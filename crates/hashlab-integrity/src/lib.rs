@@ -15,9 +15,13 @@ pub mod pagecache;
 pub mod read;
 pub mod walk;
 
-pub use audit::{audit, read_manifest, records_size_or_time, AuditReport, Recorded};
+pub use audit::{
+    audit, audit_with, is_url_name, read_manifest, records_size_or_time, AuditReport, Recorded,
+    RemoteHash,
+};
 pub use check::{
-    algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Outcome, Summary,
+    algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Opener, Outcome,
+    Summary,
 };
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
 pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};

@@ -9,6 +9,7 @@ mod bench;
 mod buffer;
 mod files;
 mod hash;
+mod objects;
 
 use std::sync::OnceLock;
 
@@ -43,6 +44,8 @@ mod _hashlab {
     use super::files::{format_manifest, hash_paths, read_manifest, walk};
     #[pymodule_export]
     use super::hash::{algorithm_info, new, Hash};
+    #[pymodule_export]
+    use super::objects::{hash_objects, list_objects};
 
     use pyo3::prelude::*;
     use pyo3::types::PyFrozenSet;

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::{
-    audit, expand, read_manifest, records_size_or_time, AuditReport, WalkOptions,
+use hashlab_integrity::{expand, read_manifest, records_size_or_time, AuditReport, WalkOptions};
+use hashlab_objects::{
+    audit as objects_audit, is_object_url, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict,
+    ObjectReader, Settings as ObjectSettings,
 };
 use serde::Serialize;
 
@@ -113,8 +115,19 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     } else {
         args.dirs.clone()
     };
+    let (urls, local): (Vec<&PathBuf>, Vec<&PathBuf>) = dirs
+        .iter()
+        .partition(|d| d.to_str().is_some_and(is_object_url));
+    let urls: Vec<String> = urls.iter().map(|u| u.display().to_string()).collect();
+    if args.verify_etag && urls.is_empty() {
+        return Err(Failure::Usage(
+            "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)"
+                .into(),
+        ));
+    }
+    let local: Vec<PathBuf> = local.into_iter().cloned().collect();
     let tree = expand(
-        &dirs,
+        &local,
         &WalkOptions {
             recursive: true,
             ..Default::default()
@@ -125,15 +138,45 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let report = audit(
+    // A runtime and its threads only when there are objects to read.
+    let reader = if urls.is_empty() {
+        None
+    } else {
+        Some(
+            ObjectReader::new(ObjectSettings::default())
+                .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
+        )
+    };
+    let AuditOutcome { report, etags } = objects_audit(
+        reader.as_ref(),
         &registry,
         &recorded,
         &tree,
-        jobs,
-        Some(&args.manifest),
-        args.changed_only,
+        &urls,
+        &AuditOptions {
+            jobs,
+            skip: Some(&args.manifest),
+            changed_only: args.changed_only,
+            verify_etag: args.verify_etag,
+        },
     )
-    .map_err(Failure::Usage)?;
+    .map_err(|e| {
+        if urls.iter().any(|u| e.starts_with(u.as_str())) {
+            Failure::Runtime(e)
+        } else {
+            Failure::Usage(e)
+        }
+    })?;
+    let mut etag_summary = EtagSummary::default();
+    for (name, verdict) in &etags {
+        etag_summary.add(verdict);
+        if *verdict != EtagVerdict::Matches {
+            eprintln!("hashlab: {name}: {}", verdict.describe());
+        }
+    }
+    if args.verify_etag {
+        eprintln!("hashlab: {}", etag_summary.describe());
+    }
     if args.changed_only {
         eprintln!(
             "hashlab: audit --changed-only: {} files with the recorded size and modification time were not re-hashed; bitrot changes neither, so only a full audit finds it there",
@@ -204,7 +247,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         .lock()
         .write_all(&bytes)
         .map_err(Failure::from_write)?;
-    Ok(if report.passed() {
+    Ok(if report.passed() && etag_summary.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -4,10 +4,13 @@ use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
-use hashlab::{HashParams, Registry};
+use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{
     algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, LineResult,
-    Outcome, Summary,
+    Opener, Outcome, Summary,
+};
+use hashlab_objects::{
+    is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
 };
 
 use crate::cli::CheckArgs;
@@ -84,7 +87,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         ignore_missing: args.ignore_missing,
         no_mmap: args.no_mmap,
     };
-    let mut checker = Checker::new(&registry, options);
+    let mut etags = EtagSummary::default();
+    let mut checker =
+        Checker::new(&registry, options).with_opener(object_opener(args.verify_etag, &mut etags));
     let manifests = if args.manifests.is_empty() {
         vec!["-".into()]
     } else {
@@ -94,10 +99,59 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     for manifest in &manifests {
         ok &= check_one(args, &registry, &mut checker, algorithm.as_ref(), manifest)?;
     }
+    drop(checker);
+    if args.verify_etag {
+        eprintln!("hashlab: {}", etags.describe());
+        ok &= etags.passed();
+    }
     Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// Reads the lines that name object-store URLs through hashlab-objects (a
+/// client made at the first such line); with `verify_etag`, the MD5 of each
+/// object is judged against its ETag on the way.
+fn object_opener(verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
+    let mut reader: Option<ObjectReader> = None;
+    Box::new(move |name: &[u8], hasher: &mut dyn Hasher| {
+        let url = std::str::from_utf8(name)
+            .ok()
+            .filter(|n| is_object_url(n))?;
+        if reader.is_none() {
+            match ObjectReader::new(ObjectSettings::default()) {
+                Ok(made) => reader = Some(made),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let reader = reader.as_ref()?;
+        let mut md5 = verify_etag.then(|| {
+            Registry::default()
+                .hasher("md5", None, &HashParams::default())
+                .expect("md5 is in every registry")
+        });
+        let read = reader.read_into(url, &mut |chunk| {
+            hasher.update(chunk);
+            if let Some(md5) = &mut md5 {
+                md5.update(chunk);
+            }
+        });
+        Some(match read {
+            Ok((bytes, e_tag)) => {
+                if let Some(mut md5) = md5 {
+                    let verdict =
+                        EtagVerdict::judge(e_tag.as_deref(), md5.finalize_reset().as_bytes());
+                    etags.add(&verdict);
+                    if verdict != EtagVerdict::Matches {
+                        eprintln!("hashlab: {url}: {}", verdict.describe());
+                    }
+                }
+                Ok(bytes)
+            }
+            Err(e) => Err(e.to_io()),
+        })
     })
 }
 

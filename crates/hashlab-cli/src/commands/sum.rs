@@ -12,6 +12,10 @@ use hashlab_integrity::{
 };
 use serde::Serialize;
 
+use hashlab_objects::{
+    is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
+};
+
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
@@ -290,6 +294,63 @@ impl Sink {
     }
 }
 
+/// The names of one run, in order: runs of local inputs (walked as `-r`
+/// says) and object-store URLs (each a prefix, listed when hashed).
+enum Segment {
+    Local(Vec<Input>),
+    Objects(Vec<String>),
+}
+
+fn segments(names: &[PathBuf], walk: &WalkOptions) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    let mut local: Vec<PathBuf> = Vec::new();
+    for name in names {
+        match name.to_str().filter(|n| is_object_url(n)) {
+            Some(url) => {
+                if !local.is_empty() {
+                    out.push(Segment::Local(expand(&std::mem::take(&mut local), walk)));
+                }
+                match out.last_mut() {
+                    Some(Segment::Objects(urls)) => urls.push(url.to_string()),
+                    _ => out.push(Segment::Objects(vec![url.to_string()])),
+                }
+            }
+            None => local.push(name.clone()),
+        }
+    }
+    if !local.is_empty() {
+        out.push(Segment::Local(expand(&local, walk)));
+    }
+    out
+}
+
+/// Where an input's line comes from: its name in the manifest, the path
+/// shown in messages, and (hashdeep) its absolute name.
+struct Named {
+    label: Vec<u8>,
+    shown: String,
+    absolute: Vec<u8>,
+}
+
+fn named_input(input: &Input) -> Named {
+    let (path, label): (PathBuf, Vec<u8>) = match input {
+        Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
+        Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
+    };
+    // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
+    let absolute = match input {
+        Input::File(p) if !p.is_absolute() => std::env::current_dir()
+            .map(|d| name_bytes(&d.join(p)))
+            .unwrap_or_else(|_| label.clone()),
+        _ => label.clone(),
+    };
+    Named {
+        label,
+        shown: path.display().to_string(),
+        absolute,
+    }
+}
+
 pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let params = params(args)?;
@@ -300,9 +361,28 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         follow_symlinks: args.follow,
         exclude: exclude_set(&args.exclude).map_err(Failure::Usage)?,
     };
-    let inputs = expand(&names, &walk);
+    let segments = segments(&names, &walk);
+    let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
+    if args.verify_etag && !any_objects {
+        return Err(Failure::Usage(
+            "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)"
+                .into(),
+        ));
+    }
+    if any_objects && args.git {
+        return Err(Failure::Usage(
+            "--git: git names files; give no object-store URL with it".into(),
+        ));
+    }
+    let local_inputs: Vec<&Input> = segments
+        .iter()
+        .flat_map(|s| match s {
+            Segment::Local(inputs) => inputs.iter().collect(),
+            Segment::Objects(_) => Vec::new(),
+        })
+        .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let rotating = reads_from_spinning_disk(&first_files(&inputs, 8));
+    let rotating = reads_from_spinning_disk(&first_files(&local_inputs, 8));
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
         Some(n) => n,
@@ -324,9 +404,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         strategy,
         git_blob: args.git,
     };
-    let make = || {
+    let make_with = |parallel: bool| {
         let mut p = params.clone();
-        p.parallel = job.strategy.parallel_hash;
+        p.parallel = parallel;
         Fanout::new(
             columns
                 .iter()
@@ -338,6 +418,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 .collect(),
         )
     };
+    let make = || make_with(job.strategy.parallel_hash);
+    // Objects arrive in ranges of megabytes on this thread while the
+    // runtime's threads fetch: a tree-parallel hash spreads each range over
+    // the cores.
+    let make_for_objects = || make_with(tree_parallel && cores > 1);
 
     let format = match (args.json, args.format) {
         (true, _) | (false, Some(SumFormat::Json)) => Some(Format::Json),
@@ -358,6 +443,14 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             )));
         }
     }
+    let reader = if any_objects {
+        Some(
+            ObjectReader::new(ObjectSettings::default())
+                .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
+        )
+    } else {
+        None
+    };
     let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if args.output.is_some() {
         let flag = std::sync::Arc::clone(&interrupted);
@@ -368,25 +461,29 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     if hashdeep {
         sink.write(&hashdeep_header(&columns))?;
     }
-    let progress = progress_bar(args, &inputs);
+    let progress = progress_bar(args, &local_inputs);
     let mut rows = Vec::new();
     let mut failed = false;
+    let mut etags = EtagSummary::default();
+    let mut done = 0usize;
     let end = if args.zero { b'\0' } else { b'\n' };
-    let result = hash_inputs(&inputs, &make, jobs, &job, &mut |i, result| {
+    let mut emit = |named: Named, result: io::Result<FileDigests>| -> Result<(), Failure> {
         if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(Failure::Runtime(
                 "interrupted; the previous manifest is untouched".into(),
             ));
         }
-        let (path, label): (PathBuf, Vec<u8>) = match &inputs[i] {
-            Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
-            Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
-        };
+        done += 1;
         if let Some(bar) = &progress {
             let size = result.as_ref().map_or(0, |r| r.bytes);
             bar.inc(size);
-            bar.set_message(format!("{} files", i + 1));
+            bar.set_message(format!("{done} files"));
         }
+        let Named {
+            label,
+            shown,
+            absolute,
+        } = named;
         match result {
             Ok(FileDigests {
                 digests,
@@ -400,13 +497,6 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                         line.extend_from_slice(d.to_hex().as_bytes());
                     }
                     line.push(b',');
-                    // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
-                    let absolute = match &inputs[i] {
-                        Input::File(p) if !p.is_absolute() => std::env::current_dir()
-                            .map(|d| name_bytes(&d.join(p)))
-                            .unwrap_or_else(|_| label.clone()),
-                        _ => label.clone(),
-                    };
                     line.extend_from_slice(&absolute);
                     line.push(b'\n');
                     return sink.write(&line);
@@ -451,12 +541,34 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             }
             Err(e) => {
                 sink.flush()?;
-                eprintln!("hashlab: {}: {}", path.display(), io_message(&e));
+                eprintln!("hashlab: {shown}: {}", io_message(&e));
                 failed = true;
             }
         }
         Ok(())
-    });
+    };
+    let mut result = Ok(());
+    for segment in &segments {
+        result = match segment {
+            Segment::Local(inputs) => hash_inputs(inputs, &make, jobs, &job, &mut |i, r| {
+                emit(named_input(&inputs[i]), r)
+            }),
+            Segment::Objects(urls) => {
+                let reader = reader.as_ref().expect("made when any URL is given");
+                hash_object_roots(
+                    reader,
+                    urls,
+                    &make_for_objects,
+                    args.verify_etag,
+                    &mut etags,
+                    &mut emit,
+                )
+            }
+        };
+        if result.is_err() {
+            break;
+        }
+    }
     if let Err(e) = result {
         sink.abandon();
         return match e {
@@ -474,11 +586,59 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         sink.write(&render(&rows, format)?)?;
     }
     sink.finish()?;
-    Ok(if failed {
+    if args.verify_etag {
+        eprintln!("hashlab: {}", etags.describe());
+    }
+    Ok(if failed || !etags.passed() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Lists each root URL and hashes its objects through `emit`; a root that
+/// cannot be listed is reported as an unreadable file is (and fails the run).
+fn hash_object_roots(
+    reader: &ObjectReader,
+    urls: &[String],
+    make: &dyn Fn() -> Fanout,
+    verify_etag: bool,
+    etags: &mut EtagSummary,
+    emit: &mut dyn FnMut(Named, io::Result<FileDigests>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    for url in urls {
+        let objects = match reader.list(url) {
+            Ok(objects) => objects,
+            Err(e) => {
+                let named = Named {
+                    label: url.as_bytes().to_vec(),
+                    shown: url.clone(),
+                    absolute: url.as_bytes().to_vec(),
+                };
+                emit(named, Err(e.to_io()))?;
+                continue;
+            }
+        };
+        reader.hash(&objects, make, verify_etag, &mut |i, result| {
+            let name = objects[i].name.as_bytes().to_vec();
+            let named = Named {
+                label: name.clone(),
+                shown: objects[i].name.clone(),
+                absolute: name,
+            };
+            let result = result.map(|d| {
+                if let Some(verdict) = &d.etag {
+                    etags.add(verdict);
+                    if *verdict != EtagVerdict::Matches {
+                        eprintln!("hashlab: {}: {}", objects[i].name, verdict.describe());
+                    }
+                }
+                d.digests
+            });
+            emit(named, result.map_err(|e| e.to_io()))
+        })?;
+    }
+    Ok(())
 }
 
 /// hashdeep's header: the columns, where it ran, and how.
@@ -498,7 +658,7 @@ fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long
 /// (many files or much data), or when asked for with --progress.
-fn progress_bar(args: &SumArgs, inputs: &[Input]) -> Option<indicatif::ProgressBar> {
+fn progress_bar(args: &SumArgs, inputs: &[&Input]) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     // indicatif draws only on a terminal, so --progress cannot force a bar into a pipe.
     if args.no_progress || !std::io::stderr().is_terminal() {
@@ -529,7 +689,7 @@ fn progress_bar(args: &SumArgs, inputs: &[Input]) -> Option<indicatif::ProgressB
     Some(bar)
 }
 
-fn first_files(inputs: &[Input], n: usize) -> Vec<&Path> {
+fn first_files<'a>(inputs: &[&'a Input], n: usize) -> Vec<&'a Path> {
     inputs
         .iter()
         .filter_map(|i| match i {

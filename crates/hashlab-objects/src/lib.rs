@@ -1,0 +1,791 @@
+//! Hashing objects in object stores (`s3://`, `gs://`, `az://`, `file://`)
+//! through the `object_store` crate, for `hashlab sum|check|audit` and the
+//! Python package.
+//!
+//! The API is blocking: an [`ObjectReader`] owns a tokio runtime and one
+//! client per store, and each call runs its requests on that runtime. An
+//! object is read as ranges ([`Settings::range_size`]) of which at most
+//! [`Settings::requests`] are in flight at once, across objects, and are fed
+//! in order to the hashers on the caller's thread: memory stays within
+//! `requests × range_size`, and many small objects overlap their round trips
+//! as the ranges of one large object do.
+//!
+//! Names: an object listed under a root URL is named as `hashlab sum -r DIR`
+//! names files, the root as given followed by the key below it
+//! (`s3://bucket/data` lists `s3://bucket/data/a/b.txt`), so a manifest's
+//! names are URLs that `check` reads back and `audit` compares with a new
+//! listing. Prints nothing; holds no global state.
+
+mod store;
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use futures::{StreamExt, TryStreamExt};
+use hashlab::{Hasher, Registry};
+use hashlab_integrity::{AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash};
+use object_store::path::Path as Key;
+use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
+
+pub use store::{is_object_url, Problem};
+
+/// How objects are read.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Bytes per ranged read.
+    pub range_size: u64,
+    /// Ranged reads in flight at once (across objects).
+    pub requests: usize,
+    /// Read the store's configuration from the standard environment
+    /// variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`, `GOOGLE_*`, `AZURE_*`...).
+    pub from_env: bool,
+    /// object_store configuration keys (`aws_endpoint`, `aws_region`...),
+    /// applied over the environment.
+    pub options: Vec<(String, String)>,
+}
+
+impl Settings {
+    pub const DEFAULT_RANGE_SIZE: u64 = 8 << 20;
+    pub const DEFAULT_REQUESTS: usize = 8;
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            range_size: Settings::DEFAULT_RANGE_SIZE,
+            requests: Settings::DEFAULT_REQUESTS,
+            from_env: true,
+            options: Vec::new(),
+        }
+    }
+}
+
+/// A failure about one URL: the URL, what kind of problem, and one line
+/// describing it (never a credential).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectError {
+    pub url: String,
+    pub problem: Problem,
+    pub message: String,
+}
+
+impl std::fmt::Display for ObjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.url, self.message)
+    }
+}
+
+impl std::error::Error for ObjectError {}
+
+impl ObjectError {
+    fn new(url: &str, problem: Problem, message: impl Into<String>) -> ObjectError {
+        ObjectError {
+            url: url.to_string(),
+            problem,
+            message: message.into(),
+        }
+    }
+
+    fn from_store(url: &str, error: &object_store::Error) -> ObjectError {
+        let (problem, message) = store::classify(error);
+        ObjectError::new(url, problem, message)
+    }
+
+    /// As an `io::Error` (`NotFound` for a missing object), for callers
+    /// that report files and objects alike. The message leaves the URL out.
+    pub fn to_io(&self) -> std::io::Error {
+        let kind = match self.problem {
+            Problem::NotFound => std::io::ErrorKind::NotFound,
+            Problem::AccessDenied => std::io::ErrorKind::PermissionDenied,
+            _ => std::io::ErrorKind::Other,
+        };
+        std::io::Error::new(kind, self.message.clone())
+    }
+}
+
+/// One object to hash.
+#[derive(Debug, Clone)]
+pub struct ObjectInfo {
+    /// The object's name: its root URL as given, then its key below the root.
+    pub name: String,
+    pub size: u64,
+    /// As the store reports it, quotes removed.
+    pub e_tag: Option<String>,
+    pub modified: Option<SystemTime>,
+    store: Arc<dyn ObjectStore>,
+    key: Key,
+}
+
+/// What an ETag says about the MD5 of an object's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EtagVerdict {
+    /// A single-part ETag equal to the MD5 of the bytes read.
+    Matches,
+    /// A single-part ETag that differs from the MD5 of the bytes read.
+    Differs { md5: String, e_tag: String },
+    /// A multipart upload's ETag (`<md5 of the parts' MD5s>-<parts>`): it
+    /// depends on the part sizes, which the store does not tell, so it is
+    /// not compared.
+    Multipart { e_tag: String },
+    /// No ETag, or one that is not an MD5 (Azure's and GCS's are versions).
+    NotMd5 { e_tag: Option<String> },
+}
+
+impl EtagVerdict {
+    /// The verdict for `e_tag` given the MD5 of the content.
+    pub fn judge(e_tag: Option<&str>, md5: &[u8]) -> EtagVerdict {
+        let Some(tag) = e_tag else {
+            return EtagVerdict::NotMd5 { e_tag: None };
+        };
+        let hex = hashlab::hex::encode(md5);
+        let is_hex = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
+        match tag.split_once('-') {
+            None if is_hex(tag) => {
+                if tag.eq_ignore_ascii_case(&hex) {
+                    EtagVerdict::Matches
+                } else {
+                    EtagVerdict::Differs {
+                        md5: hex,
+                        e_tag: tag.to_string(),
+                    }
+                }
+            }
+            Some((md5_part, parts))
+                if is_hex(md5_part)
+                    && !parts.is_empty()
+                    && parts.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                EtagVerdict::Multipart {
+                    e_tag: tag.to_string(),
+                }
+            }
+            _ => EtagVerdict::NotMd5 {
+                e_tag: Some(tag.to_string()),
+            },
+        }
+    }
+
+    /// One line for a person: "matches", "not comparable (multipart upload)"...
+    pub fn describe(&self) -> String {
+        match self {
+            EtagVerdict::Matches => "ETag matches the MD5 of the content".into(),
+            EtagVerdict::Differs { md5, e_tag } => {
+                format!("ETag MISMATCH: the content's MD5 is {md5}, the ETag is {e_tag}")
+            }
+            EtagVerdict::Multipart { e_tag } => {
+                format!("ETag not comparable (multipart upload: {e_tag})")
+            }
+            EtagVerdict::NotMd5 { e_tag: None } => {
+                "ETag not comparable (the store gave none)".into()
+            }
+            EtagVerdict::NotMd5 { e_tag: Some(t) } => {
+                format!("ETag not comparable (not an MD5: {t})")
+            }
+        }
+    }
+}
+
+/// Counts of ETag verdicts over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EtagSummary {
+    pub matched: u64,
+    pub mismatched: u64,
+    pub multipart: u64,
+    pub not_md5: u64,
+}
+
+impl EtagSummary {
+    pub fn add(&mut self, verdict: &EtagVerdict) {
+        match verdict {
+            EtagVerdict::Matches => self.matched += 1,
+            EtagVerdict::Differs { .. } => self.mismatched += 1,
+            EtagVerdict::Multipart { .. } => self.multipart += 1,
+            EtagVerdict::NotMd5 { .. } => self.not_md5 += 1,
+        }
+    }
+
+    /// Every comparable ETag matched.
+    pub fn passed(&self) -> bool {
+        self.mismatched == 0
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "--verify-etag: {} matched, {} MISMATCHED, {} not comparable (multipart upload), {} not comparable (no MD5 ETag)",
+            self.matched, self.mismatched, self.multipart, self.not_md5
+        )
+    }
+}
+
+/// One object's digests.
+#[derive(Debug, Clone)]
+pub struct ObjectDigests {
+    /// One per hasher of the Fanout, as [`FileDigests`] has them.
+    pub digests: FileDigests,
+    /// With `verify_etag`: what the ETag says.
+    pub etag: Option<EtagVerdict>,
+}
+
+/// Reads objects: owns the runtime their requests run on and one client per
+/// store (`scheme://bucket`), reused across calls.
+pub struct ObjectReader {
+    runtime: tokio::runtime::Runtime,
+    settings: Settings,
+    stores: Mutex<HashMap<String, Arc<dyn ObjectStore>>>,
+}
+
+impl ObjectReader {
+    pub fn new(settings: Settings) -> std::io::Result<ObjectReader> {
+        if settings.requests == 0 || settings.range_size == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "requests and range size must be at least 1",
+            ));
+        }
+        // Two threads move bytes off the sockets while the caller's thread
+        // hashes; more would only compete with the hashing for cores.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("hashlab-objects")
+            .enable_all()
+            .build()?;
+        Ok(ObjectReader {
+            runtime,
+            settings,
+            stores: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The client for `url`'s store and the key the URL names in it.
+    fn resolve(&self, url: &str) -> Result<(Arc<dyn ObjectStore>, Key), ObjectError> {
+        let split = store::split(url).map_err(|m| ObjectError::new(url, Problem::Usage, m))?;
+        let key = Key::from(split.key);
+        let mut stores = self.stores.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(store) = stores.get(&split.store_id) {
+            return Ok((Arc::clone(store), key));
+        }
+        // Building a client reads no network: an unreachable endpoint shows
+        // at the first request.
+        let store = {
+            let _enter = self.runtime.enter();
+            store::build(&split, self.settings.from_env, &self.settings.options)
+                .map_err(|m| ObjectError::new(url, Problem::Usage, m))?
+        };
+        stores.insert(split.store_id.clone(), Arc::clone(&store));
+        Ok((store, key))
+    }
+
+    /// The objects under `root` (a prefix, as `s3://bucket/dir`, with or
+    /// without a trailing `/`), sorted by key; or the one object `root` names
+    /// when nothing lies under it. An empty bucket lists nothing; a prefix
+    /// with nothing at or under it is `NotFound`.
+    pub fn list(&self, root: &str) -> Result<Vec<ObjectInfo>, ObjectError> {
+        let (store, prefix) = self.resolve(root)?;
+        let base = root.trim_end_matches('/');
+        let listing: Result<Vec<ObjectMeta>, object_store::Error> = self.runtime.block_on(async {
+            let prefix = (!prefix.as_ref().is_empty()).then_some(&prefix);
+            store.list(prefix).try_collect().await
+        });
+        let mut metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
+        if metas.is_empty() {
+            if prefix.as_ref().is_empty() {
+                return Ok(Vec::new());
+            }
+            let meta = self.runtime.block_on(store.head(&prefix)).map_err(|e| {
+                match ObjectError::from_store(root, &e) {
+                    e if e.problem == Problem::NotFound => {
+                        ObjectError::new(root, Problem::NotFound, "no object at or under this URL")
+                    }
+                    e => e,
+                }
+            })?;
+            return Ok(vec![info(base.to_string(), meta, store)]);
+        }
+        metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
+        let skip = if prefix.as_ref().is_empty() {
+            0
+        } else {
+            prefix.as_ref().len() + 1
+        };
+        Ok(metas
+            .into_iter()
+            .map(|meta| {
+                let relative = meta.location.as_ref().get(skip..).unwrap_or_default();
+                info(format!("{base}/{relative}"), meta, Arc::clone(&store))
+            })
+            .collect())
+    }
+
+    /// The one object `url` names (a HEAD request).
+    pub fn stat(&self, url: &str) -> Result<ObjectInfo, ObjectError> {
+        let (store, key) = self.resolve(url)?;
+        if key.as_ref().is_empty() {
+            return Err(ObjectError::new(
+                url,
+                Problem::Usage,
+                "the URL names a bucket, not an object",
+            ));
+        }
+        let meta = self
+            .runtime
+            .block_on(store.head(&key))
+            .map_err(|e| ObjectError::from_store(url, &e))?;
+        Ok(info(url.to_string(), meta, store))
+    }
+
+    /// An object known by name, size and ETag (from a listing made
+    /// elsewhere, e.g. a Dask client's): no request.
+    pub fn object(
+        &self,
+        name: &str,
+        size: u64,
+        e_tag: Option<String>,
+    ) -> Result<ObjectInfo, ObjectError> {
+        let (store, key) = self.resolve(name)?;
+        Ok(ObjectInfo {
+            name: name.to_string(),
+            size,
+            e_tag,
+            modified: None,
+            store,
+            key,
+        })
+    }
+
+    /// Hashes `objects` with the hashers `make` builds, and hands each
+    /// result to `emit` in order. With `verify_etag`, an MD5 is computed
+    /// alongside and judged against the object's ETag. `emit` returning an
+    /// error stops the run.
+    pub fn hash<E>(
+        &self,
+        objects: &[ObjectInfo],
+        make: &dyn Fn() -> Fanout,
+        verify_etag: bool,
+        emit: &mut dyn FnMut(usize, Result<ObjectDigests, ObjectError>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut fanout = make();
+        let mut md5 = if verify_etag {
+            Some(
+                Registry::default()
+                    .hasher("md5", None, &Default::default())
+                    .expect("md5 is in every registry"),
+            )
+        } else {
+            None
+        };
+        let mut pending: Option<Pending> = None;
+        self.stream(objects, &mut |unit, chunk| {
+            let object = &objects[unit.object];
+            let state = pending.get_or_insert(Pending {
+                object: unit.object,
+                bytes: 0,
+                failed: None,
+            });
+            match chunk {
+                Ok(bytes) if state.failed.is_none() => {
+                    let expected = unit.range.as_ref().map_or(0, |r| r.end - r.start);
+                    if bytes.len() as u64 != expected {
+                        state.failed = Some(ObjectError::new(
+                            &object.name,
+                            Problem::Changed,
+                            format!(
+                                "the store sent {} bytes for a range of {expected}: it changed while it was being read",
+                                bytes.len()
+                            ),
+                        ));
+                    } else {
+                        fanout.update(bytes);
+                        if let Some(md5) = &mut md5 {
+                            md5.update(bytes);
+                        }
+                        state.bytes += expected;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    if state.failed.is_none() {
+                        state.failed = Some(ObjectError::from_store(&object.name, e));
+                    }
+                }
+            }
+            if !unit.last {
+                return Ok(());
+            }
+            let done = pending.take().expect("set above");
+            let joined = fanout.finalize_reset();
+            let md5_digest = md5.as_mut().map(|h| h.finalize_reset());
+            let result = match done.failed {
+                Some(e) => Err(e),
+                None => Ok(ObjectDigests {
+                    digests: FileDigests {
+                        digests: fanout.split(&joined),
+                        bytes: done.bytes,
+                        modified: object.modified,
+                    },
+                    etag: md5_digest
+                        .map(|d| EtagVerdict::judge(object.e_tag.as_deref(), d.as_bytes())),
+                }),
+            };
+            emit(done.object, result)
+        })
+    }
+
+    /// Reads the object `url` names into `sink`, in order; returns its size
+    /// and ETag (for `check`, which hashes one named object at a time).
+    pub fn read_into(
+        &self,
+        url: &str,
+        sink: &mut dyn FnMut(&[u8]),
+    ) -> Result<(u64, Option<String>), ObjectError> {
+        let object = self.stat(url)?;
+        let mut failed = None;
+        let mut bytes = 0u64;
+        self.stream(std::slice::from_ref(&object), &mut |unit, chunk| {
+            match chunk {
+                Ok(data) if failed.is_none() => {
+                    let expected = unit.range.as_ref().map_or(0, |r| r.end - r.start);
+                    if data.len() as u64 != expected {
+                        failed = Some(ObjectError::new(
+                            url,
+                            Problem::Changed,
+                            "it changed while it was being read",
+                        ));
+                    } else {
+                        sink(data);
+                        bytes += expected;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    failed.get_or_insert_with(|| ObjectError::from_store(url, e));
+                }
+            }
+            Ok::<(), ()>(())
+        })
+        .expect("the sink never stops the stream");
+        match failed {
+            Some(e) => Err(e),
+            None => Ok((bytes, object.e_tag)),
+        }
+    }
+
+    /// Fetches every object's ranges, `settings.requests` at a time, and
+    /// hands them to `consume` in order (object by object, range by range).
+    /// A zero-length object is one unit with no request.
+    fn stream<E>(&self, objects: &[ObjectInfo], consume: Consume<'_, E>) -> Result<(), E> {
+        let units = plan(objects, self.settings.range_size);
+        self.runtime.block_on(async {
+            let mut fetched = futures::stream::iter(units.iter())
+                .map(|unit| {
+                    // Spawned, so the requests progress on the runtime's
+                    // threads while this thread hashes; `buffered` keeps at
+                    // most `requests` of them alive and yields them in order.
+                    let task = unit.range.clone().map(|range| {
+                        let object = &objects[unit.object];
+                        let options = GetOptions {
+                            range: Some(GetRange::Bounded(range)),
+                            // A new version mid-read fails the remaining ranges
+                            // instead of mixing two versions' bytes.
+                            if_match: object.e_tag.as_ref().map(|t| format!("\"{t}\"")),
+                            ..Default::default()
+                        };
+                        let (store, key) = (Arc::clone(&object.store), object.key.clone());
+                        tokio::spawn(
+                            async move { store.get_opts(&key, options).await?.bytes().await },
+                        )
+                    });
+                    async move {
+                        match task {
+                            None => Ok(Default::default()),
+                            Some(handle) => match handle.await {
+                                Ok(result) => result,
+                                Err(join) => Err(object_store::Error::JoinError { source: join }),
+                            },
+                        }
+                    }
+                })
+                .buffered(self.settings.requests);
+            let mut at = 0;
+            while let Some(result) = fetched.next().await {
+                let unit = &units[at];
+                at += 1;
+                match &result {
+                    Ok(bytes) => consume(unit, Ok(bytes))?,
+                    Err(e) => consume(unit, Err(e))?,
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Takes each range, in order, as it arrives (or the error that replaced it).
+type Consume<'a, E> =
+    &'a mut dyn FnMut(&Unit, Result<&[u8], &object_store::Error>) -> Result<(), E>;
+
+struct Pending {
+    object: usize,
+    bytes: u64,
+    failed: Option<ObjectError>,
+}
+
+/// One ranged read of one object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unit {
+    object: usize,
+    /// None for an empty object.
+    range: Option<Range<u64>>,
+    /// The object's last range.
+    last: bool,
+}
+
+fn plan(objects: &[ObjectInfo], range_size: u64) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        if object.size == 0 {
+            units.push(Unit {
+                object: i,
+                range: None,
+                last: true,
+            });
+            continue;
+        }
+        let mut start = 0;
+        while start < object.size {
+            let end = (start + range_size).min(object.size);
+            units.push(Unit {
+                object: i,
+                range: Some(start..end),
+                last: end == object.size,
+            });
+            start = end;
+        }
+    }
+    units
+}
+
+fn info(name: String, meta: ObjectMeta, store: Arc<dyn ObjectStore>) -> ObjectInfo {
+    ObjectInfo {
+        name,
+        size: meta.size,
+        e_tag: meta.e_tag.map(|t| {
+            let t = t.strip_prefix("W/").unwrap_or(&t);
+            t.trim_matches('"').to_string()
+        }),
+        modified: Some(meta.last_modified.into()),
+        store,
+        key: meta.location,
+    }
+}
+
+/// How [`audit`] runs.
+#[derive(Debug, Clone, Default)]
+pub struct AuditOptions<'a> {
+    /// Local files hashed in parallel.
+    pub jobs: usize,
+    /// The manifest itself, when it lies in an audited directory.
+    pub skip: Option<&'a std::path::Path>,
+    /// Local files only: skip those whose size and time are as recorded.
+    pub changed_only: bool,
+    /// Judge each object's ETag against the MD5 of its content.
+    pub verify_etag: bool,
+}
+
+/// What [`audit`] found.
+#[derive(Debug, Clone, Default)]
+pub struct AuditOutcome {
+    pub report: AuditReport,
+    /// With `verify_etag`: each object's name and verdict, in listing order.
+    pub etags: Vec<(String, EtagVerdict)>,
+}
+
+/// `hashlab audit` over local inputs (`tree`) and object-store prefixes
+/// (`roots`) at once: every object under the roots is listed and re-hashed,
+/// and the report says which recorded names matched, changed, went missing,
+/// are new or moved. A root that cannot be listed fails the audit (its
+/// objects would all look missing). `reader` may be None when `roots` is empty.
+pub fn audit(
+    reader: Option<&ObjectReader>,
+    registry: &Registry,
+    recorded: &[Recorded],
+    tree: &[Input],
+    roots: &[String],
+    options: &AuditOptions<'_>,
+) -> Result<AuditOutcome, String> {
+    let mut etags = Vec::new();
+    let mut remote = |make: &(dyn Fn() -> Fanout + Sync)| {
+        let reader = reader.ok_or("object-store URLs given without a reader to read them")?;
+        let mut objects: Vec<ObjectInfo> = Vec::new();
+        for root in roots {
+            let listed = reader.list(root).map_err(|e| e.to_string())?;
+            objects.extend(listed);
+        }
+        // Roots that overlap list some objects twice.
+        let mut seen = std::collections::HashSet::new();
+        objects.retain(|o| seen.insert(o.name.clone()));
+        let mut out = Vec::with_capacity(objects.len());
+        reader
+            .hash::<()>(&objects, make, options.verify_etag, &mut |i, result| {
+                let result = result.map_err(|e| e.message).map(|d| {
+                    if let Some(verdict) = d.etag {
+                        etags.push((objects[i].name.clone(), verdict));
+                    }
+                    d.digests
+                });
+                out.push((objects[i].name.clone(), result));
+                Ok(())
+            })
+            .expect("the collector never stops the run");
+        Ok(out)
+    };
+    let report = hashlab_integrity::audit_with(
+        registry,
+        recorded,
+        tree,
+        options.jobs.max(1),
+        options.skip,
+        options.changed_only,
+        (!roots.is_empty()).then_some(&mut remote as RemoteHash<'_>),
+    )?;
+    Ok(AuditOutcome { report, etags })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashlab::HashParams;
+
+    fn sha256() -> Fanout {
+        Fanout::new(vec![Registry::default()
+            .hasher("sha256", None, &HashParams::default())
+            .unwrap()])
+    }
+
+    #[test]
+    fn etags_are_judged_only_when_they_are_md5s() {
+        let md5_abc = hashlab::hex::decode("900150983cd24fb0d6963f7d28e17f72").unwrap();
+        let judge = |tag: Option<&str>| EtagVerdict::judge(tag, &md5_abc);
+        assert_eq!(
+            judge(Some("900150983cd24fb0d6963f7d28e17f72")),
+            EtagVerdict::Matches
+        );
+        assert_eq!(
+            judge(Some("900150983CD24FB0D6963F7D28E17F72")),
+            EtagVerdict::Matches
+        );
+        assert!(matches!(
+            judge(Some("00000000000000000000000000000000")),
+            EtagVerdict::Differs { .. }
+        ));
+        assert!(matches!(
+            judge(Some("d41d8cd98f00b204e9800998ecf8427e-2")),
+            EtagVerdict::Multipart { .. }
+        ));
+        // Azure and GCS ETags are versions, not digests.
+        assert!(matches!(
+            judge(Some("0x8DCA1B2C3D4E5F6")),
+            EtagVerdict::NotMd5 { .. }
+        ));
+        assert!(matches!(judge(None), EtagVerdict::NotMd5 { e_tag: None }));
+        let mut summary = EtagSummary::default();
+        summary.add(&judge(Some("d41d8cd98f00b204e9800998ecf8427e-2")));
+        assert!(summary.passed());
+        summary.add(&judge(Some("00000000000000000000000000000000")));
+        assert!(!summary.passed());
+    }
+
+    #[test]
+    fn ranges_cover_each_object_once_in_order() {
+        let reader = ObjectReader::new(Settings::default()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let objects: Vec<ObjectInfo> = [0u64, 5, 10, 11]
+            .iter()
+            .map(|&size| {
+                let url = format!("file://{}/x", dir.path().display());
+                reader.object(&url, size, None).unwrap()
+            })
+            .collect();
+        let units = plan(&objects, 5);
+        let ranges: Vec<(usize, Option<Range<u64>>, bool)> = units
+            .into_iter()
+            .map(|u| (u.object, u.range, u.last))
+            .collect();
+        assert_eq!(
+            ranges,
+            vec![
+                (0, None, true),
+                (1, Some(0..5), true),
+                (2, Some(0..5), false),
+                (2, Some(5..10), true),
+                (3, Some(0..5), false),
+                (3, Some(5..10), false),
+                (3, Some(10..11), true),
+            ]
+        );
+    }
+
+    /// file:// goes through the same listing and ranged reads as s3://.
+    #[test]
+    fn file_urls_list_sorted_and_hash_like_the_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("tree");
+        std::fs::create_dir_all(root.join("sub dir")).unwrap();
+        let big: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(root.join("b"), &big).unwrap();
+        std::fs::write(root.join("a"), b"abc").unwrap();
+        std::fs::write(root.join("sub dir/c d"), b"").unwrap();
+        let reader = ObjectReader::new(Settings {
+            range_size: 1 << 20,
+            requests: 3,
+            ..Settings::default()
+        })
+        .unwrap();
+        let url = format!("file://{}/", root.display());
+        let objects = reader.list(&url).unwrap();
+        let names: Vec<&str> = objects.iter().map(|o| o.name.as_str()).collect();
+        let base = format!("file://{}", root.display());
+        assert_eq!(
+            names,
+            vec![
+                format!("{base}/a"),
+                format!("{base}/b"),
+                format!("{base}/sub dir/c d")
+            ]
+        );
+        let mut got = Vec::new();
+        reader
+            .hash::<()>(&objects, &sha256, false, &mut |i, r| {
+                got.push((i, r.unwrap().digests));
+                Ok(())
+            })
+            .unwrap();
+        let local = |bytes: &[u8]| {
+            let mut h = sha256();
+            h.update(bytes);
+            h.finalize_reset()
+        };
+        assert_eq!(got[0].1.digests[0], local(b"abc"));
+        assert_eq!(got[1].1.digests[0], local(&big));
+        assert_eq!(got[1].1.bytes, big.len() as u64);
+        assert_eq!(got[2].1.digests[0], local(b""));
+        // One object by name, as `check` reads it.
+        let mut h = sha256();
+        let (bytes, _) = reader
+            .read_into(&format!("{base}/b"), &mut |c| h.update(c))
+            .unwrap();
+        assert_eq!((bytes, h.finalize_reset()), (big.len() as u64, local(&big)));
+        // Nothing there at all: NotFound, naming the URL.
+        let err = reader.list(&format!("{base}/nothing")).unwrap_err();
+        assert_eq!(err.problem, Problem::NotFound);
+        assert!(
+            err.to_string().starts_with(&format!("{base}/nothing: ")),
+            "{err}"
+        );
+    }
+}

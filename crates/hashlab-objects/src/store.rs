@@ -1,0 +1,486 @@
+//! From a URL to an `object_store` client, and from a failed request to one
+//! line a person can act on.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::azure::MicrosoftAzureBuilder;
+use object_store::gcp::GoogleCloudStorageBuilder;
+use object_store::local::LocalFileSystem;
+use object_store::{BackoffConfig, ObjectStore, RetryConfig};
+
+/// URL schemes read through an object store (object_store's names for S3,
+/// Google Cloud Storage, Azure Blob Storage and the local file system).
+const SCHEMES: &[&str] = &[
+    "s3", "s3a", "gs", "az", "azure", "abfs", "abfss", "adl", "file",
+];
+
+/// Whether `name` is a URL of an object store hashlab reads (`s3://`, `gs://`,
+/// `az://`, `file://`...), as opposed to a local path.
+pub fn is_object_url(name: &str) -> bool {
+    name.split_once("://")
+        .is_some_and(|(scheme, _)| SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()))
+}
+
+/// A URL taken apart: which store (`scheme://bucket`), and the key or
+/// prefix inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Split<'a> {
+    pub scheme: String,
+    /// `scheme://authority`: one client per store.
+    pub store_id: String,
+    /// The key or prefix, without a leading `/`.
+    pub key: &'a str,
+}
+
+/// Splits by hand rather than through `url::Url`: keys are free text, and a
+/// URL parser would read `#` as a fragment, `?` as a query and `..` as a step up.
+pub(crate) fn split(text: &str) -> Result<Split<'_>, String> {
+    let (scheme, rest) = text
+        .split_once("://")
+        .ok_or_else(|| "not a URL (scheme://bucket/key)".to_string())?;
+    let scheme = scheme.to_ascii_lowercase();
+    if !SCHEMES.contains(&scheme.as_str()) {
+        return Err(format!(
+            "{scheme}:// is not an object store hashlab reads ({})",
+            SCHEMES.join(", ")
+        ));
+    }
+    let (authority, key) = rest.split_once('/').unwrap_or((rest, ""));
+    if scheme == "file" {
+        if !authority.is_empty() && authority != "localhost" {
+            return Err(format!(
+                "a file:// URL of another host ({authority}) is not a local path"
+            ));
+        }
+    } else if authority.is_empty() {
+        return Err("the URL names no bucket".into());
+    }
+    Ok(Split {
+        store_id: format!("{scheme}://{authority}"),
+        scheme,
+        key: key.trim_start_matches('/'),
+    })
+}
+
+/// Retries for transient failures (5xx, dropped connections), kept short so
+/// that a server that is down is reported within seconds, not minutes.
+fn retry() -> RetryConfig {
+    RetryConfig {
+        backoff: BackoffConfig {
+            init_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(2),
+            base: 2.0,
+        },
+        max_retries: 3,
+        retry_timeout: Duration::from_secs(30),
+    }
+}
+
+/// A client for the store `split` names. Configuration comes from the
+/// standard environment variables (`AWS_*`, `GOOGLE_*`, `AZURE_*`) when
+/// `from_env`, then `options` (object_store's configuration keys, such as
+/// `aws_endpoint` or `aws_access_key_id`) over them.
+pub(crate) fn build(
+    split: &Split<'_>,
+    from_env: bool,
+    options: &[(String, String)],
+) -> Result<Arc<dyn ObjectStore>, String> {
+    let bad_key = |key: &str| format!("{key}: not a configuration key of this store");
+    let store: Arc<dyn ObjectStore> = match split.scheme.as_str() {
+        "file" => Arc::new(LocalFileSystem::new()),
+        "s3" | "s3a" => {
+            let mut builder = if from_env {
+                AmazonS3Builder::from_env()
+            } else {
+                AmazonS3Builder::new()
+            };
+            for (key, value) in options {
+                let key: AmazonS3ConfigKey =
+                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
+                builder = builder.with_config(key, value);
+            }
+            if from_env
+                && builder
+                    .get_config_value(&AmazonS3ConfigKey::AccessKeyId)
+                    .is_none()
+            {
+                let region_set = builder
+                    .get_config_value(&AmazonS3ConfigKey::Region)
+                    .is_some();
+                for (key, value) in aws_profile(&|name| std::env::var(name).ok())? {
+                    if key != AmazonS3ConfigKey::Region || !region_set {
+                        builder = builder.with_config(key, value);
+                    }
+                }
+            }
+            builder = builder.with_url(&split.store_id);
+            // A local or private server (MinIO on 127.0.0.1) speaks plain
+            // http; object_store refuses http unless told. Requests stay
+            // path-style (`endpoint/bucket/key`, object_store's default),
+            // which a server on an IP address needs.
+            let endpoint = builder
+                .get_config_value(&AmazonS3ConfigKey::Endpoint)
+                .unwrap_or_default();
+            if endpoint.starts_with("http://") {
+                builder = builder.with_allow_http(true);
+            }
+            Arc::new(
+                builder
+                    .with_retry(retry())
+                    .build()
+                    .map_err(|e| describe(&e))?,
+            )
+        }
+        "gs" => {
+            let mut builder = if from_env {
+                GoogleCloudStorageBuilder::from_env()
+            } else {
+                GoogleCloudStorageBuilder::new()
+            };
+            for (key, value) in options {
+                let key = key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
+                builder = builder.with_config(key, value);
+            }
+            Arc::new(
+                builder
+                    .with_url(&split.store_id)
+                    .with_retry(retry())
+                    .build()
+                    .map_err(|e| describe(&e))?,
+            )
+        }
+        _ => {
+            let mut builder = if from_env {
+                MicrosoftAzureBuilder::from_env()
+            } else {
+                MicrosoftAzureBuilder::new()
+            };
+            for (key, value) in options {
+                let key = key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
+                builder = builder.with_config(key, value);
+            }
+            Arc::new(
+                builder
+                    .with_url(&split.store_id)
+                    .with_retry(retry())
+                    .build()
+                    .map_err(|e| describe(&e))?,
+            )
+        }
+    };
+    Ok(store)
+}
+
+/// Credentials and region of an AWS profile, as the AWS CLI finds them:
+/// `AWS_PROFILE` (default `default`) in the shared credentials file
+/// (`AWS_SHARED_CREDENTIALS_FILE`, default `~/.aws/credentials`) and the
+/// config file (`AWS_CONFIG_FILE`, default `~/.aws/config`, sections
+/// `[profile NAME]`). object_store reads only the environment, and the AWS
+/// SDK's own loader would bring the whole SDK for these few lines. Static
+/// keys only: a profile of `role_arn`, `sso_*` or `credential_process` is
+/// refused with a message rather than ignored. Nothing when neither file
+/// exists and no profile was asked for.
+pub(crate) fn aws_profile(
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<(AmazonS3ConfigKey, String)>, String> {
+    let asked = env("AWS_PROFILE").filter(|p| !p.is_empty());
+    let profile = asked.clone().unwrap_or_else(|| "default".into());
+    let home = env("HOME").unwrap_or_default();
+    let file = |var: &str, default: &str| {
+        env(var)
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| format!("{home}/.aws/{default}"))
+    };
+    let read = |path: &str| -> Result<Option<ini::Ini>, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => ini::Ini::load_from_str_noescape(&text)
+                .map(Some)
+                .map_err(|e| format!("{path}: {e}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{path}: {e}")),
+        }
+    };
+    let credentials_path = file("AWS_SHARED_CREDENTIALS_FILE", "credentials");
+    let config_path = file("AWS_CONFIG_FILE", "config");
+    let credentials = read(&credentials_path)?;
+    let config = read(&config_path)?;
+    let config_section = if profile == "default" {
+        "default".to_string()
+    } else {
+        format!("profile {profile}")
+    };
+    let from_credentials = credentials
+        .as_ref()
+        .and_then(|c| c.section(Some(profile.as_str())));
+    let from_config = config
+        .as_ref()
+        .and_then(|c| c.section(Some(config_section.as_str())));
+    if from_credentials.is_none() && from_config.is_none() {
+        return match asked {
+            Some(p) => Err(format!(
+                "AWS_PROFILE={p}: no such profile in {credentials_path} or {config_path}"
+            )),
+            None => Ok(Vec::new()),
+        };
+    }
+    let get = |key: &str| {
+        from_credentials
+            .and_then(|s| s.get(key))
+            .or_else(|| from_config.and_then(|s| s.get(key)))
+            .map(str::to_string)
+    };
+    if let Some(other) = [
+        "role_arn",
+        "sso_start_url",
+        "sso_session",
+        "credential_process",
+    ]
+    .into_iter()
+    .find(|k| get(k).is_some())
+    {
+        return Err(format!(
+            "AWS profile {profile} uses {other}, which hashlab does not follow: export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (e.g. from `aws configure export-credentials`)"
+        ));
+    }
+    let mut out = Vec::new();
+    for (file_key, key) in [
+        ("aws_access_key_id", AmazonS3ConfigKey::AccessKeyId),
+        ("aws_secret_access_key", AmazonS3ConfigKey::SecretAccessKey),
+        ("aws_session_token", AmazonS3ConfigKey::Token),
+        ("region", AmazonS3ConfigKey::Region),
+    ] {
+        if let Some(value) = get(file_key) {
+            out.push((key, value));
+        }
+    }
+    Ok(out)
+}
+
+/// What went wrong, as a class the caller can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// The URL itself, or the store's configuration, is wrong.
+    Usage,
+    /// No object at this key (or nothing under this prefix).
+    NotFound,
+    /// The bucket (container) does not exist.
+    NoSuchBucket,
+    /// The credentials were refused or lack the permission.
+    AccessDenied,
+    /// The endpoint could not be reached.
+    Unreachable,
+    /// The object changed while it was being read.
+    Changed,
+    /// Anything else the store reported.
+    Other,
+}
+
+/// The message of an object_store error as one line that names the
+/// problem: the chain of sources joined, the response body (XML) reduced to
+/// its error code and message. Requests are signed in headers, never in
+/// the URL, so no credential is in the text.
+pub(crate) fn describe(error: &object_store::Error) -> String {
+    classify(error).1
+}
+
+pub(crate) fn classify(error: &object_store::Error) -> (Problem, String) {
+    let chain = chain_text(error);
+    let code = xml_field(&chain, "Code");
+    let problem = match (error, code.as_deref()) {
+        (_, Some("NoSuchBucket" | "ContainerNotFound")) => Problem::NoSuchBucket,
+        (_, Some("AccessDenied" | "InvalidAccessKeyId" | "SignatureDoesNotMatch"))
+        | (_, Some("AuthenticationFailed" | "AuthorizationFailure")) => Problem::AccessDenied,
+        (object_store::Error::PermissionDenied { .. }, _)
+        | (object_store::Error::Unauthenticated { .. }, _) => Problem::AccessDenied,
+        (object_store::Error::Precondition { .. }, _) => Problem::Changed,
+        (object_store::Error::NotFound { .. }, _) => Problem::NotFound,
+        (object_store::Error::UnknownConfigurationKey { .. }, _) => Problem::Usage,
+        _ if refused(&chain) => Problem::Unreachable,
+        _ => Problem::Other,
+    };
+    let message = match (problem, code.as_deref()) {
+        (Problem::NoSuchBucket, _) => "no such bucket".to_string(),
+        (Problem::AccessDenied, Some("InvalidAccessKeyId")) => {
+            "access denied: the access key id is not known to the server (AWS_ACCESS_KEY_ID)"
+                .to_string()
+        }
+        (Problem::AccessDenied, Some("SignatureDoesNotMatch")) => {
+            "access denied: the request signature does not match (check AWS_SECRET_ACCESS_KEY)"
+                .to_string()
+        }
+        (Problem::AccessDenied, _) => "access denied".to_string(),
+        (Problem::Changed, _) => {
+            "changed while it was being read; its digest would describe neither version".to_string()
+        }
+        (Problem::NotFound, _) => "no such object".to_string(),
+        (Problem::Unreachable, _) => format!("cannot connect: {}", connect_reason(&chain)),
+        _ => match (code, xml_field(&chain, "Message")) {
+            (Some(code), Some(message)) => format!("{code}: {message}"),
+            _ => first_line(&chain),
+        },
+    };
+    (problem, message)
+}
+
+/// Every message of the error's source chain, outermost first.
+fn chain_text(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        let more = e.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = e.source();
+    }
+    text
+}
+
+fn xml_field(text: &str, field: &str) -> Option<String> {
+    let open = format!("<{field}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find("</")? + start;
+    Some(text[start..end].trim().to_string())
+}
+
+fn refused(chain: &str) -> bool {
+    let lower = chain.to_ascii_lowercase();
+    [
+        "connection refused",
+        "dns error",
+        "failed to lookup address",
+        "error trying to connect",
+        "tcp connect error",
+        "client error (connect)",
+        "operation timed out",
+    ]
+    .iter()
+    .any(|s| lower.contains(s))
+}
+
+fn connect_reason(chain: &str) -> String {
+    let lower = chain.to_ascii_lowercase();
+    if lower.contains("connection refused") {
+        "connection refused".into()
+    } else if lower.contains("dns error") || lower.contains("failed to lookup address") {
+        "the endpoint's host name does not resolve".into()
+    } else if lower.contains("timed out") {
+        "timed out".into()
+    } else {
+        first_line(chain)
+    }
+}
+
+/// The text up to its first line break, without a response body.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let line = match line.find("<?xml") {
+        Some(at) => line[..at].trim_end_matches([' ', ':']),
+        None => line,
+    };
+    line.chars().take(300).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_split_into_store_and_key() {
+        let s = split("s3://bucket/a/b c#d?.txt").unwrap();
+        assert_eq!(s.store_id, "s3://bucket");
+        assert_eq!(s.key, "a/b c#d?.txt");
+        assert_eq!(split("S3://bucket").unwrap().key, "");
+        assert_eq!(split("file:///tmp/x").unwrap().key, "tmp/x");
+        assert_eq!(split("file:///tmp/x").unwrap().store_id, "file://");
+        assert!(split("file://elsewhere/tmp")
+            .unwrap_err()
+            .contains("another host"));
+        assert!(split("s3:///key").unwrap_err().contains("no bucket"));
+        assert!(split("ftp://h/x")
+            .unwrap_err()
+            .contains("not an object store"));
+        assert!(is_object_url("gs://b/x") && is_object_url("az://c/x"));
+        assert!(!is_object_url("data/x") && !is_object_url("https://example.com/x"));
+    }
+
+    #[test]
+    fn aws_profiles_are_read_as_the_aws_cli_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().display().to_string();
+        std::fs::create_dir_all(dir.path().join(".aws")).unwrap();
+        std::fs::write(
+            dir.path().join(".aws/credentials"),
+            "[default]\naws_access_key_id = AKIDEFAULT\naws_secret_access_key = s3cr/t+default\n\
+             [lab]\naws_access_key_id=AKILAB\naws_secret_access_key=labsecret\naws_session_token=tok\n\
+             [assumed]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = default\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(".aws/config"),
+            "[default]\nregion = eu-west-3\n[profile lab]\nregion = us-west-2\n",
+        )
+        .unwrap();
+        let with = |profile: Option<&'static str>| {
+            let home = home.clone();
+            aws_profile(&move |name| match name {
+                "HOME" => Some(home.clone()),
+                "AWS_PROFILE" => profile.map(str::to_string),
+                _ => None,
+            })
+        };
+        let values = |r: Vec<(AmazonS3ConfigKey, String)>| -> Vec<String> {
+            r.into_iter().map(|(_, v)| v).collect()
+        };
+        assert_eq!(
+            values(with(None).unwrap()),
+            ["AKIDEFAULT", "s3cr/t+default", "eu-west-3"]
+        );
+        assert_eq!(
+            values(with(Some("lab")).unwrap()),
+            ["AKILAB", "labsecret", "tok", "us-west-2"]
+        );
+        assert!(with(Some("absent"))
+            .unwrap_err()
+            .contains("no such profile"));
+        assert!(with(Some("assumed")).unwrap_err().contains("role_arn"));
+        // No files and no profile asked for: nothing, no error.
+        let nothing = aws_profile(&|name| (name == "HOME").then(|| "/nonexistent".to_string()));
+        assert!(nothing.unwrap().is_empty());
+    }
+
+    #[test]
+    fn responses_become_one_line() {
+        let body = "Server returned non-2xx status code: 404 Not Found: <?xml version=\"1.0\"?>\n<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message></Error>";
+        let error = object_store::Error::Generic {
+            store: "S3",
+            source: body.into(),
+        };
+        assert_eq!(
+            classify(&error),
+            (Problem::NoSuchBucket, "no such bucket".into())
+        );
+        let error = object_store::Error::Generic {
+            store: "S3",
+            source: "Server returned non-2xx status code: 500: <Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>".into(),
+        };
+        assert_eq!(
+            classify(&error).1,
+            "SlowDown: Please reduce your request rate."
+        );
+        let error = object_store::Error::Generic {
+            store: "S3",
+            source: "HTTP error: error sending request: client error (Connect): tcp connect error: Connection refused (os error 111)".into(),
+        };
+        assert_eq!(
+            classify(&error),
+            (
+                Problem::Unreachable,
+                "cannot connect: connection refused".into()
+            )
+        );
+    }
+}
