@@ -1,7 +1,7 @@
 """hashlab.dask over an object store: a real MinIO (built and started by
 scripts/minio on 127.0.0.1), a dask.distributed LocalCluster whose workers
 read the objects, and the CLI as the reference. Skipped, saying so, where Go
-is missing (HASHLAB_REQUIRE_MINIO=1 makes that a failure, as in CI)."""
+is missing (HASHLAB_REQUIRE_MINIO=1 makes that a failure; .ci/run refuses to start without Go)."""
 
 import io
 import os

@@ -1,7 +1,7 @@
 //! `hashlab sum|check|audit` on `s3://` URLs against a real MinIO server,
 //! built and started by scripts/minio on 127.0.0.1 with a temporary data
 //! directory. Skipped with a message where Go is missing (set
-//! HASHLAB_REQUIRE_MINIO=1, as CI does, to make that a failure).
+//! HASHLAB_REQUIRE_MINIO=1 to make that a failure; .ci/run refuses to start without Go).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
