@@ -26,6 +26,7 @@ import blake3
 import xxhash
 
 import hashlab
+from quiet_machine import wait_for_quiet  # scripts/ is on sys.path
 
 SIZES = [64, 8 << 10, 1 << 20]
 SAMPLE_SECONDS = 0.01
@@ -84,32 +85,6 @@ def measure_pair(ours, theirs, rounds):
             a.append(sample(ours, n_ours))
             b.append(sample(theirs, n_theirs))
     return a, b
-
-
-def cpu_idle(seconds=0.5):
-    """The share of all cores idle over `seconds` (from /proc/stat)."""
-
-    def sample():
-        with open("/proc/stat") as f:
-            fields = [int(x) for x in f.readline().split()[1:]]
-        return fields[3] + fields[4], sum(fields)
-
-    idle0, total0 = sample()
-    time.sleep(seconds)
-    idle1, total1 = sample()
-    return (idle1 - idle0) / max(1, total1 - total0)
-
-
-def wait_for_quiet(threshold=0.9, patience=600):
-    """Waits (up to `patience` seconds) until the machine is at least
-    `threshold` idle: on a shared machine, another process's build would
-    take the cores a parallel measurement needs. Returns the idle share seen."""
-    deadline = time.monotonic() + patience
-    while True:
-        idle = cpu_idle()
-        if idle >= threshold or time.monotonic() > deadline:
-            return idle
-        time.sleep(2)
 
 
 def size_label(n):

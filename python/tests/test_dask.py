@@ -13,7 +13,7 @@ import sys
 import cloudpickle
 import psutil
 import pytest
-from distributed import Client, LocalCluster, WorkerPlugin
+from distributed import WorkerPlugin
 
 import hashlab
 import hashlab.dask
@@ -23,15 +23,8 @@ WORKERS = 3
 
 
 @pytest.fixture(scope="module")
-def client():
-    with LocalCluster(
-        n_workers=WORKERS,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        # ":0" would bind the dashboard on every interface.
-        dashboard_address="127.0.0.1:0",
-    ) as cluster, Client(cluster) as client:
+def client(local_cluster):
+    with local_cluster(WORKERS) as client:
         yield client
 
 

@@ -10,7 +10,6 @@ import random
 import subprocess
 
 import pytest
-from distributed import Client, LocalCluster
 
 import hashlab
 import hashlab.dask
@@ -85,15 +84,8 @@ def _wait_until_up(s3):
 
 
 @pytest.fixture(scope="module")
-def client(minio):
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        # ":0" would bind the dashboard on every interface.
-        dashboard_address="127.0.0.1:0",
-    ) as cluster, Client(cluster) as client:
+def client(minio, local_cluster):
+    with local_cluster(2) as client:
         yield client
 
 

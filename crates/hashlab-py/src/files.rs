@@ -15,7 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::hash::{length_argument, params, resolve};
+use crate::hash::{checked_choice, length_argument};
 use crate::{registry, value_error};
 
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -65,13 +65,8 @@ pub fn hash_paths(
     customization: Option<&Bound<'_, PyAny>>,
     read_ahead: Option<bool>,
 ) -> PyResult<Vec<Outcome>> {
-    let params = params(key, length, customization)?;
-    let (name, backend) = resolve(algorithm, backend)?;
+    let (params, name, backend) = checked_choice(algorithm, backend, key, length, customization)?;
     let registry = registry();
-    // A bad key or length fails here, before any file is read.
-    registry
-        .hasher(&name, Some(&backend), &params)
-        .map_err(value_error)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = match threads {
         Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),

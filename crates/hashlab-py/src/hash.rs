@@ -262,6 +262,24 @@ pub fn resolve(name: &str, backend: Option<&str>) -> PyResult<(String, String)> 
     Ok((prototype.name.clone(), prototype.backend.clone()))
 }
 
+/// The parameters, canonical name and backend of a hash the caller asked
+/// for, checked by building one: a bad key or length fails here, before any
+/// file or object is read.
+pub fn checked_choice(
+    algorithm: &str,
+    backend: Option<&str>,
+    key: Option<&Bound<'_, PyAny>>,
+    length: Option<&Bound<'_, PyAny>>,
+    customization: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(HashParams, String, String)> {
+    let params = params(key, length, customization)?;
+    let (name, backend) = resolve(algorithm, backend)?;
+    crate::registry()
+        .hasher(&name, Some(&backend), &params)
+        .map_err(value_error)?;
+    Ok((params, name, backend))
+}
+
 /// A new hash object: `hashlab.new("blake3", b"abc").hexdigest()`.
 ///
 /// `key` keys the algorithms that take one (BLAKE2, BLAKE3, HMAC, KMAC,

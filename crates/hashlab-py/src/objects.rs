@@ -11,8 +11,8 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
-use crate::hash::{params, resolve};
-use crate::{registry, value_error};
+use crate::hash::checked_choice;
+use crate::registry;
 
 /// An object-store failure as the OSError subclass Python code expects.
 fn object_error(error: ObjectError) -> PyErr {
@@ -94,12 +94,8 @@ pub fn hash_objects(
     range_size: Option<u64>,
     verify_etag: bool,
 ) -> PyResult<Vec<ObjectOutcome>> {
-    let params = params(key, length, customization)?;
-    let (name, backend) = resolve(algorithm, backend)?;
+    let (params, name, backend) = checked_choice(algorithm, backend, key, length, customization)?;
     let registry = registry();
-    registry
-        .hasher(&name, Some(&backend), &params)
-        .map_err(value_error)?;
     if requests == Some(0) || range_size == Some(0) {
         return Err(PyValueError::new_err(
             "requests and range_size must be at least 1",
