@@ -183,13 +183,16 @@ pub struct ReadStrategy {
     /// Read large files on a second thread while this one hashes.
     pub read_ahead: bool,
     /// Hash large files through a memory map instead (guarded against
-    /// truncation, see `mapped`).
+    /// truncation, see `mapped`): by all threads where `parallel_hash`, else
+    /// on one thread while a second populates the map ahead, which is the
+    /// map's form of reading ahead and so needs `read_ahead` too.
     pub mmap: bool,
 }
 
 impl ReadStrategy {
     /// Large files are read ahead on one thread while the hash runs on
-    /// another. A tree-parallel hash (blake3, XKCP K12) also spreads each chunk
+    /// another (where maps are allowed, see below, the map takes the place of
+    /// the reader: a second thread populates it). A tree-parallel hash (blake3, XKCP K12) also spreads each chunk
     /// over all cores, but only where a core is left for the reader: on two
     /// cores, three busy threads measured slower and far noisier than the
     /// reader plus one hashing thread (docs/design.md).
@@ -206,16 +209,21 @@ impl ReadStrategy {
     /// or a rotating disk, where threads faulting pages of one map make the head
     /// seek) reads every file with read().
     ///
-    /// A tree-parallel hash on two or more cores hashes large files through a
-    /// map: every core then faults in and hashes its own part of the file, where
-    /// with read() one thread copies everything (measurements in
-    /// docs/design.md). Other hashes read: for them a map measured slower than
-    /// read() into an aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s).
+    /// On two or more cores, large files are hashed through a map. A
+    /// tree-parallel hash then has every core fault in and hash its own part
+    /// of the file, where with read() one thread copies everything. A hash on
+    /// one thread reads the map while the second core populates it ahead (on
+    /// Linux, which has MADV_POPULATE_READ): no copy, and no faults on the
+    /// hashing core (sha256 on a cached 1 GiB file: measurements in
+    /// docs/design.md). Hashes faster than the page cache hands out bytes
+    /// read instead: for them a map measured slower than read() into an
+    /// aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s).
     pub fn for_backend_with(family: &str, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mmap = allow_mmap && tree_parallel && cores > 1 && cfg!(unix);
-        let parallel_hash = tree_parallel && (cores > 2 || mmap);
         let faster_than_reading = matches!(family, "xxHash" | "CRC" | "HighwayHash");
+        let map_helps = tree_parallel || (cfg!(target_os = "linux") && !faster_than_reading);
+        let mmap = allow_mmap && map_helps && cores > 1 && cfg!(unix);
+        let parallel_hash = tree_parallel && (cores > 2 || mmap);
         ReadStrategy {
             mmap,
             chunk: if parallel_hash {
@@ -275,8 +283,9 @@ pub fn hash_open_file(
     strategy: &ReadStrategy,
 ) -> io::Result<Hashed> {
     #[cfg(unix)]
-    if strategy.mmap && size >= MMAP_MIN_SIZE {
-        if let Some(hashed) = crate::mapped::hash_mapped(&file, size, hasher)? {
+    if strategy.mmap && size >= MMAP_MIN_SIZE && (strategy.parallel_hash || strategy.read_ahead) {
+        let populate_ahead = !strategy.parallel_hash;
+        if let Some(hashed) = crate::mapped::hash_mapped(&file, size, hasher, populate_ahead)? {
             // Exactly `size` bytes were hashed: a file that grew meanwhile is
             // caught by the caller's before/after comparison, as with read().
             return Ok(hashed);
