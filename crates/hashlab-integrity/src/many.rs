@@ -191,6 +191,7 @@ pub fn hash_inputs<E>(
             parallel_hash: false,
             mmap: false,
             chunk: ReadBuffer::DEFAULT_SIZE,
+            hashers_share_cores: false,
         },
         git_blob: job.git_blob,
     };
@@ -341,6 +342,7 @@ mod tests {
                 parallel_hash: false,
                 read_ahead: false,
                 mmap: false,
+                hashers_share_cores: false,
             },
             git_blob: false,
         };

@@ -170,7 +170,8 @@ impl Drop for Registration {
 /// Hashes `size` bytes of `file` through a map. `Ok(None)`: no map could be
 /// made or guarded here (the caller reads the file instead). `populate_ahead`:
 /// a second thread faults the pages in ahead of the hasher (for a hash that
-/// runs on one thread; a tree-parallel one faults its own parts on every core).
+/// runs on one thread; a tree-parallel one, or several hashers each on a core
+/// of its own, fault their own pages).
 pub fn hash_mapped(
     file: &File,
     size: u64,
@@ -281,7 +282,8 @@ fn hash_mapped_then(
     } else {
         // No madvise: for a tree-parallel hash MADV_SEQUENTIAL and MAP_POPULATE
         // both measured no faster on a cached file (populate faults everything
-        // in on one thread first).
+        // in on one thread first); for several hashers sharing the map,
+        // MADV_SEQUENTIAL made no difference on an uncached one.
         hasher.update(&map);
     }
     let damaged = registration.damaged();

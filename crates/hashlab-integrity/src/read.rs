@@ -187,6 +187,11 @@ pub struct ReadStrategy {
     /// on one thread while a second populates the map ahead, which is the
     /// map's form of reading ahead and so needs `read_ahead` too.
     pub mmap: bool,
+    /// Several hashers fed from one read each take a core for every chunk
+    /// (`Fanout`): no thread is left to read ahead, and a map, where allowed,
+    /// is handed to them whole, each reading it with no copy (the first to
+    /// touch a page faults it in).
+    pub hashers_share_cores: bool,
 }
 
 impl ReadStrategy {
@@ -233,6 +238,7 @@ impl ReadStrategy {
             },
             parallel_hash,
             read_ahead: cores > 1 && !faster_than_reading,
+            hashers_share_cores: false,
         }
     }
 }
@@ -245,6 +251,7 @@ impl ReadStrategy {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if hashers > 1 && cores <= hashers {
             self.read_ahead = false;
+            self.hashers_share_cores = true;
         }
         self
     }
@@ -283,8 +290,10 @@ pub fn hash_open_file(
     strategy: &ReadStrategy,
 ) -> io::Result<Hashed> {
     #[cfg(unix)]
-    if strategy.mmap && size >= MMAP_MIN_SIZE && (strategy.parallel_hash || strategy.read_ahead) {
-        let populate_ahead = !strategy.parallel_hash;
+    let hashed_by_several_threads = strategy.parallel_hash || strategy.hashers_share_cores;
+    if strategy.mmap && size >= MMAP_MIN_SIZE && (hashed_by_several_threads || strategy.read_ahead)
+    {
+        let populate_ahead = !hashed_by_several_threads;
         if let Some(hashed) = crate::mapped::hash_mapped(&file, size, hasher, populate_ahead)? {
             // Exactly `size` bytes were hashed: a file that grew meanwhile is
             // caught by the caller's before/after comparison, as with read().
@@ -340,6 +349,61 @@ mod tests {
             assert_eq!(got.digest, expected, "len {len}");
             assert_eq!(got.bytes, len as u64);
         }
+    }
+
+    #[test]
+    fn every_way_of_reading_a_large_file_gives_the_same_digests() {
+        use crate::many::Fanout;
+        let dir = std::env::temp_dir().join(format!("hashlab-read-ways-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data");
+        // Past the map and read-ahead thresholds, ending mid-window and mid-page.
+        let data: Vec<u8> = (0..(9 << 20) + 4097u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
+        std::fs::write(&path, &data).unwrap();
+        let registry = Registry::default();
+        let fanout = || {
+            Fanout::new(
+                ["sha1", "sha256"]
+                    .iter()
+                    .map(|a| registry.hasher(a, None, &HashParams::default()).unwrap())
+                    .collect(),
+            )
+        };
+        let mut expected = fanout();
+        expected.update(&data);
+        let expected = expected.finalize_reset();
+        let base = ReadStrategy::for_backend("SHA-2", false);
+        let ways = [
+            ("default", base),
+            ("shared cores", base.sharing_cores_with(usize::MAX)),
+            (
+                "no map",
+                ReadStrategy::for_backend_with("SHA-2", false, false),
+            ),
+            (
+                "plain read",
+                ReadStrategy {
+                    read_ahead: false,
+                    mmap: false,
+                    ..base
+                },
+            ),
+        ];
+        for (way, strategy) in ways {
+            let mut h = fanout();
+            let got = hash_file(
+                &path,
+                &mut h,
+                &mut ReadBuffer::new(strategy.chunk),
+                &strategy,
+            )
+            .unwrap();
+            assert_eq!(got.digest, expected, "{way}");
+            assert_eq!(got.bytes, data.len() as u64, "{way}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
