@@ -2,19 +2,9 @@
 //! each caught by `check` and `audit`, with the right exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn hashlab(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hashlab"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run hashlab")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{hashlab_in, text};
 
 struct Store(PathBuf);
 
@@ -63,13 +53,13 @@ fn flip_bit(path: &Path, bit: usize) {
 fn every_kind_of_damage_is_reported() {
     for alg in ["sha256", "blake3", "xxh3-128", "crc32c"] {
         let s = Store::new(alg);
-        let o = hashlab(
+        let o = hashlab_in(
             s.path(),
             &["sum", "-r", "-a", alg, "--tag", "blobs", "-o", "MANIFEST"],
         );
         assert!(o.status.success(), "{alg}: {}", text(&o.stderr));
         let check = |expect_ok: bool, what: &str| {
-            let o = hashlab(s.path(), &["check", "MANIFEST"]);
+            let o = hashlab_in(s.path(), &["check", "MANIFEST"]);
             assert_eq!(
                 o.status.success(),
                 expect_ok,
@@ -77,7 +67,7 @@ fn every_kind_of_damage_is_reported() {
                 text(&o.stdout),
                 text(&o.stderr)
             );
-            let a = hashlab(s.path(), &["audit", "MANIFEST", "blobs"]);
+            let a = hashlab_in(s.path(), &["audit", "MANIFEST", "blobs"]);
             assert_eq!(
                 a.status.success(),
                 expect_ok,
@@ -123,7 +113,7 @@ fn every_kind_of_damage_is_reported() {
 #[test]
 fn audit_reads_hashdeep_manifests_and_reports_new_files() {
     let s = Store::new("hashdeep");
-    let o = hashlab(
+    let o = hashlab_in(
         s.path(),
         &[
             "sum",
@@ -138,16 +128,16 @@ fn audit_reads_hashdeep_manifests_and_reports_new_files() {
         ],
     );
     assert!(o.status.success());
-    let a = hashlab(s.path(), &["audit", "hd", "blobs", "--json"]);
+    let a = hashlab_in(s.path(), &["audit", "hd", "blobs", "--json"]);
     assert!(a.status.success(), "{}", text(&a.stdout));
     std::fs::write(s.path().join("blobs/extra"), "x").unwrap();
-    let a = hashlab(s.path(), &["audit", "hd", "blobs", "--json"]);
+    let a = hashlab_in(s.path(), &["audit", "hd", "blobs", "--json"]);
     assert_eq!(a.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
     assert_eq!(v["passed"], false);
     assert_eq!(v["counts"]["new"], 1);
     assert_eq!(v["counts"]["matched"], 5);
-    let bad = hashlab(s.path(), &["audit", "nope", "blobs"]);
+    let bad = hashlab_in(s.path(), &["audit", "nope", "blobs"]);
     assert_eq!(bad.status.code(), Some(1));
     assert_eq!(
         text(&bad.stderr),
@@ -168,16 +158,16 @@ fn flip_bit_keeping_mtime(path: &Path, bit: usize) {
 fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
     let store = Store::new("changed-only");
     let dir = store.path();
-    let sum = hashlab(dir, &["sum", "-r", "--json", "-o", "m.json", "blobs"]);
+    let sum = hashlab_in(dir, &["sum", "-r", "--json", "-o", "m.json", "blobs"]);
     assert!(sum.status.success(), "{}", text(&sum.stderr));
-    let hd = hashlab(
+    let hd = hashlab_in(
         dir,
         &["sum", "-r", "--format", "hashdeep", "-o", "m.hd", "blobs"],
     );
     assert!(hd.status.success(), "{}", text(&hd.stderr));
 
     // Nothing changed: all assumed, nothing hashed, exit 0, the caveat on stderr.
-    let quiet = hashlab(dir, &["audit", "--changed-only", "m.json", "blobs"]);
+    let quiet = hashlab_in(dir, &["audit", "--changed-only", "m.json", "blobs"]);
     assert_eq!(quiet.status.code(), Some(0), "{}", text(&quiet.stderr));
     assert!(
         text(&quiet.stdout).contains("5 assumed"),
@@ -193,7 +183,7 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
         b"grown and rewritten, longer than it was before",
     )
     .unwrap();
-    let fast = hashlab(
+    let fast = hashlab_in(
         dir,
         &["audit", "--changed-only", "--json", "m.json", "blobs"],
     );
@@ -207,7 +197,7 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
         .contains(&serde_json::json!("blobs/b2")));
 
     // The full audit finds the rot the fast one cannot.
-    let full = hashlab(dir, &["audit", "--json", "m.json", "blobs"]);
+    let full = hashlab_in(dir, &["audit", "--json", "m.json", "blobs"]);
     let report: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
     assert_eq!(
         report["changed"],
@@ -215,14 +205,14 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
     );
 
     // hashdeep's manifest records sizes only: a rewrite of the same size is assumed.
-    let by_size = hashlab(dir, &["audit", "--changed-only", "--json", "m.hd", "blobs"]);
+    let by_size = hashlab_in(dir, &["audit", "--changed-only", "--json", "m.hd", "blobs"]);
     let report: serde_json::Value = serde_json::from_slice(&by_size.stdout).unwrap();
     assert_eq!(report["changed"], serde_json::json!(["blobs/b3"]));
 
     // A manifest that records neither: a usage error, nothing audited.
-    let gnu = hashlab(dir, &["sum", "-r", "-o", "m.sha256", "blobs"]);
+    let gnu = hashlab_in(dir, &["sum", "-r", "-o", "m.sha256", "blobs"]);
     assert!(gnu.status.success());
-    let refused = hashlab(dir, &["audit", "--changed-only", "m.sha256", "blobs"]);
+    let refused = hashlab_in(dir, &["audit", "--changed-only", "m.sha256", "blobs"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(
         text(&refused.stderr).contains("m.sha256"),

@@ -2,19 +2,10 @@
 //! several algorithms from one read, git object ids and atomic manifests.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn hashlab(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hashlab"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run hashlab")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{hashlab_in, text};
 
 struct Tree(PathBuf);
 
@@ -68,20 +59,20 @@ fn names_of(out: &str) -> Vec<String> {
 #[test]
 fn recursive_is_sorted_relative_and_skips_links() {
     let t = Tree::new("walk");
-    let o = hashlab(t.path(), &["sum", "-r", "data", "--exclude", "*.tmp"]);
+    let o = hashlab_in(t.path(), &["sum", "-r", "data", "--exclude", "*.tmp"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
         names_of(&text(&o.stdout)),
         ["data/Z", "data/a.txt", "data/b.txt", "data/sub/c.bin"]
     );
-    let o = hashlab(t.path(), &["sum", "-r", "-L", "data"]);
+    let o = hashlab_in(t.path(), &["sum", "-r", "-L", "data"]);
     assert!(names_of(&text(&o.stdout)).contains(&"data/link".to_string()));
     // Without -r a directory is an error, as coreutils says.
-    let o = hashlab(t.path(), &["sum", "data"]);
+    let o = hashlab_in(t.path(), &["sum", "data"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(text(&o.stderr), "hashlab: data: Is a directory\n");
     // The manifest checks out with coreutils.
-    let o = hashlab(t.path(), &["sum", "-r", "data"]);
+    let o = hashlab_in(t.path(), &["sum", "-r", "data"]);
     std::fs::write(t.path().join("m"), &o.stdout).unwrap();
     if let Ok(c) = Command::new("sha256sum")
         .current_dir(t.path())
@@ -102,12 +93,12 @@ fn parallel_jobs_give_the_same_bytes_in_the_same_order() {
         )
         .unwrap();
     }
-    let one = hashlab(t.path(), &["sum", "-r", "-j", "1", "-a", "blake3", "data"]);
-    let four = hashlab(t.path(), &["sum", "-r", "-j", "4", "-a", "blake3", "data"]);
+    let one = hashlab_in(t.path(), &["sum", "-r", "-j", "1", "-a", "blake3", "data"]);
+    let four = hashlab_in(t.path(), &["sum", "-r", "-j", "4", "-a", "blake3", "data"]);
     assert!(one.status.success());
     assert_eq!(one.stdout, four.stdout);
     assert_eq!(text(&one.stdout).lines().count(), 65);
-    let o = hashlab(t.path(), &["sum", "-j", "0", "data/Z"]);
+    let o = hashlab_in(t.path(), &["sum", "-j", "0", "data/Z"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -116,11 +107,11 @@ fn files_from_lists_and_nul_endings() {
     let t = Tree::new("list");
     std::fs::write(t.path().join("list"), "data/a.txt\ndata/Z\n").unwrap();
     std::fs::write(t.path().join("list0"), "data/a.txt\0data/Z\0").unwrap();
-    let a = hashlab(t.path(), &["sum", "--files-from", "list"]);
-    let b = hashlab(t.path(), &["sum", "--files-from", "list0", "-0"]);
+    let a = hashlab_in(t.path(), &["sum", "--files-from", "list"]);
+    let b = hashlab_in(t.path(), &["sum", "--files-from", "list0", "-0"]);
     assert_eq!(names_of(&text(&a.stdout)), ["data/a.txt", "data/Z"]);
     assert_eq!(a.stdout, b.stdout);
-    let z = hashlab(t.path(), &["sum", "-z", "data/a.txt", "data/Z"]);
+    let z = hashlab_in(t.path(), &["sum", "-z", "data/a.txt", "data/Z"]);
     let zs = text(&z.stdout);
     assert_eq!(zs.matches('\0').count(), 2);
     assert!(!zs.contains('\n'));
@@ -131,7 +122,7 @@ fn files_from_lists_and_nul_endings() {
     {
         assert_eq!(z.stdout, c.stdout, "byte-identical to sha256sum -z");
     }
-    let o = hashlab(t.path(), &["sum", "--files-from", "missing-list"]);
+    let o = hashlab_in(t.path(), &["sum", "--files-from", "missing-list"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
@@ -142,7 +133,7 @@ fn files_from_lists_and_nul_endings() {
 #[test]
 fn several_algorithms_from_one_read() {
     let t = Tree::new("multi");
-    let o = hashlab(
+    let o = hashlab_in(
         t.path(),
         &["sum", "-a", "md5,sha256", "--tag", "data/a.txt"],
     );
@@ -152,7 +143,7 @@ fn several_algorithms_from_one_read() {
         digest_with("sha256", b"ay\n")
     );
     assert_eq!(text(&o.stdout), expected);
-    let gnu = hashlab(
+    let gnu = hashlab_in(
         t.path(),
         &["sum", "-a", "md5,sha256", "data/a.txt", "data/Z"],
     );
@@ -178,7 +169,7 @@ fn digest_with(alg: &str, data: &[u8]) -> String {
     let dir = std::env::temp_dir().join(format!("hashlab-digest-{alg}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("x"), data).unwrap();
-    let o = hashlab(&dir, &["sum", "-a", alg, "x"]);
+    let o = hashlab_in(&dir, &["sum", "-a", alg, "x"]);
     std::fs::remove_dir_all(&dir).unwrap();
     text(&o.stdout)
         .split_whitespace()
@@ -190,7 +181,7 @@ fn digest_with(alg: &str, data: &[u8]) -> String {
 #[test]
 fn git_object_ids_match_git() {
     let t = Tree::new("git");
-    let o = hashlab(
+    let o = hashlab_in(
         t.path(),
         &["sum", "--git", "-a", "sha1", "data/a.txt", "data/sub/c.bin"],
     );
@@ -207,7 +198,7 @@ fn git_object_ids_match_git() {
         };
         assert!(init.success());
         for file in ["data/a.txt", "data/sub/c.bin", "data/Z"] {
-            let ours = hashlab(t.path(), &["sum", "--git", "-a", alg, file]);
+            let ours = hashlab_in(t.path(), &["sum", "--git", "-a", alg, file]);
             let theirs = Command::new("git")
                 .current_dir(&repo)
                 .args(["hash-object", "--no-filters"])
@@ -221,7 +212,7 @@ fn git_object_ids_match_git() {
             );
         }
     }
-    let o = hashlab(t.path(), &["sum", "--git", "-a", "md5", "data/Z"]);
+    let o = hashlab_in(t.path(), &["sum", "--git", "-a", "md5", "data/Z"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--git: git names objects with sha1 or sha256, not md5"));
 }
@@ -230,14 +221,14 @@ fn git_object_ids_match_git() {
 fn output_file_is_replaced_atomically() {
     let t = Tree::new("atomic");
     std::fs::write(t.path().join("MANIFEST"), "old\n").unwrap();
-    let o = hashlab(t.path(), &["sum", "-r", "data", "-o", "MANIFEST"]);
+    let o = hashlab_in(t.path(), &["sum", "-r", "data", "-o", "MANIFEST"]);
     assert!(o.status.success());
     assert!(o.stdout.is_empty());
     let m = std::fs::read_to_string(t.path().join("MANIFEST")).unwrap();
     assert_eq!(m.lines().count(), 5);
     // A usage error leaves the old manifest alone.
     std::fs::write(t.path().join("MANIFEST"), "old\n").unwrap();
-    let o = hashlab(t.path(), &["sum", "-a", "nope", "data/Z", "-o", "MANIFEST"]);
+    let o = hashlab_in(t.path(), &["sum", "-a", "nope", "data/Z", "-o", "MANIFEST"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
@@ -295,7 +286,7 @@ fn an_interrupted_run_leaves_the_old_manifest_and_no_temp_file() {
 #[test]
 fn hashdeep_manifests_pass_hashdeep_audit() {
     let t = Tree::new("hashdeep");
-    let o = hashlab(
+    let o = hashlab_in(
         t.path(),
         &[
             "sum",
@@ -345,7 +336,7 @@ fn hashdeep_manifests_pass_hashdeep_audit() {
         }
         Err(_) => eprintln!("SKIPPED: hashdeep is not installed (scripts/setup installs it)"),
     }
-    let o = hashlab(
+    let o = hashlab_in(
         t.path(),
         &["sum", "-a", "blake3", "--format", "hashdeep", "data/Z"],
     );
@@ -373,7 +364,7 @@ fn non_utf8_names_survive_byte_for_byte() {
         "raw bytes in the line"
     );
     std::fs::write(t.path().join("m"), &o.stdout).unwrap();
-    let c = hashlab(t.path(), &["check", "m"]);
+    let c = hashlab_in(t.path(), &["check", "m"]);
     assert!(c.status.success(), "{}{}", text(&c.stdout), text(&c.stderr));
     if let Ok(s) = Command::new("sha256sum")
         .current_dir(t.path())
@@ -396,8 +387,8 @@ fn a_file_truncated_while_mapped_is_an_error_not_a_crash() {
         .map(|i| (i.wrapping_mul(2654435761) >> 24) as u8)
         .collect();
     std::fs::write(&big, &data).unwrap();
-    let mapped = hashlab(tree.path(), &["sum", "-a", "blake3", "big"]);
-    let read = hashlab(tree.path(), &["sum", "-a", "blake3", "--no-mmap", "big"]);
+    let mapped = hashlab_in(tree.path(), &["sum", "-a", "blake3", "big"]);
+    let read = hashlab_in(tree.path(), &["sum", "-a", "blake3", "--no-mmap", "big"]);
     assert!(mapped.status.success() && read.status.success());
     assert_eq!(text(&mapped.stdout), text(&read.stdout));
     assert_eq!(
