@@ -271,7 +271,30 @@ fn an_interrupted_run_leaves_the_old_manifest_and_no_temp_file() {
         .unwrap()
         .success());
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    // Non-blocking: a plain open for writing would wait forever for a reader
+    // if the child had died. ENXIO means no reader yet.
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut writer = loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+        {
+            Ok(w) => break w,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if let Some(status) = child.try_wait().unwrap() {
+                    panic!("hashlab ended before reading the FIFO: {status}");
+                }
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "hashlab never opened the FIFO"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) => panic!("open the FIFO: {e}"),
+        }
+    };
     writer.write_all(b"late").unwrap();
     drop(writer);
     let status = child.wait().unwrap();
