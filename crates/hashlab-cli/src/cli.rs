@@ -279,9 +279,9 @@ pub struct SumArgs {
     /// The object id git gives each file (`blob <size>\0` + content; sha1 or sha256).
     #[arg(long)]
     pub git: bool,
-    /// Read every file with read(), never through a memory map (by default large
-    /// files of a tree-parallel hash such as blake3 are mapped, except on a
-    /// rotating disk).
+    /// Read every file with read(), never through a memory map (by default,
+    /// on two or more cores, files of 4 MiB and more are mapped, except for
+    /// hashes faster than the page cache such as xxh3, and on a rotating disk).
     #[arg(long)]
     pub no_mmap: bool,
     /// Show the progress bar (files, bytes, rate, ETA; stderr, on a terminal) even when the run looks short.
