@@ -4,11 +4,13 @@
 //! once, each core faulting in its own pages; that is how b3sum beats any
 //! single reader thread. A hash that runs on one thread reads the map while a
 //! second thread fills in its page tables ahead of it (`MADV_POPULATE_READ`):
-//! neither copies the file, and the hashing thread takes no page faults. The price of a map is SIGBUS: if another process
-//! truncates the file while we read it, touching a page past the new end kills
-//! the process. We refuse that price. While a map is hashed, its address range
-//! is registered in a small table; a SIGBUS handler that finds the faulting
-//! address there maps zero pages over the rest of the range (so the faulting
+//! neither copies the file, and the hashing thread takes no page faults.
+//!
+//! The price of a map is SIGBUS: if another process truncates the file while
+//! we read it, touching a page past the new end kills the process. We refuse
+//! that price. While a map is hashed, its address range is registered in a
+//! small table; a SIGBUS handler that finds the faulting address there maps
+//! zero pages over the rest of the range (so the faulting
 //! instruction, retried, reads zeros), marks the map as damaged and returns.
 //! The hash is then thrown away and the file reported as changed while read.
 //! A SIGBUS anywhere else goes to the handler that was there before (or the

@@ -183,9 +183,7 @@ pub struct ReadStrategy {
     /// Read large files on a second thread while this one hashes.
     pub read_ahead: bool,
     /// Hash large files through a memory map instead (guarded against
-    /// truncation, see `mapped`): by all threads where `parallel_hash`, else
-    /// on one thread while a second populates the map ahead, which is the
-    /// map's form of reading ahead and so needs `read_ahead` too.
+    /// truncation, see `mapped`; how the map is read: `mapping`).
     pub mmap: bool,
     /// Several hashers fed from one read each take a core for every chunk
     /// (`Fanout`): no thread is left to read ahead, and a map, where allowed,
@@ -197,10 +195,11 @@ pub struct ReadStrategy {
 impl ReadStrategy {
     /// Large files are read ahead on one thread while the hash runs on
     /// another (where maps are allowed, see below, the map takes the place of
-    /// the reader: a second thread populates it). A tree-parallel hash (blake3, XKCP K12) also spreads each chunk
-    /// over all cores, but only where a core is left for the reader: on two
-    /// cores, three busy threads measured slower and far noisier than the
-    /// reader plus one hashing thread (docs/design.md).
+    /// the reader: a second thread populates it). A tree-parallel hash
+    /// (blake3, XKCP K12) also spreads each chunk over all cores, but only
+    /// where a core is left for the reader: on two cores, three busy threads
+    /// measured slower and far noisier than the reader plus one hashing
+    /// thread (docs/design.md).
     ///
     /// Hash families that run faster than a read from the page cache copies
     /// (xxHash, CRC, HighwayHash: 12-55 GB/s against about 10 GB/s for read())
@@ -257,6 +256,20 @@ impl ReadStrategy {
     }
 }
 
+impl ReadStrategy {
+    /// `Some(populate_ahead)` where a file of `size` bytes is hashed through
+    /// a map: hashed by several threads (a tree-parallel hash, or hashers
+    /// sharing the cores) the map is handed over whole and they fault in their
+    /// own pages; hashed by one thread, a second populates the map ahead of
+    /// it, which is the map's form of reading ahead and so needs `read_ahead`.
+    #[cfg(unix)]
+    fn mapping(&self, size: u64) -> Option<bool> {
+        let several_threads = self.parallel_hash || self.hashers_share_cores;
+        (self.mmap && size >= MMAP_MIN_SIZE && (several_threads || self.read_ahead))
+            .then_some(!several_threads)
+    }
+}
+
 /// Files at least this large are read ahead on a second thread.
 pub const READ_AHEAD_MIN_SIZE: u64 = 4 << 20;
 
@@ -290,10 +303,7 @@ pub fn hash_open_file(
     strategy: &ReadStrategy,
 ) -> io::Result<Hashed> {
     #[cfg(unix)]
-    let hashed_by_several_threads = strategy.parallel_hash || strategy.hashers_share_cores;
-    if strategy.mmap && size >= MMAP_MIN_SIZE && (hashed_by_several_threads || strategy.read_ahead)
-    {
-        let populate_ahead = !hashed_by_several_threads;
+    if let Some(populate_ahead) = strategy.mapping(size) {
         if let Some(hashed) = crate::mapped::hash_mapped(&file, size, hasher, populate_ahead)? {
             // Exactly `size` bytes were hashed: a file that grew meanwhile is
             // caught by the caller's before/after comparison, as with read().
