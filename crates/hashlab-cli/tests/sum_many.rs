@@ -234,6 +234,13 @@ fn output_file_is_replaced_atomically() {
         std::fs::read_to_string(t.path().join("MANIFEST")).unwrap(),
         "old\n"
     );
+    // A manifest that cannot be created: one line naming it, not our temp file.
+    let o = hashlab_in(t.path(), &["sum", "data/Z", "-o", "no-such-dir/MANIFEST"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "hashlab: no-such-dir/MANIFEST: No such file or directory\n"
+    );
     assert_no_temp_files(t.path());
 }
 

@@ -240,8 +240,9 @@ impl Sink {
             name.to_string_lossy(),
             std::process::id()
         ));
+        // Errors name the file the user asked for, not our temp file beside it.
         let file = std::fs::File::create(&temp)
-            .map_err(|e| Failure::Runtime(format!("{}: {}", temp.display(), io_message(&e))))?;
+            .map_err(|e| Failure::Runtime(format!("{}: {}", target.display(), io_message(&e))))?;
         Ok(Sink::File {
             file: std::io::BufWriter::new(file),
             temp,
@@ -258,9 +259,9 @@ impl Sink {
                 }
                 Ok(())
             }
-            Sink::File { file, temp, .. } => file
+            Sink::File { file, target, .. } => file
                 .write_all(bytes)
-                .map_err(|e| Failure::Runtime(format!("{}: {}", temp.display(), io_message(&e)))),
+                .map_err(|e| Failure::Runtime(format!("{}: {}", target.display(), io_message(&e)))),
         }
     }
 
