@@ -129,7 +129,53 @@ impl Preference {
     }
 }
 
-/// Everything known about one algorithm that does not depend on the implementation.
+/// What sets the pace when a cached file is hashed on one core: the hash
+/// itself, or the copy of its bytes out of the page cache. A hash faster than
+/// the page cache (xxHash, CRC, HighwayHash: 10-40 GB/s against 8-10 GB/s
+/// here) gains nothing from a second thread reading ahead, only hand-offs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileBound {
+    Hash,
+    Reading,
+}
+
+/// How an algorithm's manifest lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineForm {
+    /// `DIGEST  NAME`, as coreutils writes it, unless a tagged form is asked for.
+    Gnu,
+    /// Always `TAG (NAME) = DIGEST`: the GNU form would be misread by the tool
+    /// that checks it (xxhsum reads a 16-digit GNU line as XXH64, not XXH3).
+    Tagged,
+}
+
+/// The design an algorithm descends from, which is how charts group the
+/// cryptographic hashes so that no panel holds more lines than a reader can tell apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lineage {
+    /// Merkle-Damgard hashes: MD5, SHA-1, SHA-2.
+    MerkleDamgard,
+    /// Keccak sponges: SHA-3, SHAKE, KangarooTwelve, TurboSHAKE, KMAC.
+    Keccak,
+    /// BLAKE2 and BLAKE3.
+    Blake,
+    Other,
+}
+
+/// A tag another tool writes for an algorithm (OpenSSL's `SHA2-256`,
+/// `BLAKE2b512`), and the output length in bytes it implies, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ForeignTag {
+    pub tag: String,
+    pub length: Option<usize>,
+}
+
+/// Everything known about one algorithm that does not depend on the
+/// implementation. Every trait that code elsewhere acts on is a field here, so
+/// no other crate decides anything from an algorithm's or family's name.
 #[derive(Debug, Clone, Serialize)]
 pub struct Algorithm {
     /// Canonical name: lower case, as `hashlab list` prints it.
@@ -137,6 +183,7 @@ pub struct Algorithm {
     pub aliases: Vec<String>,
     pub family: String,
     pub class: Class,
+    pub lineage: Lineage,
     pub output: OutputRule,
     pub key: KeyRule,
     /// Takes a customization string (KMAC, KangarooTwelve).
@@ -145,6 +192,22 @@ pub struct Algorithm {
     pub block_size: usize,
     /// Tag for BSD-style lines (`TAG (file) = hex`), as the tools users know write it.
     pub tag: String,
+    /// Other tags that name it in manifests other tools write.
+    pub foreign_tags: Vec<ForeignTag>,
+    /// A bare GNU line whose digest has this algorithm's length means this
+    /// algorithm, as it does for coreutils' md5sum..sha512sum.
+    pub bare_gnu_default: bool,
+    pub lines: LineForm,
+    pub file_bound: FileBound,
+    /// Its output is the same on every machine and in every version, so it may
+    /// be written to a manifest (a per-process or per-version hash may not).
+    pub stable: bool,
+    /// Measured by `hashlab bench` when no algorithm is named.
+    pub default_bench: bool,
+    /// git can name objects with it (`git hash-object`'s object formats).
+    pub git_object_format: bool,
+    /// The column name hashdeep gives it, when hashdeep computes it.
+    pub hashdeep_column: Option<String>,
     /// A known answer at default parameters: (message, expected hex digest).
     /// Lets a caller check any backend before trusting it (`Registry::self_test`).
     pub self_test: Option<(Vec<u8>, String)>,
@@ -154,6 +217,34 @@ pub struct Algorithm {
 }
 
 impl Algorithm {
+    /// An algorithm with the traits of most: no key, no customization, GNU
+    /// lines, hash-bound, stable, outside the default bench set. Callers
+    /// registering their own set the rest with struct-update syntax.
+    pub fn new(name: &str, family: &str, class: Class, output: OutputRule) -> Algorithm {
+        Algorithm {
+            name: name.to_string(),
+            aliases: Vec::new(),
+            family: family.to_string(),
+            class,
+            lineage: Lineage::Other,
+            output,
+            key: KeyRule::None,
+            customizable: false,
+            block_size: 1,
+            tag: name.to_ascii_uppercase(),
+            foreign_tags: Vec::new(),
+            bare_gnu_default: false,
+            lines: LineForm::Gnu,
+            file_bound: FileBound::Hash,
+            stable: true,
+            default_bench: false,
+            git_object_format: false,
+            hashdeep_column: None,
+            self_test: None,
+            preference: Vec::new(),
+        }
+    }
+
     pub fn output_bits(&self) -> usize {
         self.output.default_len() * 8
     }

@@ -2,21 +2,62 @@
 //! Backends live in `backends/`; this file holds only what is true of the
 //! algorithm whatever code computes it.
 
-use crate::algorithm::XOF_MAX_OUTPUT;
-use crate::{Algorithm, Class, KeyRule, OutputRule, Preference};
+use crate::algorithm::{ForeignTag, XOF_MAX_OUTPUT};
+use crate::{Algorithm, Class, FileBound, KeyRule, LineForm, Lineage, OutputRule, Preference};
 
+/// One catalog entry: what is true of an algorithm whatever code computes it.
+/// Fields not given take [`BASE`]'s value.
 struct Spec {
     name: &'static str,
     aliases: &'static [&'static str],
     family: &'static str,
     class: Class,
+    lineage: Lineage,
     output: OutputRule,
     key: KeyRule,
     customizable: bool,
     block_size: usize,
     tag: &'static str,
+    /// Tags other tools write for it, with the length in bytes they imply.
+    foreign_tags: &'static [(&'static str, Option<usize>)],
+    bare_gnu_default: bool,
+    lines: LineForm,
+    file_bound: FileBound,
+    stable: bool,
+    default_bench: bool,
+    git_object_format: bool,
+    hashdeep_column: Option<&'static str>,
+    /// The digest of "abc" at default parameters, from the independent oracles
+    /// of `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash /
+    /// SipHash / HighwayHash / CRC32C libraries, the pure-Python BLAKE3). A
+    /// benchmark checks each backend against it before timing it.
+    abc: &'static str,
     preference: &'static [Pref],
 }
+
+/// The traits most algorithms share; an entry states only where it differs.
+const BASE: Spec = Spec {
+    name: "",
+    aliases: &[],
+    family: "",
+    class: Class::Cryptographic,
+    lineage: Lineage::Other,
+    output: fixed(32),
+    key: NO_KEY,
+    customizable: false,
+    block_size: 64,
+    tag: "",
+    foreign_tags: &[],
+    bare_gnu_default: false,
+    lines: LineForm::Gnu,
+    file_bound: FileBound::Hash,
+    stable: true,
+    default_bench: true,
+    git_object_format: false,
+    hashdeep_column: None,
+    abc: "",
+    preference: &[],
+};
 
 const fn fixed(bytes: usize) -> OutputRule {
     OutputRule::Fixed { bytes }
@@ -155,377 +196,483 @@ const XXH_SCALAR_ORDER: &[Pref] = &[
     ),
 ];
 
-fn specs() -> Vec<Spec> {
-    use Class::*;
-    let sha = |name, aliases, bits: usize, block, tag| Spec {
+const HIGHWAY_ORDER: &[Pref] = &[
+    ("highway-simd", None, "AVX2/SSE4.1/NEON chosen at run time"),
+    ("highway-portable", None, "portable Rust"),
+];
+const SIPHASH_ORDER: &[Pref] = &[
+    (
+        "siphasher",
+        None,
+        "3-6.6x OpenSSL's EVP_MAC on 16-64 B inputs, SipHash's purpose (OpenSSL is 6-9 % faster beyond 64 KiB)",
+    ),
+    ("openssl", None, "OpenSSL's EVP_MAC SIPHASH"),
+];
+
+const fn sha2(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    bits: usize,
+    block_size: usize,
+    tag: &'static str,
+    foreign_tags: &'static [(&'static str, Option<usize>)],
+    abc: &'static str,
+) -> Spec {
+    Spec {
         name,
         aliases,
         family: "SHA-2",
-        class: Cryptographic,
+        lineage: Lineage::MerkleDamgard,
         output: fixed(bits / 8),
-        key: NO_KEY,
-        customizable: false,
-        block_size: block,
+        block_size,
         tag,
-        preference: if block == 64 {
+        foreign_tags,
+        // coreutils' sha224sum..sha512sum; none for the truncated SHA-512s.
+        bare_gnu_default: block_size == 64 || bits >= 384,
+        abc,
+        preference: if block_size == 64 {
             SHA_NI_ORDER
         } else {
             SHA512_ORDER
         },
-    };
-    let sha3 = |name, aliases, bits: usize, rate, tag| Spec {
+        ..BASE
+    }
+}
+
+const fn sha3(
+    name: &'static str,
+    bits: usize,
+    rate: usize,
+    tag: &'static str,
+    abc: &'static str,
+) -> Spec {
+    Spec {
         name,
-        aliases,
         family: "SHA-3",
-        class: Cryptographic,
+        lineage: Lineage::Keccak,
         output: fixed(bits / 8),
-        key: NO_KEY,
-        customizable: false,
         block_size: rate,
         tag,
+        abc,
         preference: KECCAK_ORDER,
-    };
-    let xxh = |name, aliases, bytes, block, tag| Spec {
+        ..BASE
+    }
+}
+
+const fn xxh(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    bytes: usize,
+    block_size: usize,
+    tag: &'static str,
+    abc: &'static str,
+) -> Spec {
+    Spec {
         name,
         aliases,
         family: "xxHash",
-        class: NonCryptographic,
+        default_bench: false,
+        class: Class::NonCryptographic,
         output: fixed(bytes),
-        key: NO_KEY,
-        customizable: false,
-        block_size: block,
+        block_size,
         tag,
-        preference: if bytes >= 8 && block == 64 {
+        file_bound: FileBound::Reading,
+        abc,
+        preference: if bytes >= 8 && block_size == 64 {
             XXH3_ORDER
         } else {
             XXH_SCALAR_ORDER
         },
-    };
-    let highway = |name, aliases, bytes, tag| Spec {
+        ..BASE
+    }
+}
+
+const fn highway(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    bytes: usize,
+    tag: &'static str,
+    abc: &'static str,
+) -> Spec {
+    Spec {
         name,
         aliases,
         family: "HighwayHash",
-        class: Keyed,
+        default_bench: false,
+        class: Class::Keyed,
         output: fixed(bytes),
         key: zero_key(32),
-        customizable: false,
         block_size: 32,
         tag,
-        preference: &[
-            ("highway-simd", None, "AVX2/SSE4.1/NEON chosen at run time"),
-            ("highway-portable", None, "portable Rust"),
-        ],
-    };
-    let siphash = |name, aliases, tag| {
-        Spec {
+        file_bound: FileBound::Reading,
+        abc,
+        preference: HIGHWAY_ORDER,
+        ..BASE
+    }
+}
+
+const fn siphash(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    tag: &'static str,
+    abc: &'static str,
+) -> Spec {
+    Spec {
         name,
         aliases,
         family: "SipHash",
-        class: Keyed,
+        default_bench: false,
+        class: Class::Keyed,
         output: fixed(8),
         key: zero_key(16),
-        customizable: false,
         block_size: 8,
         tag,
-        preference: &[
-            (
-                "siphasher",
-                None,
-                "3-6.6x OpenSSL's EVP_MAC on 16-64 B inputs, SipHash's purpose (OpenSSL is 6-9 % faster beyond 64 KiB)",
-            ),
-            ("openssl", None, "OpenSSL's EVP_MAC SIPHASH"),
-        ],
+        abc,
+        preference: SIPHASH_ORDER,
+        ..BASE
     }
-    };
+}
+
+const fn blake2(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    bytes: usize,
+    block_size: usize,
+    tag: &'static str,
+    abc: &'static str,
+) -> Spec {
+    Spec {
+        name,
+        aliases,
+        family: "BLAKE2",
+        lineage: Lineage::Blake,
+        output: variable(bytes, bytes),
+        key: KeyRule::Optional { min: 1, max: bytes },
+        block_size,
+        tag,
+        abc,
+        preference: if block_size == 128 {
+            BLAKE2B_ORDER
+        } else {
+            BLAKE2S_ORDER
+        },
+        ..BASE
+    }
+}
+
+fn specs() -> Vec<Spec> {
+    use Class::*;
     vec![
         Spec {
             name: "md5",
             aliases: &["md-5"],
             family: "MD5",
-            class: Cryptographic,
+            lineage: Lineage::MerkleDamgard,
             output: fixed(16),
-            key: NO_KEY,
-            customizable: false,
-            block_size: 64,
             tag: "MD5",
+            bare_gnu_default: true,
+            hashdeep_column: Some("md5"),
+            abc: "900150983cd24fb0d6963f7d28e17f72",
             preference: &[OPENSSL_ASM, RUSTCRYPTO],
+            ..BASE
         },
         Spec {
             name: "sha1",
             aliases: &["sha-1"],
             family: "SHA-1",
-            class: Cryptographic,
+            lineage: Lineage::MerkleDamgard,
             output: fixed(20),
-            key: NO_KEY,
-            customizable: false,
-            block_size: 64,
             tag: "SHA1",
+            bare_gnu_default: true,
+            git_object_format: true,
+            hashdeep_column: Some("sha1"),
+            abc: "a9993e364706816aba3e25717850c26c9cd0d89d",
             preference: SHA_NI_ORDER,
+            ..BASE
         },
-        sha("sha224", &["sha-224", "sha2-224"], 224, 64, "SHA224"),
-        sha("sha256", &["sha-256", "sha2-256"], 256, 64, "SHA256"),
-        sha("sha384", &["sha-384", "sha2-384"], 384, 128, "SHA384"),
-        sha("sha512", &["sha-512", "sha2-512"], 512, 128, "SHA512"),
-        sha(
+        sha2(
+            "sha224",
+            &["sha-224", "sha2-224"],
+            224,
+            64,
+            "SHA224",
+            &[("SHA2-224", None)],
+            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+        ),
+        Spec {
+            git_object_format: true,
+            hashdeep_column: Some("sha256"),
+            ..sha2(
+                "sha256",
+                &["sha-256", "sha2-256"],
+                256,
+                64,
+                "SHA256",
+                &[("SHA2-256", None)],
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            )
+        },
+        sha2(
+            "sha384",
+            &["sha-384", "sha2-384"],
+            384,
+            128,
+            "SHA384",
+            &[("SHA2-384", None)],
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+        ),
+        sha2(
+            "sha512",
+            &["sha-512", "sha2-512"],
+            512,
+            128,
+            "SHA512",
+            &[("SHA2-512", None)],
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        ),
+        sha2(
             "sha512-224",
             &["sha-512/224", "sha2-512/224", "sha512/224"],
             224,
             128,
             "SHA512-224",
+            &[("SHA2-512/224", None), ("SHA512/224", None)],
+            "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
         ),
-        sha(
+        sha2(
             "sha512-256",
             &["sha-512/256", "sha2-512/256", "sha512/256"],
             256,
             128,
             "SHA512-256",
+            &[("SHA2-512/256", None), ("SHA512/256", None)],
+            "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
         ),
-        sha3("sha3-224", &[], 224, 144, "SHA3-224"),
-        sha3("sha3-256", &[], 256, 136, "SHA3-256"),
-        sha3("sha3-384", &[], 384, 104, "SHA3-384"),
-        sha3("sha3-512", &[], 512, 72, "SHA3-512"),
+        sha3("sha3-224", 224, 144, "SHA3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
+        sha3("sha3-256", 256, 136, "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+        sha3("sha3-384", 384, 104, "SHA3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"),
+        sha3("sha3-512", 512, 72, "SHA3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
         Spec {
             name: "shake128",
             aliases: &["shake-128"],
             family: "SHA-3",
-            class: Cryptographic,
+            lineage: Lineage::Keccak,
             output: xof(32),
-            key: NO_KEY,
-            customizable: false,
             block_size: 168,
             tag: "SHAKE128",
+            foreign_tags: &[("SHAKE-128", None)],
+            abc: "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8",
             preference: KECCAK_ORDER,
+            ..BASE
         },
         Spec {
             name: "shake256",
             aliases: &["shake-256"],
             family: "SHA-3",
-            class: Cryptographic,
+            lineage: Lineage::Keccak,
             output: xof(64),
-            key: NO_KEY,
-            customizable: false,
             block_size: 136,
             tag: "SHAKE256",
+            foreign_tags: &[("SHAKE-256", None)],
+            abc: "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4",
             preference: KECCAK_ORDER,
+            ..BASE
         },
         Spec {
-            name: "blake2b",
-            aliases: &["blake2b512", "blake2b-512", "b2"],
-            family: "BLAKE2",
-            class: Cryptographic,
-            output: variable(64, 64),
-            key: KeyRule::Optional { min: 1, max: 64 },
-            customizable: false,
-            block_size: 128,
-            tag: "BLAKE2b",
-            preference: BLAKE2B_ORDER,
+            foreign_tags: &[("BLAKE2b512", Some(64))],
+            ..blake2(
+                "blake2b",
+                &["blake2b512", "blake2b-512", "b2"],
+                64,
+                128,
+                "BLAKE2b",
+                "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923",
+            )
         },
         Spec {
-            name: "blake2s",
-            aliases: &["blake2s256", "blake2s-256"],
-            family: "BLAKE2",
-            class: Cryptographic,
-            output: variable(32, 32),
-            key: KeyRule::Optional { min: 1, max: 32 },
-            customizable: false,
-            block_size: 64,
-            tag: "BLAKE2s",
-            preference: BLAKE2S_ORDER,
+            foreign_tags: &[("BLAKE2s256", Some(32))],
+            ..blake2(
+                "blake2s",
+                &["blake2s256", "blake2s-256"],
+                32,
+                64,
+                "BLAKE2s",
+                "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982",
+            )
         },
         Spec {
-            name: "blake2bp",
-            aliases: &[],
-            family: "BLAKE2",
-            class: Cryptographic,
-            output: variable(64, 64),
-            key: KeyRule::Optional { min: 1, max: 64 },
-            customizable: false,
-            block_size: 128,
-            // The BLAKE2 reference b2sum writes this mixed-case tag.
-            tag: "BLAKE2bp",
             preference: &[("blake2-simd", None, "the only implementation of the 4-way tree mode")],
+            ..blake2(
+                "blake2bp",
+                &[],
+                64,
+                128,
+                // The BLAKE2 reference b2sum writes this mixed-case tag.
+                "BLAKE2bp",
+                "b91a6b66ae87526c400b0a8b53774dc65284ad8f6575f8148ff93dff943a6ecd8362130f22d6dae633aa0f91df4ac89aaff31d0f1b923c898e82025dedbdad6e",
+            )
         },
         Spec {
-            name: "blake2sp",
-            aliases: &[],
-            family: "BLAKE2",
-            class: Cryptographic,
-            output: variable(32, 32),
-            key: KeyRule::Optional { min: 1, max: 32 },
-            customizable: false,
-            block_size: 64,
-            tag: "BLAKE2sp",
             preference: &[("blake2-simd", None, "the only implementation of the 8-way tree mode")],
+            ..blake2(
+                "blake2sp",
+                &[],
+                32,
+                64,
+                "BLAKE2sp",
+                "70f75b58f1fecab821db43c88ad84edde5a52600616cd22517b7bb14d440a7d5",
+            )
         },
         Spec {
             name: "blake3",
             aliases: &["b3"],
             family: "BLAKE3",
-            class: Cryptographic,
+            lineage: Lineage::Blake,
             output: xof(32),
             key: KeyRule::Optional { min: 32, max: 32 },
-            customizable: false,
-            block_size: 64,
             tag: "BLAKE3",
+            abc: "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85",
             preference: &[("blake3", None, "the official crate: SSE2..AVX-512 chosen at run time")],
+            ..BASE
         },
         Spec {
             name: "k12",
             aliases: &["kangarootwelve", "kt128", "kangaroo12"],
             family: "Keccak",
-            class: Cryptographic,
+            lineage: Lineage::Keccak,
             output: xof(32),
-            key: NO_KEY,
             customizable: true,
             block_size: 168,
             tag: "K12",
+            abc: "ab174f328c55a5510b0b209791bf8b60e801a7cfc2aa42042dcb8f547fbe3a7d",
             preference: &[
                 ("xkcp", None, "XKCP's assembly, AVX2/AVX-512 chosen at run time (2-6x the pure-Rust crate here)"),
                 RUSTCRYPTO,
             ],
+            ..BASE
         },
         Spec {
             name: "turboshake128",
             aliases: &["turboshake-128"],
             family: "Keccak",
-            class: Cryptographic,
+            lineage: Lineage::Keccak,
             output: xof(32),
-            key: NO_KEY,
-            customizable: false,
             block_size: 168,
             tag: "TURBOSHAKE128",
+            abc: "dcf1646dfe993a8eb6b782d1faaca6d82416a5dcf1de98ee3c6dbc5e1dc63018",
             preference: &[RUSTCRYPTO],
+            ..BASE
         },
         Spec {
             name: "turboshake256",
             aliases: &["turboshake-256"],
             family: "Keccak",
-            class: Cryptographic,
+            lineage: Lineage::Keccak,
             output: xof(64),
-            key: NO_KEY,
-            customizable: false,
             block_size: 136,
             tag: "TURBOSHAKE256",
+            abc: "63824b1431a7372e85edc022c9d7afdd027472fcfa33c887d6f5aaf8dc5d4db68afbcb5714b49b7ffd8dd115dd5bd5436f837236845a230d6969a4083a113617",
             preference: &[RUSTCRYPTO],
+            ..BASE
         },
-        highway("highwayhash-64", &["highwayhash64", "highway-64", "highwayhash"], 8, "HIGHWAYHASH-64"),
-        highway("highwayhash-128", &["highwayhash128", "highway-128"], 16, "HIGHWAYHASH-128"),
-        highway("highwayhash-256", &["highwayhash256", "highway-256"], 32, "HIGHWAYHASH-256"),
-        siphash("siphash-2-4", &["siphash", "siphash24"], "SIPHASH-2-4"),
-        siphash("siphash-1-3", &["siphash13"], "SIPHASH-1-3"),
-        xxh("xxh32", &["xxhash32"], 4, 16, "XXH32"),
-        xxh("xxh64", &["xxhash64"], 8, 32, "XXH64"),
-        xxh("xxh3-64", &["xxh3", "xxhash3", "xxh3_64"], 8, 64, "XXH3"),
-        xxh("xxh3-128", &["xxh128", "xxhash128", "xxh3_128"], 16, 64, "XXH128"),
+        Spec {
+            default_bench: true,
+            ..highway(
+                "highwayhash-64",
+                &["highwayhash64", "highway-64", "highwayhash"],
+                8,
+                "HIGHWAYHASH-64",
+                "094ec3b17329c279",
+            )
+        },
+        highway("highwayhash-128", &["highwayhash128", "highway-128"], 16, "HIGHWAYHASH-128", "fedb8ead2abea66f4384d03c11813128"),
+        highway("highwayhash-256", &["highwayhash256", "highway-256"], 32, "HIGHWAYHASH-256", "a5a26736040a997ec7b9338afab936ede410fd10f88c57d409ac7d5e3932bb4f"),
+        siphash("siphash-2-4", &["siphash", "siphash24"], "SIPHASH-2-4", "deee70479684c83f"),
+        siphash("siphash-1-3", &["siphash13"], "SIPHASH-1-3", "f2302604a0c33bc0"),
+        xxh("xxh32", &["xxhash32"], 4, 16, "XXH32", "32d153ff"),
+        xxh("xxh64", &["xxhash64"], 8, 32, "XXH64", "44bc2cf5ad770999"),
+        Spec {
+            // xxhsum reads a 16-digit GNU line as XXH64.
+            lines: LineForm::Tagged,
+            default_bench: true,
+            ..xxh("xxh3-64", &["xxh3", "xxhash3", "xxh3_64"], 8, 64, "XXH3", "78af5f94892f3950")
+        },
+        xxh("xxh3-128", &["xxh128", "xxhash128", "xxh3_128"], 16, 64, "XXH128", "06b05ab6733a618578af5f94892f3950"),
         Spec {
             name: "crc32c",
             aliases: &["crc-32c", "crc32-c", "castagnoli"],
             family: "CRC",
             class: Checksum,
             output: fixed(4),
-            key: NO_KEY,
-            customizable: false,
             block_size: 1,
             tag: "CRC32C",
+            file_bound: FileBound::Reading,
+            abc: "364b3fb7",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding chosen at run time"),
                 ("crc32c", None, "SSE4.2 crc32 instruction, three streams"),
             ],
+            ..BASE
         },
         Spec {
             name: "hmac-sha256",
             aliases: &["hmac-sha-256", "hmac-sha2-256", "hmacsha256"],
             family: "HMAC",
             class: Mac,
+            lineage: Lineage::MerkleDamgard,
             output: fixed(32),
             key: ANY_KEY_ZERO_32,
-            customizable: false,
-            block_size: 64,
             tag: "HMAC-SHA256",
+            abc: "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351",
             preference: SHA_NI_ORDER,
+            ..BASE
         },
         Spec {
             name: "hmac-sha512",
             aliases: &["hmac-sha-512", "hmac-sha2-512", "hmacsha512"],
             family: "HMAC",
             class: Mac,
+            lineage: Lineage::MerkleDamgard,
             output: fixed(64),
             key: ANY_KEY_ZERO_32,
-            customizable: false,
             block_size: 128,
             tag: "HMAC-SHA512",
+            abc: "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0",
             preference: SHA512_ORDER,
+            ..BASE
         },
         Spec {
             name: "kmac128",
             aliases: &["kmac-128"],
             family: "Keccak",
             class: Mac,
+            lineage: Lineage::Keccak,
             output: xof(32),
             key: ANY_KEY_ZERO_32,
             customizable: true,
             block_size: 168,
             tag: "KMAC128",
+            abc: "702206e981c20db2cc3e9a1e3250e41264a8d768b048a3f840e49a0940e5e2b2",
             preference: KECCAK_ORDER,
+            ..BASE
         },
         Spec {
             name: "kmac256",
             aliases: &["kmac-256"],
             family: "Keccak",
             class: Mac,
+            lineage: Lineage::Keccak,
             output: xof(64),
             key: ANY_KEY_ZERO_32,
             customizable: true,
             block_size: 136,
             tag: "KMAC256",
+            abc: "05d3d96958d7d477b97ffbc914a0af9086ea0beff70ddbbab85b8ca0e7ba27a580573e4df54a1eb609658ac6299807f06b1708efa1f89056edd71182f80a0820",
             preference: KECCAK_ORDER,
+            ..BASE
         },
     ]
 }
-
-/// Known answers for the message "abc" at default parameters (unkeyed, or the
-/// default all-zero key; default length), computed by the independent oracles of
-/// `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash/SipHash/
-/// HighwayHash/CRC32C libraries, the pure-Python BLAKE3). A benchmark checks each
-/// backend against these before timing it.
-const SELF_TEST_ABC: &[(&str, &str)] = &[
-    ("md5", "900150983cd24fb0d6963f7d28e17f72"),
-    ("sha1", "a9993e364706816aba3e25717850c26c9cd0d89d"),
-    ("sha224", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
-    ("sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-    ("sha384", "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"),
-    ("sha512", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
-    ("sha512-224", "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"),
-    ("sha512-256", "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"),
-    ("sha3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
-    ("sha3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
-    ("sha3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"),
-    ("sha3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
-    ("shake128", "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8"),
-    ("shake256", "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4"),
-    ("blake2b", "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"),
-    ("blake2s", "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"),
-    ("blake2bp", "b91a6b66ae87526c400b0a8b53774dc65284ad8f6575f8148ff93dff943a6ecd8362130f22d6dae633aa0f91df4ac89aaff31d0f1b923c898e82025dedbdad6e"),
-    ("blake2sp", "70f75b58f1fecab821db43c88ad84edde5a52600616cd22517b7bb14d440a7d5"),
-    ("blake3", "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"),
-    ("k12", "ab174f328c55a5510b0b209791bf8b60e801a7cfc2aa42042dcb8f547fbe3a7d"),
-    ("turboshake128", "dcf1646dfe993a8eb6b782d1faaca6d82416a5dcf1de98ee3c6dbc5e1dc63018"),
-    ("turboshake256", "63824b1431a7372e85edc022c9d7afdd027472fcfa33c887d6f5aaf8dc5d4db68afbcb5714b49b7ffd8dd115dd5bd5436f837236845a230d6969a4083a113617"),
-    ("highwayhash-64", "094ec3b17329c279"),
-    ("highwayhash-128", "fedb8ead2abea66f4384d03c11813128"),
-    ("highwayhash-256", "a5a26736040a997ec7b9338afab936ede410fd10f88c57d409ac7d5e3932bb4f"),
-    ("siphash-2-4", "deee70479684c83f"),
-    ("siphash-1-3", "f2302604a0c33bc0"),
-    ("xxh32", "32d153ff"),
-    ("xxh64", "44bc2cf5ad770999"),
-    ("xxh3-64", "78af5f94892f3950"),
-    ("xxh3-128", "06b05ab6733a618578af5f94892f3950"),
-    ("crc32c", "364b3fb7"),
-    ("hmac-sha256", "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351"),
-    ("hmac-sha512", "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0"),
-    ("kmac128", "702206e981c20db2cc3e9a1e3250e41264a8d768b048a3f840e49a0940e5e2b2"),
-    ("kmac256", "05d3d96958d7d477b97ffbc914a0af9086ea0beff70ddbbab85b8ca0e7ba27a580573e4df54a1eb609658ac6299807f06b1708efa1f89056edd71182f80a0820"),
-];
 
 pub(crate) fn algorithms() -> Vec<Algorithm> {
     specs()
@@ -535,15 +682,28 @@ pub(crate) fn algorithms() -> Vec<Algorithm> {
             aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
             family: s.family.to_string(),
             class: s.class,
+            lineage: s.lineage,
             output: s.output,
             key: s.key,
             customizable: s.customizable,
             block_size: s.block_size,
             tag: s.tag.to_string(),
-            self_test: SELF_TEST_ABC
+            foreign_tags: s
+                .foreign_tags
                 .iter()
-                .find(|(name, _)| *name == s.name)
-                .map(|(_, hex)| (b"abc".to_vec(), hex.to_string())),
+                .map(|(tag, length)| ForeignTag {
+                    tag: tag.to_string(),
+                    length: *length,
+                })
+                .collect(),
+            bare_gnu_default: s.bare_gnu_default,
+            lines: s.lines,
+            file_bound: s.file_bound,
+            stable: s.stable,
+            default_bench: s.default_bench,
+            git_object_format: s.git_object_format,
+            hashdeep_column: s.hashdeep_column.map(str::to_string),
+            self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
             preference: s
                 .preference
                 .iter()

@@ -4,11 +4,14 @@
 //! says which path it took. So this module restates each backend's own rule as
 //! data — candidate paths in the order the backend tries them, each with what
 //! it needs — read from the sources of the versions in `Cargo.lock` (and, for
-//! OpenSSL, the x86_64/ARMv8 perlasm dispatch of the 3.x releases). Given a
-//! [`CpuProfile`], [`choose`] names the path and the reason. A test holds every
-//! (algorithm, backend) pair of the registry to having exactly one rule.
+//! OpenSSL, the x86_64/ARMv8 perlasm dispatch of the 3.x releases). Each
+//! backend entry carries its [`Dispatch`] (the backend modules define them
+//! beside their entries); given a [`CpuProfile`], [`choose`] names the path
+//! and the reason. A test holds every built-in backend entry to having one.
 
 use serde::{Deserialize, Serialize};
+
+use crate::Backend;
 
 /// One condition a code path needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,11 +35,9 @@ pub struct CodePath {
     pub needs: &'static [Need],
 }
 
-/// How one backend chooses its code for some of its algorithms.
+/// How a backend chooses its code for an algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DispatchRule {
-    pub backend: &'static str,
-    pub algorithms: &'static [&'static str],
+pub struct Dispatch {
     /// In the order the backend tries them: the first whose needs are met runs.
     pub paths: &'static [CodePath],
     /// What runs when no path's needs are met.
@@ -142,55 +143,57 @@ fn lacking(missing: &[&Need]) -> String {
         .join(", ")
 }
 
-/// The path `rule` takes on `cpu`. The reason names, for each path the backend
-/// would have preferred, what it lacked, then what the chosen path found.
-pub fn choose(rule: &DispatchRule, cpu: &CpuProfile) -> ChosenPath {
+/// The path `backend` takes on `cpu`; `None` for a backend that states no
+/// [`Dispatch`] (a user's). The reason names, for each path the backend would
+/// have preferred, what it lacked, then what the chosen path found.
+pub fn choose(backend: &Backend, cpu: &CpuProfile) -> Option<ChosenPath> {
+    let dispatch = backend.dispatch?;
     let mut steps = Vec::new();
     let mut candidates = 0;
-    for path in rule.paths.iter().filter(|p| p.arch == cpu.arch) {
+    for path in dispatch.paths.iter().filter(|p| p.arch == cpu.arch) {
         candidates += 1;
         let missing: Vec<&Need> = path.needs.iter().filter(|n| !cpu.meets(n)).collect();
         if missing.is_empty() {
             steps.push(found(path.needs));
-            return ChosenPath {
+            return Some(ChosenPath {
                 path: path.label.to_string(),
                 reason: steps.join("; "),
-            };
+            });
         }
         steps.push(format!("{} skipped: {}", path.label, lacking(&missing)));
     }
     let reason = if candidates == 0 {
-        format!("{} has no SIMD path for this on {}", rule.backend, cpu.arch)
+        format!("{} has no SIMD path for this on {}", backend.name, cpu.arch)
     } else {
         steps.join("; ")
     };
-    ChosenPath {
-        path: rule.fallback.to_string(),
+    Some(ChosenPath {
+        path: dispatch.fallback.to_string(),
         reason,
+    })
+}
+
+/// The path `backend` takes on this machine.
+pub fn path_here(backend: &Backend) -> Option<ChosenPath> {
+    choose(backend, &CpuProfile::here())
+}
+
+/// Every CPU feature a backend's dispatch looks at, on any architecture.
+pub fn features_consulted(backend: &Backend) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for path in backend.dispatch.map_or(&[][..], |d| d.paths) {
+        for need in path.needs {
+            if let Need::Feature(name) = need {
+                if !out.contains(name) {
+                    out.push(*name);
+                }
+            }
+        }
     }
+    out
 }
 
-/// The rule for one (algorithm, backend) pair, by canonical names.
-pub fn rule_for(algorithm: &str, backend: &str) -> Option<&'static DispatchRule> {
-    RULES
-        .iter()
-        .find(|r| r.backend == backend && r.algorithms.contains(&algorithm))
-}
-
-/// The path `backend` takes for `algorithm` on this machine; `None` for a
-/// pair no rule describes (a user-registered backend).
-pub fn path_here(algorithm: &str, backend: &str) -> Option<ChosenPath> {
-    rule_for(algorithm, backend).map(|rule| choose(rule, &CpuProfile::here()))
-}
-
-/// Every rule.
-pub fn rules() -> &'static [DispatchRule] {
-    RULES
-}
-
-use Need::{CompiledFor as Built, Feature as F, IntelCpu as Intel};
-
-const fn x86(label: &'static str, needs: &'static [Need]) -> CodePath {
+pub(crate) const fn x86(label: &'static str, needs: &'static [Need]) -> CodePath {
     CodePath {
         arch: "x86_64",
         label,
@@ -198,7 +201,7 @@ const fn x86(label: &'static str, needs: &'static [Need]) -> CodePath {
     }
 }
 
-const fn arm(label: &'static str, needs: &'static [Need]) -> CodePath {
+pub(crate) const fn arm(label: &'static str, needs: &'static [Need]) -> CodePath {
     CodePath {
         arch: "aarch64",
         label,
@@ -206,352 +209,21 @@ const fn arm(label: &'static str, needs: &'static [Need]) -> CodePath {
     }
 }
 
-const fn rule(
-    backend: &'static str,
-    algorithms: &'static [&'static str],
-    paths: &'static [CodePath],
-    fallback: &'static str,
-) -> DispatchRule {
-    DispatchRule {
-        backend,
-        algorithms,
-        paths,
+pub(crate) const fn dispatch(paths: &'static [CodePath], fallback: &'static str) -> Dispatch {
+    Dispatch { paths, fallback }
+}
+
+/// Code with no SIMD path: what runs is the fallback, whatever the CPU.
+pub(crate) const fn scalar(fallback: &'static str) -> Dispatch {
+    Dispatch {
+        paths: &[],
         fallback,
     }
 }
 
-const SHA256_FAMILY: &[&str] = &["sha224", "sha256", "hmac-sha256"];
-const SHA512_FAMILY: &[&str] = &[
-    "sha384",
-    "sha512",
-    "sha512-224",
-    "sha512-256",
-    "hmac-sha512",
-];
-const KECCAK_FAMILY: &[&str] = &[
-    "sha3-224",
-    "sha3-256",
-    "sha3-384",
-    "sha3-512",
-    "shake128",
-    "shake256",
-    "turboshake128",
-    "turboshake256",
-    "k12",
-    "kmac128",
-    "kmac256",
-];
-const XXH_SCALAR: &[&str] = &["xxh32", "xxh64"];
-const XXH3: &[&str] = &["xxh3-64", "xxh3-128"];
-const HIGHWAY: &[&str] = &["highwayhash-64", "highwayhash-128", "highwayhash-256"];
-
-const AVX_INTEL_ONLY: &str = "AVX (Intel CPUs only)";
-
-// Rules list only the algorithms a backend registers; a test checks both ways.
-const RULES: &[DispatchRule] = &[
-    // RustCrypto: cpufeatures checks at run time in sha1, sha2 and keccak.
-    rule("rustcrypto", &["md5"], &[], "portable Rust"),
-    rule(
-        "rustcrypto",
-        &["sha1"],
-        &[
-            x86("SHA-NI", &[F("sha"), F("sse2"), F("ssse3"), F("sse4.1")]),
-            arm("SHA1 instructions", &[F("sha2")]),
-        ],
-        "portable Rust",
-    ),
-    rule(
-        "rustcrypto",
-        SHA256_FAMILY,
-        &[
-            x86("SHA-NI", &[F("sha"), F("sse4.1")]),
-            arm("SHA2 instructions", &[F("sha2")]),
-        ],
-        "portable Rust",
-    ),
-    rule(
-        "rustcrypto",
-        SHA512_FAMILY,
-        &[
-            x86("AVX2", &[F("avx2")]),
-            arm("SHA512 instructions", &[F("sha512")]),
-        ],
-        "portable Rust",
-    ),
-    rule(
-        "rustcrypto",
-        KECCAK_FAMILY,
-        &[arm("SHA3 instructions", &[F("sha3")])],
-        "portable Rust Keccak",
-    ),
-    rule("rustcrypto", &["blake2b", "blake2s"], &[], "portable Rust"),
-    // OpenSSL 3.x: the perlasm entry points test OPENSSL_ia32cap_P / the ARMv8 caps.
-    rule("openssl", &["md5"], &[], "scalar (MD5 has no SIMD form)"),
-    rule(
-        "openssl",
-        &["sha1"],
-        &[
-            x86("SHA-NI", &[F("ssse3"), F("sha")]),
-            x86("AVX2+BMI2", &[F("ssse3"), F("avx2"), F("bmi2")]),
-            x86(AVX_INTEL_ONLY, &[F("ssse3"), F("avx"), Intel]),
-            x86("SSSE3", &[F("ssse3")]),
-            arm("SHA1 instructions", &[F("sha2")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "openssl",
-        SHA256_FAMILY,
-        &[
-            x86("SHA-NI", &[F("sha")]),
-            x86("AVX2+BMI2", &[F("avx2"), F("bmi2")]),
-            x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
-            x86("SSSE3", &[F("ssse3")]),
-            arm("SHA2 instructions", &[F("sha2")]),
-            arm("NEON", &[F("neon")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "openssl",
-        SHA512_FAMILY,
-        &[
-            x86("AVX2+BMI2", &[F("avx2"), F("bmi2")]),
-            x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
-            arm("SHA512 instructions", &[F("sha512")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "openssl",
-        &[
-            "sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256", "kmac128",
-            "kmac256",
-        ],
-        &[],
-        "scalar Keccak assembly",
-    ),
-    rule("openssl", &["blake2b", "blake2s"], &[], "portable C"),
-    rule(
-        "openssl",
-        &["siphash-2-4", "siphash-1-3"],
-        &[],
-        "portable C",
-    ),
-    // ring 0.17: the same perlasm, dispatched from Rust (digest/sha2/sha2_*.rs); its SHA-1 is Rust.
-    rule("ring", &["sha1"], &[], "portable Rust"),
-    rule(
-        "ring",
-        &["sha256", "hmac-sha256"],
-        &[
-            x86("SHA-NI", &[F("sha"), F("ssse3")]),
-            x86(AVX_INTEL_ONLY, &[F("avx"), Intel]),
-            x86("SSSE3", &[F("ssse3")]),
-            arm("SHA2 instructions", &[F("sha2")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "ring",
-        &["sha384", "sha512", "sha512-256", "hmac-sha512"],
-        &[
-            x86(AVX_INTEL_ONLY, &[F("avx"), Intel]),
-            arm("SHA512 instructions", &[F("sha512")]),
-        ],
-        "scalar assembly",
-    ),
-    // AWS-LC: the *_capable() tests in crypto/fipsmodule/sha/internal.h.
-    rule(
-        "aws-lc",
-        &["sha1"],
-        &[
-            x86("SHA-NI", &[F("sha"), F("ssse3")]),
-            x86("AVX2+BMI2", &[F("avx2"), F("bmi2"), F("ssse3")]),
-            x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
-            x86("SSSE3", &[F("ssse3")]),
-            arm("SHA1 instructions", &[F("sha2")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "aws-lc",
-        SHA256_FAMILY,
-        &[
-            x86("SHA-NI", &[F("sha")]),
-            x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
-            x86("SSSE3", &[F("ssse3")]),
-            arm("SHA2 instructions", &[F("sha2")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "aws-lc",
-        &["sha384", "sha512", "sha512-256", "hmac-sha512"],
-        &[
-            x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
-            arm("SHA512 instructions", &[F("sha512")]),
-        ],
-        "scalar assembly",
-    ),
-    rule(
-        "aws-lc",
-        &["sha3-256", "sha3-384", "sha3-512"],
-        &[arm(
-            "SHA3 instructions (scalar s2n-bignum code on Neoverse N1/V1/V2/V3)",
-            &[F("sha3")],
-        )],
-        "scalar Keccak assembly",
-    ),
-    // blake2b_simd / blake2s_simd: guts.rs, Implementation::detect.
-    rule(
-        "blake2-simd",
-        &["blake2b"],
-        &[x86("AVX2", &[F("avx2")]), x86("SSE4.1", &[F("sse4.1")])],
-        "portable Rust",
-    ),
-    rule(
-        "blake2-simd",
-        &["blake2s"],
-        // blake2s_simd compresses one message with SSE4.1 even when AVX2 is
-        // present; its AVX2 code only serves eight messages at once.
-        &[x86("SSE4.1", &[F("sse4.1")])],
-        "portable Rust",
-    ),
-    rule(
-        "blake2-simd",
-        &["blake2bp"],
-        &[
-            x86("AVX2, 4 lanes", &[F("avx2")]),
-            x86("SSE4.1, 2 lanes", &[F("sse4.1")]),
-        ],
-        "portable Rust",
-    ),
-    rule(
-        "blake2-simd",
-        &["blake2sp"],
-        &[
-            x86("AVX2, 8 lanes", &[F("avx2")]),
-            x86("SSE4.1, 4 lanes", &[F("sse4.1")]),
-        ],
-        "portable Rust",
-    ),
-    // blake3: platform.rs, Platform::detect; NEON is assumed on little-endian aarch64.
-    rule(
-        "blake3",
-        &["blake3"],
-        &[
-            x86("AVX-512", &[F("avx512f"), F("avx512vl")]),
-            x86("AVX2", &[F("avx2")]),
-            x86("SSE4.1", &[F("sse4.1")]),
-            x86("SSE2", &[F("sse2")]),
-            arm("NEON", &[F("neon")]),
-        ],
-        "portable Rust",
-    ),
-    // XKCP: KeccakP-1600-runtimeDispatch.c (x86_64 and ARMv8A-SHA3 variants).
-    rule(
-        "xkcp",
-        &["k12"],
-        &[
-            x86("AVX-512", &[F("avx512f"), F("avx512vl")]),
-            x86("AVX2", &[F("avx2")]),
-            arm("SHA3 instructions", &[F("sha3")]),
-        ],
-        "generic 64-bit C",
-    ),
-    // highway: builder.rs, HighwayHasher::new.
-    rule(
-        "highway-simd",
-        HIGHWAY,
-        &[
-            x86("AVX2", &[F("avx2")]),
-            x86("SSE4.1", &[F("sse4.1")]),
-            arm("NEON", &[F("neon")]),
-        ],
-        "portable Rust",
-    ),
-    rule("highway-portable", HIGHWAY, &[], "portable Rust"),
-    rule(
-        "siphasher",
-        &["siphash-2-4", "siphash-1-3"],
-        &[],
-        "portable Rust",
-    ),
-    // twox-hash 2: xxhash3/large.rs dispatch!; XXH32 and XXH64 are scalar by design.
-    rule(
-        "twox-hash",
-        XXH_SCALAR,
-        &[],
-        "scalar (XXH32/XXH64 have no SIMD form)",
-    ),
-    rule(
-        "twox-hash",
-        XXH3,
-        &[
-            x86("AVX2", &[F("avx2")]),
-            x86("SSE2", &[F("sse2")]),
-            arm("NEON", &[F("neon")]),
-        ],
-        "scalar Rust",
-    ),
-    // xxhash-rust: xxh3.rs chooses with cfg(target_feature) only.
-    rule(
-        "xxhash-rust",
-        XXH_SCALAR,
-        &[],
-        "scalar (XXH32/XXH64 have no SIMD form)",
-    ),
-    rule(
-        "xxhash-rust",
-        XXH3,
-        &[
-            x86("AVX-512 (compile time)", &[Built("avx512f")]),
-            x86("AVX2 (compile time)", &[Built("avx2")]),
-            x86("SSE2 (compile time)", &[Built("sse2")]),
-            arm("NEON (compile time)", &[Built("neon")]),
-        ],
-        "scalar Rust",
-    ),
-    // crc-fast: feature_detection.rs tiers, then crc32/fusion for CRC-32/ISCSI;
-    // inputs up to 256 bytes (x86) or 127 bytes (aarch64) use the crc32 instruction alone.
-    rule(
-        "crc-fast",
-        &["crc32c"],
-        &[
-            x86(
-                "VPCLMULQDQ (AVX-512VL) + crc32 fusion",
-                &[
-                    F("sse4.1"),
-                    F("pclmulqdq"),
-                    F("avx512vl"),
-                    F("vpclmulqdq"),
-                    F("sse4.2"),
-                ],
-            ),
-            x86(
-                "PCLMULQDQ (AVX-512VL) + crc32 fusion",
-                &[F("sse4.1"), F("pclmulqdq"), F("avx512vl"), F("sse4.2")],
-            ),
-            x86(
-                "PCLMULQDQ + crc32 fusion",
-                &[F("sse4.1"), F("pclmulqdq"), F("sse4.2")],
-            ),
-            x86("PCLMULQDQ folding", &[F("sse4.1"), F("pclmulqdq")]),
-            arm("PMULL + EOR3 + CRC32 fusion", &[F("aes"), F("sha3")]),
-            arm("PMULL + CRC32 fusion", &[F("aes")]),
-        ],
-        "table-driven software",
-    ),
-    rule(
-        "crc32c",
-        &["crc32c"],
-        &[
-            x86("SSE4.2 crc32", &[F("sse4.2")]),
-            arm("CRC32C instructions", &[F("crc")]),
-        ],
-        "software tables",
-    ),
-];
+/// OpenSSL, ring and AWS-LC take their AVX SHA code only on Intel CPUs.
+#[cfg(any(feature = "openssl", feature = "ring", feature = "aws-lc", test))]
+pub(crate) const AVX_INTEL_ONLY: &str = "AVX (Intel CPUs only)";
 
 #[cfg(test)]
 mod tests {
@@ -598,23 +270,19 @@ mod tests {
     ];
 
     fn path(algorithm: &str, backend: &str, cpu: &CpuProfile) -> ChosenPath {
-        choose(rule_for(algorithm, backend).expect("rule"), cpu)
+        let registry = Registry::default();
+        choose(registry.backend(algorithm, backend).unwrap(), cpu).expect("a dispatch")
     }
 
     #[test]
-    fn every_registered_pair_has_exactly_one_rule() {
+    fn every_built_in_backend_states_its_dispatch() {
         let registry = Registry::default();
         for backend in registry.backends() {
-            let matching = RULES
-                .iter()
-                .filter(|r| {
-                    r.backend == backend.name && r.algorithms.contains(&backend.algorithm.as_str())
-                })
-                .count();
-            assert_eq!(
-                matching, 1,
-                "{} / {}: {matching} rules",
-                backend.algorithm, backend.name
+            assert!(
+                backend.dispatch.is_some(),
+                "{} / {}: no dispatch",
+                backend.algorithm,
+                backend.name
             );
         }
     }
@@ -624,24 +292,17 @@ mod tests {
         let registry = Registry::default();
         for algorithm in registry.algorithms() {
             let (backend, _) = registry.default_backend(&algorithm.name).unwrap();
-            let chosen = path_here(&algorithm.name, &backend.name)
+            let chosen = path_here(backend)
                 .unwrap_or_else(|| panic!("{} / {}", algorithm.name, backend.name));
             assert!(!chosen.path.is_empty() && !chosen.reason.is_empty());
         }
     }
 
     #[test]
-    fn every_rule_names_registered_pairs_and_known_features() {
+    fn every_dispatch_names_known_features() {
         let registry = Registry::default();
-        for rule in RULES {
-            for algorithm in rule.algorithms {
-                assert!(
-                    registry.backend(algorithm, rule.backend).is_ok(),
-                    "rule for {algorithm} / {} matches no registered backend",
-                    rule.backend
-                );
-            }
-            for path in rule.paths {
+        for backend in registry.backends() {
+            for path in backend.dispatch.map_or(&[][..], |d| d.paths) {
                 let known = crate::cpu::known_features_of(path.arch);
                 for need in path.needs {
                     if let Need::Feature(name) | Need::CompiledFor(name) = need {

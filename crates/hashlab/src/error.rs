@@ -69,7 +69,7 @@ impl fmt::Display for HashError {
             HashError::UnknownAlgorithm { name, suggestions } => {
                 write!(f, "unknown algorithm '{name}'")?;
                 if suggestions.is_empty() {
-                    write!(f, " (see 'hashlab list')")
+                    Ok(())
                 } else {
                     write!(f, "; did you mean: {}?", suggestions.join(", "))
                 }
@@ -108,7 +108,7 @@ impl fmt::Display for HashError {
             ),
             HashError::LengthNotAccepted { algorithm, fixed } => write!(
                 f,
-                "{algorithm} has a fixed output of {fixed} bytes; --length is not accepted"
+                "{algorithm} has a fixed output of {fixed} bytes; no other length is accepted"
             ),
             HashError::LengthOutOfRange {
                 algorithm,

@@ -6,7 +6,9 @@
 //! use hashlab::{HashParams, Registry};
 //!
 //! let registry = Registry::default();
-//! let mut hasher = registry.hasher("sha256", None, &HashParams::default()).unwrap();
+//! // The name is looked up once; the choice is what a program carries.
+//! let sha256 = registry.resolve("sha256", None, &HashParams::default()).unwrap();
+//! let mut hasher = sha256.hasher();
 //! hasher.update(b"abc");
 //! assert_eq!(
 //!     hasher.finalize_reset().to_hex(),
@@ -20,6 +22,9 @@
 mod algorithm;
 mod backends;
 mod catalog;
+mod choice;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod cpu;
 pub mod dispatch;
 mod error;
@@ -27,7 +32,11 @@ mod hasher;
 pub mod hex;
 mod registry;
 
-pub use algorithm::{Algorithm, Class, KeyRule, OutputRule, Preference};
+pub use algorithm::{
+    Algorithm, Class, FileBound, ForeignTag, KeyRule, LineForm, Lineage, OutputRule, Preference,
+    XOF_MAX_OUTPUT,
+};
+pub use choice::Choice;
 pub use error::HashError;
 pub use hasher::{Config, Digest, HashParams, Hasher};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};

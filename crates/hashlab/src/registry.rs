@@ -1,7 +1,8 @@
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::algorithm::{edit_distance, squash};
-use crate::{Algorithm, Config, HashError, HashParams, Hasher, KeyRule};
+use crate::dispatch::Dispatch;
+use crate::{Algorithm, Choice, Config, HashError, HashParams, Hasher, KeyRule};
 
 /// Builds a hasher from validated parameters.
 pub type Constructor = Arc<dyn Fn(&Config) -> Result<Box<dyn Hasher>, HashError> + Send + Sync>;
@@ -30,7 +31,13 @@ pub struct Backend {
     pub supports_customization: bool,
     /// Can spread one message over several threads.
     pub parallel: bool,
+    /// How it picks its SIMD code on a CPU (restated from its sources; see
+    /// [`crate::dispatch`]); `None` for a user's backend that says nothing.
+    pub dispatch: Option<&'static Dispatch>,
     probe: Probe,
+    /// The probe's answer, asked once: an OpenSSL probe is an `EVP_MD_fetch`.
+    /// Shared by the clones of this entry, so by every copy of a registry.
+    status: Arc<OnceLock<BackendStatus>>,
     constructor: Constructor,
 }
 
@@ -61,7 +68,9 @@ impl Backend {
             supports_length: false,
             supports_customization: false,
             parallel: false,
+            dispatch: None,
             probe: Arc::new(|| Ok(())),
+            status: Arc::new(OnceLock::new()),
             constructor: Arc::new(constructor),
         }
     }
@@ -81,23 +90,29 @@ impl Backend {
         self.parallel = true;
         self
     }
+    pub fn with_dispatch(mut self, dispatch: &'static Dispatch) -> Self {
+        self.dispatch = Some(dispatch);
+        self
+    }
     pub fn with_probe(
         mut self,
         probe: impl Fn() -> Result<(), String> + Send + Sync + 'static,
     ) -> Self {
         self.probe = Arc::new(probe);
+        self.status = Arc::new(OnceLock::new());
         self
     }
 
-    pub fn status(&self) -> BackendStatus {
-        match (self.probe)() {
+    /// Whether it can run here; probed on the first call only.
+    pub fn status(&self) -> &BackendStatus {
+        self.status.get_or_init(|| match (self.probe)() {
             Ok(()) => BackendStatus::Available,
             Err(reason) => BackendStatus::Unavailable(reason),
-        }
+        })
     }
 
     pub fn is_available(&self) -> bool {
-        self.status() == BackendStatus::Available
+        *self.status() == BackendStatus::Available
     }
 
     /// Whether this backend can compute `config` for `algorithm` (key, length, customization).
@@ -124,15 +139,21 @@ impl Backend {
         Ok(())
     }
 
+    /// Checks that it can run here and compute `config`, then builds a hasher.
     fn build(&self, algorithm: &Algorithm, config: &Config) -> Result<Box<dyn Hasher>, HashError> {
         if let BackendStatus::Unavailable(reason) = self.status() {
             return Err(HashError::BackendUnavailable {
                 algorithm: self.algorithm.clone(),
                 backend: self.name.clone(),
-                reason,
+                reason: reason.clone(),
             });
         }
         self.check_supports(algorithm, config)?;
+        self.construct(config)
+    }
+
+    /// Builds a hasher for a config already checked against this backend.
+    pub(crate) fn construct(&self, config: &Config) -> Result<Box<dyn Hasher>, HashError> {
         let hasher = (self.constructor)(config)?;
         debug_assert_eq!(hasher.output_len(), config.output_len);
         Ok(hasher)
@@ -140,14 +161,18 @@ impl Backend {
 }
 
 /// Every algorithm and every backend, looked up by name at run time.
+///
+/// A name is looked up once, by [`Registry::resolve`]; what comes back, a
+/// [`Choice`], is what callers carry and build hashers from.
 #[derive(Clone)]
 pub struct Registry {
-    algorithms: Vec<Algorithm>,
-    backends: Vec<Backend>,
+    algorithms: Vec<Arc<Algorithm>>,
+    backends: Vec<Arc<Backend>>,
 }
 
 impl Default for Registry {
-    /// Every built-in algorithm and backend.
+    /// Every built-in algorithm, and every backend this build has (the
+    /// backends behind cargo features only when their feature is on).
     fn default() -> Self {
         let mut registry = Registry::empty();
         for algorithm in crate::catalog::algorithms() {
@@ -182,7 +207,7 @@ impl Registry {
                 });
             }
         }
-        self.algorithms.push(algorithm);
+        self.algorithms.push(Arc::new(algorithm));
         Ok(())
     }
 
@@ -199,22 +224,20 @@ impl Registry {
                 what: format!("backend '{}' for {}", backend.name, backend.algorithm),
             });
         }
-        self.backends.push(backend);
+        self.backends.push(Arc::new(backend));
         Ok(())
     }
 
-    pub fn algorithms(&self) -> &[Algorithm] {
+    pub fn algorithms(&self) -> &[Arc<Algorithm>] {
         &self.algorithms
     }
 
-    pub fn backends(&self) -> &[Backend] {
+    pub fn backends(&self) -> &[Arc<Backend>] {
         &self.backends
     }
 
     /// Finds an algorithm by canonical name or alias; the error lists close matches.
-    pub fn algorithm(&self, name: &str) -> Result<&Algorithm, HashError> {
-        // Canonical names first: callers that build a hasher per key pass them,
-        // and the separator-blind match below allocates for every name and alias.
+    pub fn algorithm(&self, name: &str) -> Result<&Arc<Algorithm>, HashError> {
         if let Some(a) = self.algorithms.iter().find(|a| a.name == name) {
             return Ok(a);
         }
@@ -257,7 +280,7 @@ impl Registry {
     }
 
     /// The backends of one algorithm, in registry order.
-    pub fn backends_of(&self, algorithm: &str) -> Result<Vec<&Backend>, HashError> {
+    pub fn backends_of(&self, algorithm: &str) -> Result<Vec<&Arc<Backend>>, HashError> {
         let canonical = &self.algorithm(algorithm)?.name;
         Ok(self
             .backends
@@ -266,7 +289,7 @@ impl Registry {
             .collect())
     }
 
-    pub fn backend(&self, algorithm: &str, backend: &str) -> Result<&Backend, HashError> {
+    pub fn backend(&self, algorithm: &str, backend: &str) -> Result<&Arc<Backend>, HashError> {
         let backends = self.backends_of(algorithm)?;
         if let Some(b) = backends.iter().find(|b| b.name == backend) {
             return Ok(b);
@@ -284,7 +307,7 @@ impl Registry {
 
     /// The default backend and why: the first available entry of the algorithm's
     /// fixed preference list, else the first available backend in registry order.
-    pub fn default_backend(&self, algorithm: &str) -> Result<(&Backend, String), HashError> {
+    pub fn default_backend(&self, algorithm: &str) -> Result<(&Arc<Backend>, String), HashError> {
         self.default_backend_on(algorithm, &crate::cpu::has)
     }
 
@@ -295,7 +318,7 @@ impl Registry {
         &self,
         algorithm: &str,
         has: &dyn Fn(&str) -> bool,
-    ) -> Result<(&Backend, String), HashError> {
+    ) -> Result<(&Arc<Backend>, String), HashError> {
         let alg = self.algorithm(algorithm)?;
         let backends = self.backends_of(&alg.name)?;
         let mut passed_over = Vec::new();
@@ -328,7 +351,50 @@ impl Registry {
             })
     }
 
-    /// Builds a hasher: the named backend, or the default one when `backend` is `None`.
+    /// Turns a name, an optional backend and parameters into a [`Choice`]:
+    /// the algorithm, the backend (the default one when `backend` is `None`)
+    /// and the configuration checked against both. A hasher is built once
+    /// here, so anything the backend refuses fails now, not in a worker.
+    pub fn resolve(
+        &self,
+        algorithm: &str,
+        backend: Option<&str>,
+        params: &HashParams,
+    ) -> Result<Choice, HashError> {
+        self.resolve_on(algorithm, backend, params, &crate::cpu::has)
+    }
+
+    /// [`Registry::resolve`] on a CPU whose features are `has` (see
+    /// [`Registry::default_backend_on`]).
+    pub fn resolve_on(
+        &self,
+        algorithm: &str,
+        backend: Option<&str>,
+        params: &HashParams,
+        has: &dyn Fn(&str) -> bool,
+    ) -> Result<Choice, HashError> {
+        let alg = self.algorithm(algorithm)?;
+        let config = alg.resolve(params)?;
+        let (backend, reason) = match backend {
+            Some(name) => (
+                self.backend(&alg.name, name)?,
+                "named by the caller".to_string(),
+            ),
+            None => self.default_backend_on(&alg.name, has)?,
+        };
+        let prototype = backend.build(alg, &config)?;
+        Ok(Choice::new(
+            Arc::clone(alg),
+            Arc::clone(backend),
+            config,
+            reason,
+            prototype,
+        ))
+    }
+
+    /// Builds a hasher: the named backend, or the default one when `backend`
+    /// is `None`. One call, one lookup; a caller that builds many hashers
+    /// resolves once and keeps the [`Choice`].
     pub fn hasher(
         &self,
         algorithm: &str,
@@ -347,22 +413,8 @@ impl Registry {
     /// Checks one backend against the algorithm's known answer (if it has one).
     /// `Ok(false)` means there was nothing to check.
     pub fn self_test(&self, algorithm: &str, backend: &str) -> Result<bool, HashError> {
-        let alg = self.algorithm(algorithm)?;
-        let Some((message, expected)) = &alg.self_test else {
-            return Ok(false);
-        };
-        let mut hasher = self.hasher(&alg.name, Some(backend), &HashParams::default())?;
-        hasher.update(message);
-        let got = hasher.finalize_reset().to_hex();
-        if &got != expected {
-            return Err(HashError::SelfTestFailed {
-                algorithm: alg.name.clone(),
-                backend: backend.to_string(),
-                got,
-                expected: expected.clone(),
-            });
-        }
-        Ok(true)
+        self.resolve(algorithm, Some(backend), &HashParams::default())?
+            .self_test()
     }
 
     /// Builds a hasher on one exact backend from an already resolved config.

@@ -2,9 +2,33 @@
 //! the only implementation here of the BLAKE2bp/BLAKE2sp tree modes.
 
 use super::Snapshot;
+use crate::dispatch::{dispatch, x86, Dispatch, Need::Feature as F};
 use crate::Backend;
 
 const NAME: &str = "blake2-simd";
+
+// guts.rs, Implementation::detect.
+const BLAKE2B: Dispatch = dispatch(
+    &[x86("AVX2", &[F("avx2")]), x86("SSE4.1", &[F("sse4.1")])],
+    "portable Rust",
+);
+// blake2s_simd compresses one message with SSE4.1 even when AVX2 is present;
+// its AVX2 code only serves eight messages at once.
+const BLAKE2S: Dispatch = dispatch(&[x86("SSE4.1", &[F("sse4.1")])], "portable Rust");
+const BLAKE2BP: Dispatch = dispatch(
+    &[
+        x86("AVX2, 4 lanes", &[F("avx2")]),
+        x86("SSE4.1, 2 lanes", &[F("sse4.1")]),
+    ],
+    "portable Rust",
+);
+const BLAKE2SP: Dispatch = dispatch(
+    &[
+        x86("AVX2, 8 lanes", &[F("avx2")]),
+        x86("SSE4.1, 4 lanes", &[F("sse4.1")]),
+    ],
+    "portable Rust",
+);
 
 macro_rules! blake2_simd_entry {
     ($alg:expr, $what:expr, $params:path) => {
@@ -34,21 +58,25 @@ pub(crate) fn entries() -> Vec<Backend> {
             "blake2b",
             "blake2b_simd (AVX2/SSE4.1 at run time)",
             blake2b_simd::Params
-        ),
+        )
+        .with_dispatch(&BLAKE2B),
         blake2_simd_entry!(
             "blake2s",
             "blake2s_simd (AVX2/SSE4.1 at run time)",
             blake2s_simd::Params
-        ),
+        )
+        .with_dispatch(&BLAKE2S),
         blake2_simd_entry!(
             "blake2bp",
             "blake2b_simd::blake2bp (4 leaves, AVX2 at run time)",
             blake2b_simd::blake2bp::Params
-        ),
+        )
+        .with_dispatch(&BLAKE2BP),
         blake2_simd_entry!(
             "blake2sp",
             "blake2s_simd::blake2sp (8 leaves, AVX2 at run time)",
             blake2s_simd::blake2sp::Params
-        ),
+        )
+        .with_dispatch(&BLAKE2SP),
     ]
 }

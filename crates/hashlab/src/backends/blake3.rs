@@ -2,7 +2,20 @@
 //! a rayon-parallel update for one large message when asked for.
 
 use super::Native;
+use crate::dispatch::{arm, dispatch, x86, Dispatch, Need::Feature as F};
 use crate::Backend;
+
+// platform.rs, Platform::detect; NEON is assumed on little-endian aarch64.
+const BLAKE3: Dispatch = dispatch(
+    &[
+        x86("AVX-512", &[F("avx512f"), F("avx512vl")]),
+        x86("AVX2", &[F("avx2")]),
+        x86("SSE4.1", &[F("sse4.1")]),
+        x86("SSE2", &[F("sse2")]),
+        arm("NEON", &[F("neon")]),
+    ],
+    "portable Rust",
+);
 
 /// Below this, splitting the input across threads costs more than it saves.
 const RAYON_MIN_INPUT: usize = 128 * 1024;
@@ -56,5 +69,6 @@ pub(crate) fn entries() -> Vec<Backend> {
     )
     .with_key()
     .with_length()
-    .with_parallel()]
+    .with_parallel()
+    .with_dispatch(&BLAKE3)]
 }

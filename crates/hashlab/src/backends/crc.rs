@@ -3,7 +3,44 @@
 //! instruction). Printed as the 32-bit value in big-endian hex.
 
 use super::Native;
+use crate::dispatch::{arm, dispatch, x86, Dispatch, Need::Feature as F};
 use crate::Backend;
+
+// crc-fast: feature_detection.rs tiers, then crc32/fusion for CRC-32/ISCSI;
+// inputs up to 256 bytes (x86) or 127 bytes (aarch64) use the crc32 instruction alone.
+const CRC_FAST_32C: Dispatch = dispatch(
+    &[
+        x86(
+            "VPCLMULQDQ (AVX-512VL) + crc32 fusion",
+            &[
+                F("sse4.1"),
+                F("pclmulqdq"),
+                F("avx512vl"),
+                F("vpclmulqdq"),
+                F("sse4.2"),
+            ],
+        ),
+        x86(
+            "PCLMULQDQ (AVX-512VL) + crc32 fusion",
+            &[F("sse4.1"), F("pclmulqdq"), F("avx512vl"), F("sse4.2")],
+        ),
+        x86(
+            "PCLMULQDQ + crc32 fusion",
+            &[F("sse4.1"), F("pclmulqdq"), F("sse4.2")],
+        ),
+        x86("PCLMULQDQ folding", &[F("sse4.1"), F("pclmulqdq")]),
+        arm("PMULL + EOR3 + CRC32 fusion", &[F("aes"), F("sha3")]),
+        arm("PMULL + CRC32 fusion", &[F("aes")]),
+    ],
+    "table-driven software",
+);
+const CRC32C_CRATE: Dispatch = dispatch(
+    &[
+        x86("SSE4.2 crc32", &[F("sse4.2")]),
+        arm("CRC32C instructions", &[F("crc")]),
+    ],
+    "software tables",
+);
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
@@ -22,7 +59,8 @@ pub(crate) fn entries() -> Vec<Backend> {
                     reset: crc_fast::Digest::reset,
                 }))
             },
-        ),
+        )
+        .with_dispatch(&CRC_FAST_32C),
         Backend::new(
             "crc32c",
             "crc32c",
@@ -39,6 +77,7 @@ pub(crate) fn entries() -> Vec<Backend> {
                     reset: |crc| *crc = 0,
                 }))
             },
-        ),
+        )
+        .with_dispatch(&CRC32C_CRATE),
     ]
 }

@@ -4,6 +4,7 @@
 use highway::{HighwayHash, Key, PortableHash};
 
 use super::{key_of, Snapshot};
+use crate::dispatch::{arm, dispatch, scalar, x86, Dispatch, Need::Feature as F};
 use crate::{Backend, Config, Hasher};
 
 /// HighwayHash keys are four little-endian u64 words.
@@ -51,6 +52,17 @@ fn simd_available() -> Result<(), String> {
     }
 }
 
+// highway: builder.rs, HighwayHasher::new.
+const SIMD: Dispatch = dispatch(
+    &[
+        x86("AVX2", &[F("avx2")]),
+        x86("SSE4.1", &[F("sse4.1")]),
+        arm("NEON", &[F("neon")]),
+    ],
+    "portable Rust",
+);
+const PORTABLE: Dispatch = scalar("portable Rust");
+
 pub(crate) fn entries() -> Vec<Backend> {
     let mut entries = Vec::new();
     for alg in ["highwayhash-64", "highwayhash-128", "highwayhash-256"] {
@@ -61,7 +73,8 @@ pub(crate) fn entries() -> Vec<Backend> {
                 "highway crate, portable Rust",
                 |config| Ok(build(PortableHash::new, config)),
             )
-            .with_key(),
+            .with_key()
+            .with_dispatch(&PORTABLE),
         );
         entries.push(
             Backend::new(
@@ -71,7 +84,8 @@ pub(crate) fn entries() -> Vec<Backend> {
                 |config| Ok(build(highway::HighwayHasher::new, config)),
             )
             .with_key()
-            .with_probe(simd_available),
+            .with_probe(simd_available)
+            .with_dispatch(&SIMD),
         );
     }
     entries

@@ -4,36 +4,67 @@
 
 use crate::{Backend, Hasher};
 
+// Each backend is a cargo feature of the same name (all on by default), so a
+// program that wants only pure-Rust hashes builds without the C libraries,
+// cmake or libclang that OpenSSL, AWS-LC and XKCP need.
+#[cfg(feature = "aws-lc")]
 mod awslc;
+#[cfg(feature = "blake2-simd")]
 mod blake2simd;
+#[cfg(feature = "blake3")]
 mod blake3;
+#[cfg(feature = "crc")]
 mod crc;
+#[cfg(feature = "highway")]
 mod highway;
+#[cfg(feature = "openssl")]
 mod openssl;
+#[cfg(feature = "ring")]
 mod ring;
+#[cfg(any(feature = "ring", feature = "aws-lc"))]
+mod ring_like;
+#[cfg(feature = "rustcrypto")]
 mod rustcrypto;
+#[cfg(feature = "siphash")]
 mod siphash;
+#[cfg(feature = "xkcp")]
 mod xkcp;
+#[cfg(feature = "xxhash")]
 mod xxh;
 
+/// Every backend entry this build has.
 pub(crate) fn all() -> Vec<Backend> {
+    #[allow(unused_mut)]
     let mut all = Vec::new();
+    #[cfg(feature = "rustcrypto")]
     all.extend(rustcrypto::entries());
+    #[cfg(feature = "openssl")]
     all.extend(openssl::entries());
+    #[cfg(feature = "ring")]
     all.extend(ring::entries());
+    #[cfg(feature = "aws-lc")]
     all.extend(awslc::entries());
+    #[cfg(feature = "blake2-simd")]
     all.extend(blake2simd::entries());
+    #[cfg(feature = "blake3")]
     all.extend(blake3::entries());
+    #[cfg(feature = "xkcp")]
     all.extend(xkcp::entries());
+    #[cfg(feature = "highway")]
     all.extend(highway::entries());
+    #[cfg(feature = "siphash")]
     all.extend(siphash::entries());
+    #[cfg(feature = "xxhash")]
     all.extend(xxh::entries());
+    #[cfg(feature = "crc")]
     all.extend(crc::entries());
     all
 }
 
 /// Adapter for state types with a native "finalize and reset" (RustCrypto's
 /// `FixedOutputReset`, blake3's `reset`, ...): no copy of the initial state per message.
+// The adapters and key_of are unused only in builds with few backends.
+#[allow(dead_code)]
 pub(crate) struct Native<T> {
     pub state: T,
     pub out_len: usize,
@@ -69,6 +100,7 @@ impl<T: Clone + Send + 'static> Hasher for Native<T> {
 
 /// Adapter for state types whose finalization consumes them or leaves them
 /// unusable: a pristine copy of the initial (keyed) state is kept and restored.
+#[allow(dead_code)]
 pub(crate) struct Snapshot<T> {
     pub state: T,
     pub initial: T,
@@ -121,6 +153,7 @@ impl<T: Clone + Send + 'static> Hasher for Snapshot<T> {
 }
 
 /// The key bytes of a config whose algorithm always has one (defaulted keys).
+#[allow(dead_code)]
 pub(crate) fn key_of(config: &crate::Config) -> &[u8] {
     config.key.as_deref().unwrap_or(&[])
 }

@@ -10,9 +10,47 @@ use std::ptr;
 use openssl_sys as ffi;
 
 use super::key_of;
+use crate::dispatch::{
+    arm, dispatch, scalar, x86, Dispatch, Need::Feature as F, Need::IntelCpu as Intel,
+    AVX_INTEL_ONLY,
+};
 use crate::{Backend, Config, HashError, Hasher};
 
 const NAME: &str = "openssl";
+
+// OpenSSL 3.x: the perlasm entry points test OPENSSL_ia32cap_P / the ARMv8 caps.
+const MD5: Dispatch = scalar("scalar (MD5 has no SIMD form)");
+const SHA1: Dispatch = dispatch(
+    &[
+        x86("SHA-NI", &[F("ssse3"), F("sha")]),
+        x86("AVX2+BMI2", &[F("ssse3"), F("avx2"), F("bmi2")]),
+        x86(AVX_INTEL_ONLY, &[F("ssse3"), F("avx"), Intel]),
+        x86("SSSE3", &[F("ssse3")]),
+        arm("SHA1 instructions", &[F("sha2")]),
+    ],
+    "scalar assembly",
+);
+const SHA256: Dispatch = dispatch(
+    &[
+        x86("SHA-NI", &[F("sha")]),
+        x86("AVX2+BMI2", &[F("avx2"), F("bmi2")]),
+        x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
+        x86("SSSE3", &[F("ssse3")]),
+        arm("SHA2 instructions", &[F("sha2")]),
+        arm("NEON", &[F("neon")]),
+    ],
+    "scalar assembly",
+);
+const SHA512: Dispatch = dispatch(
+    &[
+        x86("AVX2+BMI2", &[F("avx2"), F("bmi2")]),
+        x86(AVX_INTEL_ONLY, &[F("avx"), F("ssse3"), Intel]),
+        arm("SHA512 instructions", &[F("sha512")]),
+    ],
+    "scalar assembly",
+);
+const KECCAK: Dispatch = scalar("scalar Keccak assembly");
+const PORTABLE_C: Dispatch = scalar("portable C");
 
 extern "C" {
     // In libcrypto 3.x but not declared by openssl-sys.
@@ -522,27 +560,27 @@ fn blake2_entry(
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
-        digest_entry("md5", "MD5", false),
-        digest_entry("sha1", "SHA1", false),
-        digest_entry("sha224", "SHA224", false),
-        digest_entry("sha256", "SHA256", false),
-        digest_entry("sha384", "SHA384", false),
-        digest_entry("sha512", "SHA512", false),
-        digest_entry("sha512-224", "SHA512-224", false),
-        digest_entry("sha512-256", "SHA512-256", false),
-        digest_entry("sha3-224", "SHA3-224", false),
-        digest_entry("sha3-256", "SHA3-256", false),
-        digest_entry("sha3-384", "SHA3-384", false),
-        digest_entry("sha3-512", "SHA3-512", false),
-        digest_entry("shake128", "SHAKE128", true),
-        digest_entry("shake256", "SHAKE256", true),
-        blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64),
-        blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32),
-        hmac_entry("hmac-sha256", "SHA256"),
-        hmac_entry("hmac-sha512", "SHA512"),
-        kmac_entry("kmac128", "KMAC-128"),
-        kmac_entry("kmac256", "KMAC-256"),
-        siphash_entry("siphash-2-4", 2, 4),
-        siphash_entry("siphash-1-3", 1, 3),
+        digest_entry("md5", "MD5", false).with_dispatch(&MD5),
+        digest_entry("sha1", "SHA1", false).with_dispatch(&SHA1),
+        digest_entry("sha224", "SHA224", false).with_dispatch(&SHA256),
+        digest_entry("sha256", "SHA256", false).with_dispatch(&SHA256),
+        digest_entry("sha384", "SHA384", false).with_dispatch(&SHA512),
+        digest_entry("sha512", "SHA512", false).with_dispatch(&SHA512),
+        digest_entry("sha512-224", "SHA512-224", false).with_dispatch(&SHA512),
+        digest_entry("sha512-256", "SHA512-256", false).with_dispatch(&SHA512),
+        digest_entry("sha3-224", "SHA3-224", false).with_dispatch(&KECCAK),
+        digest_entry("sha3-256", "SHA3-256", false).with_dispatch(&KECCAK),
+        digest_entry("sha3-384", "SHA3-384", false).with_dispatch(&KECCAK),
+        digest_entry("sha3-512", "SHA3-512", false).with_dispatch(&KECCAK),
+        digest_entry("shake128", "SHAKE128", true).with_dispatch(&KECCAK),
+        digest_entry("shake256", "SHAKE256", true).with_dispatch(&KECCAK),
+        blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64).with_dispatch(&PORTABLE_C),
+        blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32).with_dispatch(&PORTABLE_C),
+        hmac_entry("hmac-sha256", "SHA256").with_dispatch(&SHA256),
+        hmac_entry("hmac-sha512", "SHA512").with_dispatch(&SHA512),
+        kmac_entry("kmac128", "KMAC-128").with_dispatch(&KECCAK),
+        kmac_entry("kmac256", "KMAC-256").with_dispatch(&KECCAK),
+        siphash_entry("siphash-2-4", 2, 4).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-1-3", 1, 3).with_dispatch(&PORTABLE_C),
     ]
 }

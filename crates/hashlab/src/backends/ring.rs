@@ -1,53 +1,41 @@
-//! ring and aws-lc-rs: the same API shape (aws-lc-rs started as a ring-compatible
-//! fork), so one macro builds both backends' entries from a crate path.
+//! ring 0.17: BoringSSL's perlasm SHA-2, dispatched from Rust
+//! (digest/sha2/sha2_*.rs); its SHA-1 is Rust.
 
-/// Entries for a crate with ring's `digest::Context` / `hmac::Context` API.
-macro_rules! ring_like_entries {
-    ($krate:ident, $backend:expr, $what:expr, digests: [$(($alg:expr, $digest:ident)),* $(,)?], hmacs: [$(($halg:expr, $hmac:ident)),* $(,)?]) => {{
-        use $krate::{digest, hmac};
-        use $crate::backends::{key_of, Snapshot};
-        use $crate::Backend;
-        vec![
-            $(
-                Backend::new($alg, $backend, $what, |config| {
-                    let context = digest::Context::new(&digest::$digest);
-                    Ok(Box::new(Snapshot::new(
-                        context,
-                        config.output_len,
-                        |c, data| c.update(data),
-                        |c, out| out.copy_from_slice(c.finish().as_ref()),
-                    )))
-                }),
-            )*
-            $(
-                Backend::new($halg, $backend, $what, |config| {
-                    let key = hmac::Key::new(hmac::$hmac, key_of(config));
-                    Ok(Box::new(Snapshot::new(
-                        hmac::Context::with_key(&key),
-                        config.output_len,
-                        |c, data| c.update(data),
-                        |c, out| out.copy_from_slice(c.sign().as_ref()),
-                    )))
-                })
-                .with_key(),
-            )*
-        ]
-    }};
-}
-pub(crate) use ring_like_entries;
+use crate::dispatch::{
+    arm, dispatch, scalar, x86, Dispatch, Need::Feature as F, Need::IntelCpu as Intel,
+    AVX_INTEL_ONLY,
+};
+
+const SHA1: Dispatch = scalar("portable Rust");
+const SHA256: Dispatch = dispatch(
+    &[
+        x86("SHA-NI", &[F("sha"), F("ssse3")]),
+        x86(AVX_INTEL_ONLY, &[F("avx"), Intel]),
+        x86("SSSE3", &[F("ssse3")]),
+        arm("SHA2 instructions", &[F("sha2")]),
+    ],
+    "scalar assembly",
+);
+const SHA512: Dispatch = dispatch(
+    &[
+        x86(AVX_INTEL_ONLY, &[F("avx"), Intel]),
+        arm("SHA512 instructions", &[F("sha512")]),
+    ],
+    "scalar assembly",
+);
 
 pub(crate) fn entries() -> Vec<crate::Backend> {
-    ring_like_entries!(
+    super::ring_like::ring_like_entries!(
         ring,
         "ring",
         "ring 0.17 (BoringSSL-derived assembly)",
         digests: [
-            ("sha1", SHA1_FOR_LEGACY_USE_ONLY),
-            ("sha256", SHA256),
-            ("sha384", SHA384),
-            ("sha512", SHA512),
-            ("sha512-256", SHA512_256),
+            ("sha1", SHA1_FOR_LEGACY_USE_ONLY, &SHA1),
+            ("sha256", SHA256, &SHA256),
+            ("sha384", SHA384, &SHA512),
+            ("sha512", SHA512, &SHA512),
+            ("sha512-256", SHA512_256, &SHA512),
         ],
-        hmacs: [("hmac-sha256", HMAC_SHA256), ("hmac-sha512", HMAC_SHA512)]
+        hmacs: [("hmac-sha256", HMAC_SHA256, &SHA256), ("hmac-sha512", HMAC_SHA512, &SHA512)]
     )
 }

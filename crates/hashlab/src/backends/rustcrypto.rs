@@ -10,9 +10,38 @@ use digest::{
 };
 
 use super::{key_of, Native, Snapshot};
+use crate::dispatch::{arm, dispatch, scalar, x86, Dispatch, Need::Feature as F};
 use crate::{Backend, Config, HashError, Hasher};
 
 const NAME: &str = "rustcrypto";
+
+// cpufeatures checks at run time in sha1, sha2 and keccak.
+const PORTABLE: Dispatch = scalar("portable Rust");
+const SHA1: Dispatch = dispatch(
+    &[
+        x86("SHA-NI", &[F("sha"), F("sse2"), F("ssse3"), F("sse4.1")]),
+        arm("SHA1 instructions", &[F("sha2")]),
+    ],
+    "portable Rust",
+);
+const SHA256: Dispatch = dispatch(
+    &[
+        x86("SHA-NI", &[F("sha"), F("sse4.1")]),
+        arm("SHA2 instructions", &[F("sha2")]),
+    ],
+    "portable Rust",
+);
+const SHA512: Dispatch = dispatch(
+    &[
+        x86("AVX2", &[F("avx2")]),
+        arm("SHA512 instructions", &[F("sha512")]),
+    ],
+    "portable Rust",
+);
+const KECCAK: Dispatch = dispatch(
+    &[arm("SHA3 instructions", &[F("sha3")])],
+    "portable Rust Keccak",
+);
 
 fn fixed<D>(algorithm: &str, implementation: &str) -> Backend
 where
@@ -70,29 +99,37 @@ where
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
-        fixed::<md5::Md5>("md5", "RustCrypto md-5"),
-        fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)"),
-        fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)"),
-        fixed::<sha2::Sha256>("sha256", "RustCrypto sha2 (SHA-NI/AVX2 at run time)"),
-        fixed::<sha2::Sha384>("sha384", "RustCrypto sha2 (AVX2 at run time)"),
-        fixed::<sha2::Sha512>("sha512", "RustCrypto sha2 (AVX2 at run time)"),
-        fixed::<sha2::Sha512_224>("sha512-224", "RustCrypto sha2 (AVX2 at run time)"),
-        fixed::<sha2::Sha512_256>("sha512-256", "RustCrypto sha2 (AVX2 at run time)"),
-        fixed::<sha3::Sha3_224>("sha3-224", "RustCrypto sha3"),
-        fixed::<sha3::Sha3_256>("sha3-256", "RustCrypto sha3"),
-        fixed::<sha3::Sha3_384>("sha3-384", "RustCrypto sha3"),
-        fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3"),
-        xof::<shake::Shake128>("shake128", "RustCrypto shake"),
-        xof::<shake::Shake256>("shake256", "RustCrypto shake"),
-        xof::<turboshake::TurboShake128>("turboshake128", "RustCrypto turboshake (D=0x1F)"),
-        xof::<turboshake::TurboShake256>("turboshake256", "RustCrypto turboshake (D=0x1F)"),
-        blake2b(),
-        blake2s(),
-        k12(),
-        hmac::<sha2::Sha256>("hmac-sha256", "RustCrypto hmac + sha2"),
-        hmac::<sha2::Sha512>("hmac-sha512", "RustCrypto hmac + sha2"),
-        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake"),
-        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake"),
+        fixed::<md5::Md5>("md5", "RustCrypto md-5").with_dispatch(&PORTABLE),
+        fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)").with_dispatch(&SHA1),
+        fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
+            .with_dispatch(&SHA256),
+        fixed::<sha2::Sha256>("sha256", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
+            .with_dispatch(&SHA256),
+        fixed::<sha2::Sha384>("sha384", "RustCrypto sha2 (AVX2 at run time)")
+            .with_dispatch(&SHA512),
+        fixed::<sha2::Sha512>("sha512", "RustCrypto sha2 (AVX2 at run time)")
+            .with_dispatch(&SHA512),
+        fixed::<sha2::Sha512_224>("sha512-224", "RustCrypto sha2 (AVX2 at run time)")
+            .with_dispatch(&SHA512),
+        fixed::<sha2::Sha512_256>("sha512-256", "RustCrypto sha2 (AVX2 at run time)")
+            .with_dispatch(&SHA512),
+        fixed::<sha3::Sha3_224>("sha3-224", "RustCrypto sha3").with_dispatch(&KECCAK),
+        fixed::<sha3::Sha3_256>("sha3-256", "RustCrypto sha3").with_dispatch(&KECCAK),
+        fixed::<sha3::Sha3_384>("sha3-384", "RustCrypto sha3").with_dispatch(&KECCAK),
+        fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3").with_dispatch(&KECCAK),
+        xof::<shake::Shake128>("shake128", "RustCrypto shake").with_dispatch(&KECCAK),
+        xof::<shake::Shake256>("shake256", "RustCrypto shake").with_dispatch(&KECCAK),
+        xof::<turboshake::TurboShake128>("turboshake128", "RustCrypto turboshake (D=0x1F)")
+            .with_dispatch(&KECCAK),
+        xof::<turboshake::TurboShake256>("turboshake256", "RustCrypto turboshake (D=0x1F)")
+            .with_dispatch(&KECCAK),
+        blake2b().with_dispatch(&PORTABLE),
+        blake2s().with_dispatch(&PORTABLE),
+        k12().with_dispatch(&KECCAK),
+        hmac::<sha2::Sha256>("hmac-sha256", "RustCrypto hmac + sha2").with_dispatch(&SHA256),
+        hmac::<sha2::Sha512>("hmac-sha512", "RustCrypto hmac + sha2").with_dispatch(&SHA512),
+        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
+        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
     ]
 }
 
@@ -231,6 +268,7 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
             },
         )))
     })
+    .with_key()
     .with_length()
     .with_customization()
 }

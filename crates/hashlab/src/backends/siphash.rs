@@ -6,6 +6,7 @@ use std::hash::Hasher as _;
 use siphasher::sip::{SipHasher13, SipHasher24};
 
 use super::{key_of, Snapshot};
+use crate::dispatch::Dispatch;
 use crate::{Backend, Config};
 
 /// k0 = key bytes 0..8, k1 = bytes 8..16, both little-endian.
@@ -15,6 +16,8 @@ fn keys(config: &Config) -> (u64, u64) {
     let k1 = u64::from_le_bytes(key[8..16].try_into().expect("16-byte key"));
     (k0, k1)
 }
+
+const PORTABLE: Dispatch = crate::dispatch::scalar("portable Rust");
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
@@ -27,7 +30,8 @@ pub(crate) fn entries() -> Vec<Backend> {
                 |h, out| out.copy_from_slice(&h.finish().to_le_bytes()),
             )))
         })
-        .with_key(),
+        .with_key()
+        .with_dispatch(&PORTABLE),
         Backend::new("siphash-1-3", "siphasher", "siphasher crate", |config| {
             let (k0, k1) = keys(config);
             Ok(Box::new(Snapshot::new(
@@ -37,6 +41,7 @@ pub(crate) fn entries() -> Vec<Backend> {
                 |h, out| out.copy_from_slice(&h.finish().to_le_bytes()),
             )))
         })
-        .with_key(),
+        .with_key()
+        .with_dispatch(&PORTABLE),
     ]
 }

@@ -1,13 +1,22 @@
 //! kangarootwelve_xkcp: XKCP's K12 with its assembly (AVX2/AVX-512 chosen at run
 //! time) and an optional rayon thread pool. Its build runs bindgen, which needs
-//! libclang; the `xkcp` cargo feature (on by default) can turn it off, and then
-//! this backend is listed as not compiled in.
+//! libclang; the `xkcp` cargo feature (on by default for the binary) turns it on.
 
+use crate::dispatch::{arm, dispatch, x86, Dispatch, Need::Feature as F};
 use crate::Backend;
+
+// KeccakP-1600-runtimeDispatch.c (x86_64 and ARMv8A-SHA3 variants).
+const XKCP: Dispatch = dispatch(
+    &[
+        x86("AVX-512", &[F("avx512f"), F("avx512vl")]),
+        x86("AVX2", &[F("avx2")]),
+        arm("SHA3 instructions", &[F("sha3")]),
+    ],
+    "generic 64-bit C",
+);
 
 const WHAT: &str = "kangarootwelve_xkcp (XKCP assembly, run-time dispatch, rayon)";
 
-#[cfg(feature = "xkcp")]
 pub(crate) fn entries() -> Vec<Backend> {
     use super::Snapshot;
 
@@ -36,21 +45,6 @@ pub(crate) fn entries() -> Vec<Backend> {
     })
     .with_length()
     .with_customization()
-    .with_parallel()]
-}
-
-#[cfg(not(feature = "xkcp"))]
-pub(crate) fn entries() -> Vec<Backend> {
-    const WHY: &str = "not compiled in (build with the `xkcp` feature; needs libclang)";
-    vec![Backend::new("k12", "xkcp", WHAT, |_| {
-        Err(crate::HashError::BackendUnavailable {
-            algorithm: "k12".into(),
-            backend: "xkcp".into(),
-            reason: WHY.into(),
-        })
-    })
-    .with_probe(|| Err(WHY.into()))
-    .with_length()
-    .with_customization()
-    .with_parallel()]
+    .with_parallel()
+    .with_dispatch(&XKCP)]
 }

@@ -6,7 +6,31 @@
 use std::hash::Hasher as _;
 
 use super::{Native, Snapshot};
+use crate::dispatch::{
+    arm, dispatch, scalar, x86, Dispatch, Need::CompiledFor as Built, Need::Feature as F,
+};
 use crate::Backend;
+
+const SCALAR: Dispatch = scalar("scalar (XXH32/XXH64 have no SIMD form)");
+// twox-hash 2: xxhash3/large.rs dispatch!.
+const TWOX_XXH3: Dispatch = dispatch(
+    &[
+        x86("AVX2", &[F("avx2")]),
+        x86("SSE2", &[F("sse2")]),
+        arm("NEON", &[F("neon")]),
+    ],
+    "scalar Rust",
+);
+// xxhash-rust: xxh3.rs chooses with cfg(target_feature) only.
+const XXHASH_RUST_XXH3: Dispatch = dispatch(
+    &[
+        x86("AVX-512 (compile time)", &[Built("avx512f")]),
+        x86("AVX2 (compile time)", &[Built("avx2")]),
+        x86("SSE2 (compile time)", &[Built("sse2")]),
+        arm("NEON (compile time)", &[Built("neon")]),
+    ],
+    "scalar Rust",
+);
 
 fn twox() -> Vec<Backend> {
     const WHAT: &str = "twox-hash 2.x (XXH3: AVX2/SSE2 at run time)";
@@ -18,7 +42,8 @@ fn twox() -> Vec<Backend> {
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&(h.finish() as u32).to_be_bytes()),
             )))
-        }),
+        })
+        .with_dispatch(&SCALAR),
         Backend::new("xxh64", "twox-hash", WHAT, |_| {
             Ok(Box::new(Snapshot::new(
                 twox_hash::XxHash64::with_seed(0),
@@ -26,7 +51,8 @@ fn twox() -> Vec<Backend> {
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
             )))
-        }),
+        })
+        .with_dispatch(&SCALAR),
         Backend::new("xxh3-64", "twox-hash", WHAT, |_| {
             Ok(Box::new(Snapshot::new(
                 twox_hash::XxHash3_64::with_seed(0),
@@ -34,7 +60,8 @@ fn twox() -> Vec<Backend> {
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
             )))
-        }),
+        })
+        .with_dispatch(&TWOX_XXH3),
         Backend::new("xxh3-128", "twox-hash", WHAT, |_| {
             Ok(Box::new(Snapshot::new(
                 twox_hash::XxHash3_128::with_seed(0),
@@ -42,7 +69,8 @@ fn twox() -> Vec<Backend> {
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish_128().to_be_bytes()),
             )))
-        }),
+        })
+        .with_dispatch(&TWOX_XXH3),
     ]
 }
 
@@ -61,7 +89,8 @@ fn xxhash_rust() -> Vec<Backend> {
                 },
                 reset: |h| h.reset(0),
             }))
-        }),
+        })
+        .with_dispatch(&SCALAR),
         Backend::new("xxh64", "xxhash-rust", WHAT, |_| {
             Ok(Box::new(Native {
                 state: Xxh64::new(0),
@@ -73,7 +102,8 @@ fn xxhash_rust() -> Vec<Backend> {
                 },
                 reset: |h| h.reset(0),
             }))
-        }),
+        })
+        .with_dispatch(&SCALAR),
         Backend::new("xxh3-64", "xxhash-rust", WHAT, |_| {
             Ok(Box::new(Native {
                 state: Xxh3::new(),
@@ -85,7 +115,8 @@ fn xxhash_rust() -> Vec<Backend> {
                 },
                 reset: Xxh3::reset,
             }))
-        }),
+        })
+        .with_dispatch(&XXHASH_RUST_XXH3),
         Backend::new("xxh3-128", "xxhash-rust", WHAT, |_| {
             Ok(Box::new(Native {
                 state: Xxh3::new(),
@@ -97,7 +128,8 @@ fn xxhash_rust() -> Vec<Backend> {
                 },
                 reset: Xxh3::reset,
             }))
-        }),
+        })
+        .with_dispatch(&XXHASH_RUST_XXH3),
     ]
 }
 
