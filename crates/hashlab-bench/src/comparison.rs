@@ -11,7 +11,7 @@ pub mod describe;
 
 use std::collections::{BTreeMap, HashMap};
 
-use hashlab::dispatch::Need;
+use hashlab::Registry;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -535,14 +535,10 @@ fn order_on(x: &CellResult, y: &CellResult, min_effect: f64) -> Order {
 
 /// Whether one of the backend's code paths for the algorithm needs `feature`
 /// (the dispatch rules `hashlab cpu` shows).
-fn picks_by(algorithm: &str, backend: &str, feature: &str) -> bool {
-    hashlab::dispatch::rule_for(algorithm, backend).is_some_and(|rule| {
-        rule.paths.iter().any(|path| {
-            path.needs
-                .iter()
-                .any(|need| matches!(need, Need::Feature(f) if *f == feature))
-        })
-    })
+fn picks_by(registry: &Registry, algorithm: &str, backend: &str, feature: &str) -> bool {
+    registry
+        .backend(algorithm, backend)
+        .is_ok_and(|b| hashlab::dispatch::features_consulted(b).contains(&feature))
 }
 
 /// Whether `a` and `b` swap places between inputs at this size and mode, each
@@ -607,6 +603,8 @@ fn flips(
     differences: &[FeatureDifference],
     min_effect: f64,
 ) -> Vec<Flip> {
+    // Which CPU features each backend consults is data of its registry entry.
+    let registry = Registry::default();
     let ranked: Vec<&Entry> = entries
         .iter()
         .filter(|e| e.algorithm != NULL_ALGORITHM)
@@ -674,7 +672,7 @@ fn flips(
                             backends
                                 .iter()
                                 .flatten()
-                                .any(|b| picks_by(&entry.algorithm, b, f))
+                                .any(|b| picks_by(&registry, &entry.algorithm, b, f))
                         })
                 })
                 .collect(),

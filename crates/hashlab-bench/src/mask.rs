@@ -7,7 +7,8 @@
 //! backend picks its SIMD path itself and cannot be told, so it is left out,
 //! with that reason, rather than reported under a mask it ignored.
 
-use hashlab::dispatch::{choose, rule_for, CpuProfile};
+use hashlab::dispatch::{choose, CpuProfile};
+use hashlab::Registry;
 
 use crate::results::Excluded;
 use crate::selection::Pair;
@@ -77,7 +78,7 @@ pub struct MaskPlan {
     pub needs_openssl_env: bool,
 }
 
-pub fn apply(pairs: &[Pair], mask: &[String]) -> MaskPlan {
+pub fn apply(registry: &Registry, pairs: &[Pair], mask: &[String]) -> MaskPlan {
     let real = CpuProfile::here();
     let mut masked = real.clone();
     masked.features.retain(|f| !mask.contains(f));
@@ -87,7 +88,11 @@ pub fn apply(pairs: &[Pair], mask: &[String]) -> MaskPlan {
         needs_openssl_env: false,
     };
     for (alg, backend) in pairs {
-        let Some(rule) = rule_for(alg, backend) else {
+        let chosen = registry
+            .backend(alg, backend)
+            .ok()
+            .and_then(|b| Some((choose(b, &real)?, choose(b, &masked)?)));
+        let Some((now, without)) = chosen else {
             plan.excluded.push(Excluded {
                 algorithm: alg.clone(),
                 backend: backend.clone(),
@@ -95,8 +100,6 @@ pub fn apply(pairs: &[Pair], mask: &[String]) -> MaskPlan {
             });
             continue;
         };
-        let now = choose(rule, &real);
-        let without = choose(rule, &masked);
         if now.path == without.path {
             plan.kept.push((alg.clone(), backend.clone()));
         } else if backend == "openssl" && openssl_ia32cap(mask).is_ok() {
@@ -152,7 +155,7 @@ mod tests {
             ("siphash-2-4".into(), "siphasher".into()),
             ("sha256".into(), "openssl".into()),
         ];
-        let plan = apply(&pairs, &["sha".into(), "avx2".into()]);
+        let plan = apply(&Registry::default(), &pairs, &["sha".into(), "avx2".into()]);
         assert!(plan.kept.contains(&("md5".into(), "rustcrypto".into())));
         assert!(plan
             .kept
@@ -160,6 +163,7 @@ mod tests {
         if hashlab::cpu::has("sha") || hashlab::cpu::has("avx2") {
             assert!(plan.needs_openssl_env);
             let sha2 = apply(
+                &Registry::default(),
                 &[("sha256".into(), "rustcrypto".into())],
                 &["sha".into(), "avx2".into()],
             );

@@ -71,7 +71,7 @@ pub fn measure(
     let mut notes = Vec::new();
     if !request.mask.is_empty() {
         crate::mask::validate(&request.mask)?;
-        let masked = crate::mask::apply(&pairs, &request.mask);
+        let masked = crate::mask::apply(registry, &pairs, &request.mask);
         if masked.needs_openssl_env {
             let wanted = crate::mask::openssl_ia32cap(&request.mask)?;
             match std::env::var("OPENSSL_ia32cap") {

@@ -95,10 +95,7 @@ pub fn pairs_on(
                 Algorithms::All => true,
                 Algorithms::Crypto => is_crypto(a.class),
                 Algorithms::Fast => !is_crypto(a.class),
-                _ => {
-                    is_crypto(a.class)
-                        || ["xxh3-64", "highwayhash-64", "crc32c"].contains(&a.name.as_str())
-                }
+                _ => a.default_bench,
             })
             .map(|a| a.name.clone())
             .collect(),
@@ -137,7 +134,7 @@ pub fn pairs_on(
                         BackendStatus::Unavailable(reason) => excluded.push(Excluded {
                             algorithm: alg.clone(),
                             backend: b.name.clone(),
-                            reason,
+                            reason: reason.clone(),
                         }),
                     }
                 }

@@ -201,12 +201,11 @@ impl Measure for Workbench<'_> {
                     .registry
                     .backend(&cell.algorithm, &cell.backend)
                     .is_ok_and(|b| b.parallel);
-                let family = self
+                let bound = self
                     .registry
                     .algorithm(&cell.algorithm)
-                    .map(|a| a.family.clone())
-                    .unwrap_or_default();
-                let strategy = ReadStrategy::for_backend(&family, tree_parallel);
+                    .map_or(hashlab::FileBound::Hash, |a| a.file_bound);
+                let strategy = ReadStrategy::for_hash(bound, tree_parallel);
                 if cold && !self.notes.iter().any(|n| n.starts_with("cold cache")) {
                     let note = cold_cache_check(self.file_path()?);
                     self.notes.push(note);

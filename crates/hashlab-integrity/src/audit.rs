@@ -401,7 +401,7 @@ pub fn audit_with(
         })
         .collect();
     let job = HashJob {
-        strategy: ReadStrategy::for_backend("", false),
+        strategy: ReadStrategy::for_hash(hashlab::FileBound::Hash, false),
         git_blob: false,
     };
     let mut hashed: Vec<(PathBuf, Result<FileDigests, String>)> = Vec::new();
@@ -504,7 +504,7 @@ mod tests {
                 .unwrap()])
         };
         let job = HashJob {
-            strategy: ReadStrategy::for_backend("", false),
+            strategy: ReadStrategy::for_hash(hashlab::FileBound::Hash, false),
             git_blob: false,
         };
         hash_inputs::<()>(&tree, &make, 1, &job, &mut |i, r| {

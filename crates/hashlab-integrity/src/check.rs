@@ -317,8 +317,8 @@ impl<'r> Checker<'r> {
                 None => registry.default_backend(&algorithm.name).map(|(b, _)| b),
             }
             .map_err(CheckError::Params)?;
-            let strategy = ReadStrategy::for_backend_with(
-                &algorithm.family,
+            let strategy = ReadStrategy::for_hash_with(
+                algorithm.file_bound,
                 backend.parallel,
                 !self.options.no_mmap,
             );

@@ -263,7 +263,7 @@ mod tests {
 
     fn job(git: bool) -> HashJob {
         HashJob {
-            strategy: ReadStrategy::for_backend("SHA-2", false),
+            strategy: ReadStrategy::for_hash(hashlab::FileBound::Hash, false),
             git_blob: git,
         }
     }

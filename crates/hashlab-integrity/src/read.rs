@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::sync::mpsc;
 
-use hashlab::{Digest, Hasher};
+use hashlab::{Digest, FileBound, Hasher};
 
 const PAGE: usize = 4096;
 
@@ -201,15 +201,16 @@ impl ReadStrategy {
     /// measured slower and far noisier than the reader plus one hashing
     /// thread (docs/design.md).
     ///
-    /// Hash families that run faster than a read from the page cache copies
-    /// (xxHash, CRC, HighwayHash: 12-55 GB/s against about 10 GB/s for read())
-    /// gain nothing from a reader thread and lose its hand-offs: measured on a
-    /// cached 1 GiB file, XXH3 took 169 ms read ahead and 146 ms without.
-    pub fn for_backend(family: &str, tree_parallel: bool) -> ReadStrategy {
-        Self::for_backend_with(family, tree_parallel, true)
+    /// Hashes that run faster than a read from the page cache copies
+    /// ([`FileBound::Reading`]: xxHash, CRC, HighwayHash, 12-55 GB/s against
+    /// about 10 GB/s for read()) gain nothing from a reader thread and lose
+    /// its hand-offs: measured on a cached 1 GiB file, XXH3 took 169 ms read
+    /// ahead and 146 ms without.
+    pub fn for_hash(bound: FileBound, tree_parallel: bool) -> ReadStrategy {
+        Self::for_hash_with(bound, tree_parallel, true)
     }
 
-    /// As [`for_backend`](Self::for_backend); `allow_mmap: false` (`--no-mmap`,
+    /// As [`for_hash`](Self::for_hash); `allow_mmap: false` (`--no-mmap`,
     /// or a rotating disk, where threads faulting pages of one map make the head
     /// seek) reads every file with read().
     ///
@@ -222,9 +223,9 @@ impl ReadStrategy {
     /// docs/design.md). Hashes faster than the page cache hands out bytes
     /// read instead: for them a map measured slower than read() into an
     /// aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s).
-    pub fn for_backend_with(family: &str, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {
+    pub fn for_hash_with(bound: FileBound, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let faster_than_reading = matches!(family, "xxHash" | "CRC" | "HighwayHash");
+        let faster_than_reading = bound == FileBound::Reading;
         let map_helps = tree_parallel || (cfg!(target_os = "linux") && !faster_than_reading);
         let mmap = allow_mmap && map_helps && cores > 1 && cfg!(unix);
         let parallel_hash = tree_parallel && (cores > 2 || mmap);
@@ -384,13 +385,13 @@ mod tests {
         let mut expected = fanout();
         expected.update(&data);
         let expected = expected.finalize_reset();
-        let base = ReadStrategy::for_backend("SHA-2", false);
+        let base = ReadStrategy::for_hash(FileBound::Hash, false);
         let ways = [
             ("default", base),
             ("shared cores", base.sharing_cores_with(usize::MAX)),
             (
                 "no map",
-                ReadStrategy::for_backend_with("SHA-2", false, false),
+                ReadStrategy::for_hash_with(FileBound::Hash, false, false),
             ),
             (
                 "plain read",

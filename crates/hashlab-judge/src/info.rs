@@ -86,18 +86,18 @@ pub fn info(
             BackendHere {
                 name: b.name.clone(),
                 implementation: b.implementation.clone(),
-                available: status == BackendStatus::Available,
+                available: *status == BackendStatus::Available,
                 reason: match status {
                     BackendStatus::Available => None,
-                    BackendStatus::Unavailable(why) => Some(why),
+                    BackendStatus::Unavailable(why) => Some(why.clone()),
                 },
                 default: default.as_deref() == Some(b.name.as_str()),
-                path: dispatch::path_here(&alg.name, &b.name).map(|p| p.path),
+                path: dispatch::path_here(b).map(|p| p.path),
             }
         })
         .collect();
     let (speeds, results_cpu) = match report {
-        Some((r, _)) => (speeds(r, &alg.name), Some(describe_cpu(r))),
+        Some((r, _)) => (speeds(registry, r, &alg.name), Some(describe_cpu(r))),
         None => (Vec::new(), None),
     };
     Ok(Info {
@@ -124,7 +124,7 @@ fn describe_cpu(report: &Report) -> String {
     }
 }
 
-fn speeds(report: &Report, algorithm: &str) -> Vec<SpeedLine> {
+fn speeds(registry: &Registry, report: &Report, algorithm: &str) -> Vec<SpeedLine> {
     let cells: Vec<_> = report
         .cells
         .iter()
@@ -150,8 +150,11 @@ fn speeds(report: &Report, algorithm: &str) -> Vec<SpeedLine> {
                 backend: c.backend.clone(),
                 mb_per_s: c.throughput.as_ref().map_or(0.0, |t| t.mb_per_s),
                 mb_per_s_iqr: c.mb_per_s_iqr,
-                path: dispatch::rule_for(algorithm, &c.backend)
-                    .map(|rule| dispatch::choose(rule, &cpu).path),
+                path: registry
+                    .backend(algorithm, &c.backend)
+                    .ok()
+                    .and_then(|b| dispatch::choose(b, &cpu))
+                    .map(|p| p.path),
             });
         }
     }

@@ -382,7 +382,7 @@ pub fn rank(
     let mut measured = Vec::new();
     let mut unmeasured = Vec::new();
     for name in &candidates.names {
-        match speed_at(report, name, size) {
+        match speed_at(know.registry, report, name, size) {
             Some(m) => measured.push(m),
             None => unmeasured.push(name.clone()),
         }

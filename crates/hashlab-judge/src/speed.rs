@@ -82,7 +82,12 @@ pub fn measured_cpu(env: &Environment) -> CpuProfile {
 /// the exact size if measured, else the nearest measured size (by ratio; a tie
 /// goes to the smaller size), the fastest backend there. `None` when the
 /// report has no single-thread cell of the algorithm with a result.
-pub fn speed_at(report: &Report, algorithm: &str, size: usize) -> Option<Measured> {
+pub fn speed_at(
+    registry: &hashlab::Registry,
+    report: &Report,
+    algorithm: &str,
+    size: usize,
+) -> Option<Measured> {
     let cells: Vec<_> = report
         .cells
         .iter()
@@ -111,7 +116,10 @@ pub fn speed_at(report: &Report, algorithm: &str, size: usize) -> Option<Measure
         requested_size: size,
         mb_per_s: best.throughput.as_ref().map_or(0.0, |t| t.mb_per_s),
         mb_per_s_iqr: best.mb_per_s_iqr,
-        path: dispatch::rule_for(algorithm, &best.backend).map(|rule| dispatch::choose(rule, &cpu)),
+        path: registry
+            .backend(algorithm, &best.backend)
+            .ok()
+            .and_then(|b| dispatch::choose(b, &cpu)),
     })
 }
 

@@ -65,8 +65,7 @@ pub fn hash_paths(
     customization: Option<&Bound<'_, PyAny>>,
     read_ahead: Option<bool>,
 ) -> PyResult<Vec<Outcome>> {
-    let (params, name, backend) = checked_choice(algorithm, backend, key, length, customization)?;
-    let registry = registry();
+    let choice = checked_choice(algorithm, backend, key, length, customization)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = match threads {
         Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),
@@ -78,14 +77,8 @@ pub fn hash_paths(
         .map(|p| Input::File(path_of(p.as_bytes())))
         .collect();
     // As `hashlab sum` decides: threads inside one file only when there is one file.
-    let tree_parallel =
-        inputs.len() == 1 && registry.backend(&name, &backend).is_ok_and(|b| b.parallel);
-    let family = registry
-        .algorithm(&name)
-        .map_err(value_error)?
-        .family
-        .clone();
-    let mut strategy = ReadStrategy::for_backend(&family, tree_parallel);
+    let tree_parallel = inputs.len() == 1 && choice.backend().parallel;
+    let mut strategy = ReadStrategy::for_hash(choice.algorithm().file_bound, tree_parallel);
     if let Some(read_ahead) = read_ahead {
         strategy.read_ahead = read_ahead;
         // Cores taken by other workers are not free for a tree-parallel hash either.
@@ -95,14 +88,11 @@ pub fn hash_paths(
         strategy,
         git_blob: false,
     };
+    let worker = choice
+        .with_parallel(job.strategy.parallel_hash)
+        .map_err(value_error)?;
     let outcomes = py.detach(|| {
-        let make = || {
-            let mut p = params.clone();
-            p.parallel = job.strategy.parallel_hash;
-            Fanout::new(vec![registry
-                .hasher(&name, Some(&backend), &p)
-                .expect("the same parameters built a hasher above")])
-        };
+        let make = || Fanout::new(vec![worker.hasher()]);
         let mut outcomes = Vec::with_capacity(inputs.len());
         let finished = hash_inputs::<std::convert::Infallible>(
             &inputs,
@@ -167,7 +157,7 @@ pub fn format_manifest<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let algorithm = registry().algorithm(algorithm).map_err(value_error)?;
     let length = length_argument(length)?.unwrap_or(algorithm.output.default_len());
-    let tagged = algorithm.name == "xxh3-64";
+    let tagged = algorithm.lines == hashlab::LineForm::Tagged;
     let tag = algorithm.tag_for_length(length);
     let mut out = Vec::new();
     for (name, hex) in &entries {

@@ -1,9 +1,8 @@
 //! `hashlab.new()` and the hash object, shaped like hashlib's.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 
-use hashlab::{HashParams, Hasher, KeyRule};
+use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt};
@@ -17,15 +16,15 @@ use crate::{registry, value_error};
 /// releasing and retaking the GIL (about 0.1 µs) stops mattering.
 pub const GIL_RELEASE_MIN: usize = 2048;
 
-/// The same 2 µs for the families that hash at 10-55 GB/s (the families
-/// hashlab-integrity also reads without a second thread): at 2 KiB they would
-/// spend longer releasing the GIL than hashing.
+/// The same 2 µs for the hashes faster than the page cache (10-55 GB/s,
+/// those hashlab-integrity also reads without a second thread): at 2 KiB
+/// they would spend longer releasing the GIL than hashing.
 pub const FAST_GIL_RELEASE_MIN: usize = 32 * 1024;
 
-fn gil_release_min(family: &str) -> usize {
-    match family {
-        "xxHash" | "CRC" | "HighwayHash" => FAST_GIL_RELEASE_MIN,
-        _ => GIL_RELEASE_MIN,
+fn gil_release_min(choice: &Choice) -> usize {
+    match choice.algorithm().file_bound {
+        FileBound::Reading => FAST_GIL_RELEASE_MIN,
+        FileBound::Hash => GIL_RELEASE_MIN,
     }
 }
 
@@ -39,9 +38,11 @@ fn gil_release_min(family: &str) -> usize {
 #[pyclass(module = "hashlab", name = "Hash", frozen)]
 pub struct Hash {
     state: Mutex<Box<dyn Hasher>>,
-    /// Names and metadata, shared with every hash of the same algorithm.
-    prototype: Arc<Prototype>,
-    digest_size: usize,
+    /// The algorithm, backend and parameters, resolved once when the object
+    /// was made; copies share it.
+    choice: Choice,
+    /// Inputs at least this long are hashed with the GIL released.
+    gil_release_min: usize,
 }
 
 impl Hash {
@@ -64,7 +65,7 @@ impl Hash {
     }
 
     fn absorb_bytes(&self, py: Python<'_>, bytes: &[u8]) {
-        if bytes.len() >= self.prototype.gil_release_min {
+        if bytes.len() >= self.gil_release_min {
             py.detach(|| self.state().update(bytes));
         } else {
             self.state().update(bytes);
@@ -98,38 +99,40 @@ impl Hash {
     fn copy(&self) -> Hash {
         Hash {
             state: Mutex::new(self.state().box_clone()),
-            prototype: Arc::clone(&self.prototype),
-            digest_size: self.digest_size,
+            choice: self.choice.clone(),
+            gil_release_min: self.gil_release_min,
         }
     }
 
     /// The canonical algorithm name (as `hashlab list` prints it).
     #[getter]
     fn name(&self) -> &str {
-        &self.prototype.name
+        self.choice.name()
     }
 
     /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
     #[getter]
     fn backend(&self) -> &str {
-        &self.prototype.backend
+        self.choice.backend_name()
     }
 
     #[getter]
     fn digest_size(&self) -> usize {
-        self.digest_size
+        self.choice.output_len()
     }
 
     /// Internal block (or rate) size in bytes, as hashlib reports it.
     #[getter]
     fn block_size(&self) -> usize {
-        self.prototype.block_size
+        self.choice.algorithm().block_size
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<hashlab.Hash {} ({}), {} bytes>",
-            self.prototype.name, self.prototype.backend, self.digest_size
+            self.choice.name(),
+            self.choice.backend_name(),
+            self.choice.output_len()
         )
     }
 }
@@ -174,110 +177,29 @@ pub fn params(
     })
 }
 
-/// An algorithm and backend resolved once: their names, metadata, and a
-/// fresh hasher at default parameters to copy from.
-pub struct Prototype {
-    pub name: String,
-    pub backend: String,
-    pub block_size: usize,
-    /// Inputs at least this long are hashed with the GIL released.
-    pub gil_release_min: usize,
-    hasher: Mutex<Box<dyn Hasher>>,
-}
-
-impl Prototype {
-    fn fresh(&self) -> Box<dyn Hasher> {
-        self.hasher
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .box_clone()
-    }
-}
-
-/// The prototype for `name` (any spelling the registry accepts) on `backend`
-/// (default: the algorithm's default backend).
-///
-/// Cached by the spelling given: looking an algorithm up by name, choosing its
-/// default backend and building a hasher cost about 15 µs, twenty times
-/// hashlib's whole `sha256(data).digest()` at 64 bytes, while copying a
-/// prototype costs one allocation. Only names that resolved are cached, so
-/// the cache holds at most one entry per spelling a program uses.
-pub fn prototype(name: &str, backend: Option<&str>) -> PyResult<Arc<Prototype>> {
-    type Cache = Mutex<HashMap<String, Arc<Prototype>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
+/// The algorithm, backend and parameters a caller asked for, resolved and
+/// checked (a hasher is built): a bad name, key or length fails here, before
+/// any data, file or object is read.
+pub fn resolve(name: &str, backend: Option<&str>, params: &HashParams) -> PyResult<Choice> {
     if name.contains('\0') || backend.is_some_and(|b| b.contains('\0')) {
         return Err(PyValueError::new_err(
             "a name cannot contain a NUL character",
         ));
     }
-    // Without NULs in the names, "name" and "name\0backend" never collide.
-    let with_backend;
-    let key = match backend {
-        None => name,
-        Some(b) => {
-            with_backend = format!("{name}\0{b}");
-            &with_backend
-        }
-    };
-    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
-        return Ok(Arc::clone(found));
-    }
-    let key = key.to_string();
-    let registry = registry();
-    let algorithm = registry.algorithm(name).map_err(value_error)?;
-    let backend = match backend {
-        Some(b) => registry
-            .backend(&algorithm.name, b)
-            .map_err(value_error)?
-            .name
-            .clone(),
-        None => registry
-            .default_backend(&algorithm.name)
-            .map_err(value_error)?
-            .0
-            .name
-            .clone(),
-    };
-    let hasher = registry
-        .hasher(&algorithm.name, Some(&backend), &HashParams::default())
-        .map_err(value_error)?;
-    let prototype = Arc::new(Prototype {
-        name: algorithm.name.clone(),
-        backend,
-        block_size: algorithm.block_size,
-        gil_release_min: gil_release_min(&algorithm.family),
-        hasher: Mutex::new(hasher),
-    });
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, Arc::clone(&prototype));
-    Ok(prototype)
+    registry()
+        .resolve(name, backend, params)
+        .map_err(value_error)
 }
 
-/// The algorithm's canonical name and the backend that will run it.
-pub fn resolve(name: &str, backend: Option<&str>) -> PyResult<(String, String)> {
-    let prototype = prototype(name, backend)?;
-    Ok((prototype.name.clone(), prototype.backend.clone()))
-}
-
-/// The parameters, canonical name and backend of a hash the caller asked
-/// for, checked by building one: a bad key or length fails here, before any
-/// file or object is read.
+/// [`resolve`] of the keyword arguments Python callers pass.
 pub fn checked_choice(
     algorithm: &str,
     backend: Option<&str>,
     key: Option<&Bound<'_, PyAny>>,
     length: Option<&Bound<'_, PyAny>>,
     customization: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(HashParams, String, String)> {
-    let params = params(key, length, customization)?;
-    let (name, backend) = resolve(algorithm, backend)?;
-    crate::registry()
-        .hasher(&name, Some(&backend), &params)
-        .map_err(value_error)?;
-    Ok((params, name, backend))
+) -> PyResult<Choice> {
+    resolve(algorithm, backend, &params(key, length, customization)?)
 }
 
 /// A new hash object: `hashlab.new("blake3", b"abc").hexdigest()`.
@@ -297,19 +219,13 @@ pub fn new(
     backend: Option<&str>,
     customization: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Hash> {
-    let prototype = prototype(name, backend)?;
-    let hasher = if key.is_none() && length.is_none() && customization.is_none() {
-        prototype.fresh()
-    } else {
-        let params = params(key, length, customization)?;
-        registry()
-            .hasher(&prototype.name, Some(&prototype.backend), &params)
-            .map_err(value_error)?
-    };
+    // The registry keeps each backend's hasher at default parameters, so a
+    // name resolved again copies it instead of building one.
+    let choice = checked_choice(name, backend, key, length, customization)?;
     let hash = Hash {
-        digest_size: hasher.output_len(),
-        state: Mutex::new(hasher),
-        prototype,
+        state: Mutex::new(choice.hasher()),
+        gil_release_min: gil_release_min(&choice),
+        choice,
     };
     if let Some(data) = data {
         hash.absorb(py, data)?;

@@ -27,7 +27,7 @@ fn registry() -> &'static Registry {
 
 fn value_error(error: HashError) -> PyErr {
     let message = match &error {
-        // The core's message names the CLI option; here it is an argument.
+        // The binding, like the CLI, names its own arguments.
         HashError::LengthNotAccepted { algorithm, fixed } => {
             format!("{algorithm} has a fixed output of {fixed} bytes; length= is not accepted")
         }

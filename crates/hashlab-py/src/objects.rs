@@ -12,7 +12,6 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 
 use crate::hash::checked_choice;
-use crate::registry;
 
 /// An object-store failure as the OSError subclass Python code expects.
 fn object_error(error: ObjectError) -> PyErr {
@@ -94,8 +93,7 @@ pub fn hash_objects(
     range_size: Option<u64>,
     verify_etag: bool,
 ) -> PyResult<Vec<ObjectOutcome>> {
-    let (params, name, backend) = checked_choice(algorithm, backend, key, length, customization)?;
-    let registry = registry();
+    let choice = checked_choice(algorithm, backend, key, length, customization)?;
     if requests == Some(0) || range_size == Some(0) {
         return Err(PyValueError::new_err(
             "requests and range_size must be at least 1",
@@ -108,11 +106,7 @@ pub fn hash_objects(
         .collect::<Result<Vec<_>, _>>()
         .map_err(object_error)?;
     let outcomes = py.detach(|| {
-        let make = || {
-            Fanout::new(vec![registry
-                .hasher(&name, Some(&backend), &params)
-                .expect("the same parameters built a hasher above")])
-        };
+        let make = || Fanout::new(vec![choice.hasher()]);
         let mut outcomes = Vec::with_capacity(infos.len());
         let finished = reader.hash::<std::convert::Infallible>(
             &infos,

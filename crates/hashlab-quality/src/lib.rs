@@ -229,9 +229,9 @@ pub fn run_with_progress(
     }
     let failed = tests.iter().filter(|t| !t.passed).count();
     Ok(Report {
-        algorithm: subject.algorithm.name.clone(),
-        backend: subject.backend.clone(),
-        backend_reason: subject.backend_reason.clone(),
+        algorithm: subject.choice.name().to_string(),
+        backend: subject.choice.backend_name().to_string(),
+        backend_reason: subject.choice.reason().to_string(),
         output_bits: subject.output_bits(),
         avalanche_bits: subject.avalanche_bits(),
         keyset_bits: subject.keyset_bits(),

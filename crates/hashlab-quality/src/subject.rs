@@ -1,9 +1,7 @@
 //! The hash under test: one (algorithm, backend) pair of a registry, how wide
 //! its output is for each kind of test, and cheap per-thread hashing.
 
-use std::sync::Mutex;
-
-use hashlab::{Algorithm, Config, HashError, HashParams, Hasher, KeyRule, Registry};
+use hashlab::{Choice, HashError, HashParams, Hasher, KeyRule, Registry};
 
 /// Avalanche tests count flips for every (input bit, output bit) cell; past
 /// 256 output bits the counts grow without finding anything new in a hash
@@ -13,16 +11,10 @@ pub const AVALANCHE_OUTPUT_BITS: usize = 256;
 /// as one integer (fewer for a narrower hash): what a hash table uses.
 pub const KEYSET_BITS: u32 = 64;
 
-pub(crate) struct Subject<'r> {
-    registry: &'r Registry,
-    pub algorithm: Algorithm,
-    pub backend: String,
-    /// Why this backend.
-    pub backend_reason: String,
-    config: Config,
-    /// Hashers are `Send`, not `Sync`: threads share this one through a lock
-    /// and each works on its own copy.
-    prototype: Mutex<Box<dyn Hasher>>,
+pub(crate) struct Subject {
+    /// The resolved (algorithm, backend, default parameters): every worker
+    /// and every keyed hasher is built from it, with no name lookup.
+    pub choice: Choice,
     pub output_len: usize,
     /// Key length used by the key-sensitivity tests; `None` when they do not apply.
     pub key_len: Option<usize>,
@@ -30,57 +22,42 @@ pub(crate) struct Subject<'r> {
     pub unkeyed_reason: Option<String>,
 }
 
-impl<'r> Subject<'r> {
+impl Subject {
     /// The hash under test: `backend`, or when none is named the backend that
     /// hashes short keys fastest here (every backend computes the same
     /// function, as the conformance tests check, so the choice changes the
     /// time of a run, never its findings).
     pub fn new(
-        registry: &'r Registry,
+        registry: &Registry,
         algorithm: &str,
         backend: Option<&str>,
-    ) -> Result<Subject<'r>, HashError> {
-        let algorithm = registry.algorithm(algorithm)?.clone();
-        let config = algorithm.resolve(&HashParams::default())?;
-        let key_len = match algorithm.key {
+    ) -> Result<Subject, HashError> {
+        let alg = registry.algorithm(algorithm)?;
+        let key_len = match alg.key {
             KeyRule::None => None,
             KeyRule::Defaulted { default, .. } => Some(default),
             // Optional keys (BLAKE2, BLAKE3): 32 bytes where the rule allows it.
             KeyRule::Optional { min, max } => Some(32.clamp(min, max)),
         };
-        let keyed_config = key_len.map(|len| Config {
+        let test_key = key_len.map(|len| HashParams {
             key: Some(vec![0x5a; len]),
-            ..config.clone()
+            ..HashParams::default()
         });
-        let (backend, backend_reason, prototype) = match backend {
-            Some(name) => {
-                let name = registry.backend(&algorithm.name, name)?.name.clone();
-                let prototype = registry.hasher_with_config(&algorithm.name, &name, &config)?;
-                (name, "named by the caller".to_string(), prototype)
-            }
-            None => fastest_backend(registry, &algorithm, &config, keyed_config.as_ref())?,
+        let choice = match backend {
+            Some(name) => registry.resolve(&alg.name, Some(name), &HashParams::default())?,
+            None => fastest_backend(registry, &alg.name, test_key.as_ref())?,
         };
-        let output_len = prototype.output_len();
         let mut subject = Subject {
-            registry,
-            algorithm,
-            backend,
-            backend_reason,
-            config,
-            prototype: Mutex::new(prototype),
-            output_len,
+            output_len: choice.output_len(),
+            choice,
             key_len,
             unkeyed_reason: None,
         };
-        match &keyed_config {
-            None => {
-                subject.unkeyed_reason = Some(format!("{} takes no key", subject.algorithm.name))
-            }
+        match &test_key {
+            None => subject.unkeyed_reason = Some(format!("{} takes no key", alg.name)),
             // Find out now, not in a worker thread, whether the backend takes keys.
             Some(keyed) => {
-                if let Err(error) =
-                    registry.hasher_with_config(&subject.algorithm.name, &subject.backend, keyed)
-                {
+                if let Err(error) = subject.choice.with_params(keyed) {
                     subject.key_len = None;
                     subject.unkeyed_reason = Some(error.to_string());
                 }
@@ -103,21 +80,16 @@ impl<'r> Subject<'r> {
 
     /// A hasher for one worker thread, at default parameters.
     pub fn worker(&self) -> Worker {
-        let prototype = self
-            .prototype
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Worker::new(prototype.box_clone())
+        Worker::new(self.choice.hasher())
     }
 
     /// A hasher under `key`.
     pub fn keyed(&self, key: &[u8]) -> Result<Box<dyn Hasher>, HashError> {
-        let config = Config {
+        let params = HashParams {
             key: Some(key.to_vec()),
-            ..self.config.clone()
+            ..HashParams::default()
         };
-        self.registry
-            .hasher_with_config(&self.algorithm.name, &self.backend, &config)
+        Ok(self.choice.with_params(&params)?.hasher())
     }
 }
 
@@ -127,43 +99,35 @@ impl<'r> Subject<'r> {
 /// 1-2 µs for a MAC), which are what the tests hash.
 fn fastest_backend(
     registry: &Registry,
-    algorithm: &Algorithm,
-    config: &Config,
-    keyed: Option<&Config>,
-) -> Result<(String, String, Box<dyn Hasher>), HashError> {
+    algorithm: &str,
+    keyed: Option<&HashParams>,
+) -> Result<Choice, HashError> {
     let mut candidates = Vec::new();
-    for backend in registry.backends_of(&algorithm.name)? {
+    for backend in registry.backends_of(algorithm)? {
         if !backend.is_available() {
             continue;
         }
-        let Ok(hasher) = registry.hasher_with_config(&algorithm.name, &backend.name, config) else {
+        let Ok(choice) = registry.resolve(algorithm, Some(&backend.name), &HashParams::default())
+        else {
             continue;
         };
-        let takes_keys = keyed.is_none_or(|keyed| {
-            registry
-                .hasher_with_config(&algorithm.name, &backend.name, keyed)
-                .is_ok()
-        });
-        candidates.push((backend.name.clone(), hasher, takes_keys));
+        let takes_keys = keyed.is_none_or(|keyed| choice.with_params(keyed).is_ok());
+        candidates.push((choice, takes_keys));
     }
-    if candidates.iter().any(|c| c.2) {
-        candidates.retain(|c| c.2);
+    if candidates.iter().any(|c| c.1) {
+        candidates.retain(|c| c.1);
     }
     if candidates.len() <= 1 {
         return match candidates.pop() {
-            Some((name, hasher, _)) => Ok((name, "the only backend here".into(), hasher)),
-            // Nothing runs: the default-backend lookup says why.
-            None => {
-                let (backend, _) = registry.default_backend(&algorithm.name)?;
-                let hasher = registry.hasher_with_config(&algorithm.name, &backend.name, config)?;
-                Ok((backend.name.clone(), "the default backend".into(), hasher))
-            }
+            Some((choice, _)) => Ok(choice.with_reason("the only backend here")),
+            // Nothing runs: resolving the default backend says why.
+            None => registry.resolve(algorithm, None, &HashParams::default()),
         };
     }
-    let mut timed: Vec<(f64, String, Box<dyn Hasher>)> = candidates
+    let mut timed: Vec<(f64, Choice)> = candidates
         .into_iter()
-        .map(|(name, hasher, _)| {
-            let mut worker = Worker::new(hasher);
+        .map(|(choice, _)| {
+            let mut worker = Worker::new(choice.hasher());
             let mut key = [0u8; 8];
             let mut time = |count: u64| {
                 let start = std::time::Instant::now();
@@ -174,21 +138,19 @@ fn fastest_backend(
                 start.elapsed().as_secs_f64() / count as f64
             };
             time(256);
-            let seconds = time(2048);
-            (seconds, name, worker.hasher)
+            (time(2048), choice)
         })
         .collect();
     timed.sort_by(|a, b| a.0.total_cmp(&b.0));
     let times: Vec<String> = timed
         .iter()
-        .map(|(seconds, name, _)| format!("{name} {:.0} ns", seconds * 1e9))
+        .map(|(seconds, choice)| format!("{} {:.0} ns", choice.backend_name(), seconds * 1e9))
         .collect();
-    let (_, name, hasher) = timed.swap_remove(0);
-    let reason = format!(
+    let (_, choice) = timed.swap_remove(0);
+    Ok(choice.with_reason(&format!(
         "fastest here on 8-byte keys ({}); every backend computes the same function",
         times.join(", ")
-    );
-    Ok((name, reason, hasher))
+    )))
 }
 
 /// One thread's hasher and output buffer, reused for every key.

@@ -26,16 +26,16 @@ impl Choice {
     pub(crate) fn new(
         algorithm: Arc<Algorithm>,
         backend: Arc<Backend>,
-        config: Config,
+        config: Arc<Config>,
         reason: String,
-        prototype: Box<dyn Hasher>,
+        prototype: Arc<Mutex<Box<dyn Hasher>>>,
     ) -> Choice {
         Choice {
             algorithm,
             backend,
-            config: Arc::new(config),
+            config,
             reason: reason.into(),
-            prototype: Arc::new(Mutex::new(prototype)),
+            prototype,
         }
     }
 
@@ -118,6 +118,15 @@ impl Choice {
             reason: Arc::clone(&self.reason),
             prototype: Arc::new(Mutex::new(prototype)),
         })
+    }
+
+    /// The same choice, explained differently (a caller that chose the
+    /// backend by its own measure says which).
+    pub fn with_reason(&self, reason: &str) -> Choice {
+        Choice {
+            reason: reason.into(),
+            ..self.clone()
+        }
     }
 
     /// Checks this backend against the algorithm's known answer, if it has

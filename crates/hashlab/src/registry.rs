@@ -38,8 +38,16 @@ pub struct Backend {
     /// The probe's answer, asked once: an OpenSSL probe is an `EVP_MD_fetch`.
     /// Shared by the clones of this entry, so by every copy of a registry.
     status: Arc<OnceLock<BackendStatus>>,
+    /// The configuration and a hasher at the algorithm's default parameters,
+    /// built on the first [`Registry::resolve`] that asks for them, so that
+    /// resolving a name again (a Python program's every `new("sha256")`)
+    /// builds nothing.
+    defaults: Arc<OnceLock<Result<Prototype, HashError>>>,
     constructor: Constructor,
 }
+
+/// A configuration and a hasher in its initial state, to copy from.
+pub(crate) type Prototype = (Arc<Config>, Arc<std::sync::Mutex<Box<dyn Hasher>>>);
 
 impl std::fmt::Debug for Backend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,6 +79,7 @@ impl Backend {
             dispatch: None,
             probe: Arc::new(|| Ok(())),
             status: Arc::new(OnceLock::new()),
+            defaults: Arc::new(OnceLock::new()),
             constructor: Arc::new(constructor),
         }
     }
@@ -100,6 +109,7 @@ impl Backend {
     ) -> Self {
         self.probe = Arc::new(probe);
         self.status = Arc::new(OnceLock::new());
+        self.defaults = Arc::new(OnceLock::new());
         self
     }
 
@@ -150,6 +160,17 @@ impl Backend {
         }
         self.check_supports(algorithm, config)?;
         self.construct(config)
+    }
+
+    /// The prototype at `algorithm`'s default parameters, built once.
+    fn defaults(&self, algorithm: &Algorithm) -> Result<Prototype, HashError> {
+        self.defaults
+            .get_or_init(|| {
+                let config = algorithm.resolve(&HashParams::default())?;
+                let hasher = self.build(algorithm, &config)?;
+                Ok((Arc::new(config), Arc::new(std::sync::Mutex::new(hasher))))
+            })
+            .clone()
     }
 
     /// Builds a hasher for a config already checked against this backend.
@@ -374,7 +395,13 @@ impl Registry {
         has: &dyn Fn(&str) -> bool,
     ) -> Result<Choice, HashError> {
         let alg = self.algorithm(algorithm)?;
-        let config = alg.resolve(params)?;
+        // Parameters first: a bad key or length is the caller's to fix
+        // whatever the backend.
+        let config = if *params == HashParams::default() {
+            None
+        } else {
+            Some(alg.resolve(params)?)
+        };
         let (backend, reason) = match backend {
             Some(name) => (
                 self.backend(&alg.name, name)?,
@@ -382,7 +409,13 @@ impl Registry {
             ),
             None => self.default_backend_on(&alg.name, has)?,
         };
-        let prototype = backend.build(alg, &config)?;
+        let (config, prototype) = match config {
+            None => backend.defaults(alg)?,
+            Some(config) => {
+                let hasher = backend.build(alg, &config)?;
+                (Arc::new(config), Arc::new(std::sync::Mutex::new(hasher)))
+            }
+        };
         Ok(Choice::new(
             Arc::clone(alg),
             Arc::clone(backend),

@@ -183,7 +183,7 @@ fn rerun_with_openssl_mask(
     }
     mask::validate(&request.mask).map_err(|e| Failure::Usage(format!("--mask-cpu: {e}")))?;
     let (pairs, _) = pairs_for(registry, request).map_err(|e| Failure::Usage(e.to_string()))?;
-    if !mask::apply(&pairs, &request.mask).needs_openssl_env {
+    if !mask::apply(registry, &pairs, &request.mask).needs_openssl_env {
         return Ok(None);
     }
     let cap = mask::openssl_ia32cap(&request.mask)

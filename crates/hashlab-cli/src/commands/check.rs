@@ -159,7 +159,7 @@ fn check_one(
     args: &CheckArgs,
     registry: &Registry,
     checker: &mut Checker,
-    chosen: Option<&hashlab::Algorithm>,
+    chosen: Option<&std::sync::Arc<hashlab::Algorithm>>,
     manifest: &std::path::Path,
 ) -> Result<bool, Failure> {
     let from_stdin = manifest.as_os_str() == "-";

@@ -187,8 +187,7 @@ fn algorithms(registry: &Registry) -> Vec<AlgorithmRow> {
         .iter()
         .map(|alg| match registry.default_backend(&alg.name) {
             Ok((backend, why)) => {
-                let chosen = dispatch::rule_for(&alg.name, &backend.name)
-                    .map(|rule| dispatch::choose(rule, &here));
+                let chosen = dispatch::choose(backend, &here);
                 AlgorithmRow {
                     algorithm: alg.name.clone(),
                     backend: Some(backend.name.clone()),

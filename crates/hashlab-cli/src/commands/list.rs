@@ -117,10 +117,10 @@ fn row(registry: &Registry, alg: &Algorithm) -> AlgorithmRow {
             BackendRow {
                 name: b.name.clone(),
                 implementation: b.implementation.clone(),
-                available: status == BackendStatus::Available,
+                available: *status == BackendStatus::Available,
                 reason: match status {
                     BackendStatus::Available => None,
-                    BackendStatus::Unavailable(why) => Some(why),
+                    BackendStatus::Unavailable(why) => Some(why.clone()),
                 },
                 default: default_name.as_deref() == Some(b.name.as_str()),
                 supports_key: b.supports_key,

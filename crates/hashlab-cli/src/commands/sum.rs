@@ -48,7 +48,8 @@ impl Tabular for SumRow {
     }
 }
 
-/// Turns a parameter error into a usage error that names the option at fault.
+/// Turns a parameter error into a usage error that names the option at fault
+/// (the libraries name no flags).
 pub(crate) fn usage(error: HashError) -> Failure {
     let option = match &error {
         HashError::KeyNotAccepted { .. } | HashError::BadKeyLength { .. } => "--key: ",
@@ -58,7 +59,16 @@ pub(crate) fn usage(error: HashError) -> Failure {
         HashError::NotSupportedByBackend { .. } => "--backend: ",
         _ => "",
     };
-    Failure::Usage(format!("{option}{error}"))
+    let message = match &error {
+        HashError::LengthNotAccepted { algorithm, fixed } => {
+            format!("{algorithm} has a fixed output of {fixed} bytes; --length is not accepted")
+        }
+        HashError::UnknownAlgorithm { suggestions, .. } if suggestions.is_empty() => {
+            format!("{error} (see 'hashlab list')")
+        }
+        _ => error.to_string(),
+    };
+    Failure::Usage(format!("{option}{message}"))
 }
 
 /// The key and customization string, when given.
@@ -114,7 +124,7 @@ pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
 
 /// One algorithm of a `sum` run: its metadata, backend and how its lines look.
 struct Column {
-    algorithm: hashlab::Algorithm,
+    algorithm: std::sync::Arc<hashlab::Algorithm>,
     backend: String,
     tag: String,
     style: LineStyle,
@@ -396,11 +406,18 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         && registry
             .backend(&columns[0].algorithm.name, &columns[0].backend)
             .is_ok_and(|b| b.parallel);
-    let slowest_family = columns[0].algorithm.family.clone();
+    // The slowest column sets the pace, whatever the order of -a.
+    let slowest = if columns
+        .iter()
+        .any(|c| c.algorithm.file_bound == hashlab::FileBound::Hash)
+    {
+        hashlab::FileBound::Hash
+    } else {
+        hashlab::FileBound::Reading
+    };
     // Threads faulting pages of one map make a rotating disk's head seek.
-    let strategy =
-        ReadStrategy::for_backend_with(&slowest_family, tree_parallel, !args.no_mmap && !rotating)
-            .sharing_cores_with(columns.len());
+    let strategy = ReadStrategy::for_hash_with(slowest, tree_parallel, !args.no_mmap && !rotating)
+        .sharing_cores_with(columns.len());
     let job = HashJob {
         strategy,
         git_blob: args.git,

@@ -1,4 +1,4 @@
-use hashlab::{Algorithm, Backend, Class, Hasher, KeyRule, OutputRule, Registry};
+use hashlab::{Algorithm, Backend, Class, Hasher, OutputRule, Registry};
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -32,18 +32,14 @@ pub fn registry_with_fnv() -> Registry {
     let mut registry = Registry::default();
     registry
         .register_algorithm(Algorithm {
-            name: "fnv1a-64".into(),
-            aliases: vec![],
-            family: "FNV".into(),
-            class: Class::NonCryptographic,
-            output: OutputRule::Fixed { bytes: 8 },
-            key: KeyRule::None,
-            customizable: false,
-            block_size: 1,
-            tag: "FNV1A64".into(),
             // FNV-1a-64("a") from the FNV reference test vectors.
             self_test: Some((b"a".to_vec(), "af63dc4c8601ec8c".into())),
-            preference: vec![],
+            ..Algorithm::new(
+                "fnv1a-64",
+                "FNV",
+                Class::NonCryptographic,
+                OutputRule::Fixed { bytes: 8 },
+            )
         })
         .expect("fnv1a-64 is not in the catalog");
     registry
