@@ -12,6 +12,7 @@ pub mod many;
 mod mapped;
 #[cfg(unix)]
 pub mod pagecache;
+pub mod plan;
 pub mod read;
 pub mod walk;
 
@@ -26,6 +27,7 @@ pub use check::{
 pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
 pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, mtime_ns, Fanout, FileDigests, HashJob};
+pub use plan::{Column, PlanError, SumPlan, SumRequest};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use walk::{
     exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,

@@ -1,0 +1,370 @@
+//! How a `sum` run hashes and writes: its columns (one resolved algorithm
+//! each), how many files at once, how each file is read, and how its lines
+//! look. Made once from a [`SumRequest`]; `hashlab sum`, `bench --file` and
+//! the Python package's file functions all hash through it, so they read a
+//! file the same way.
+
+use std::fmt;
+use std::path::Path;
+
+use hashlab::{Choice, FileBound, HashError, HashParams, LineForm, Registry};
+
+use crate::lines::{gnu_line, tag_line, LineStyle};
+use crate::many::{Fanout, FileDigests, HashJob};
+use crate::read::ReadStrategy;
+use crate::walk::reads_from_spinning_disk;
+
+/// What a caller asks of a `sum` run, in the library's terms.
+#[derive(Debug, Clone, Default)]
+pub struct SumRequest {
+    /// Algorithm names as the user spelled them; repeats are dropped.
+    pub algorithms: Vec<String>,
+    /// One backend for every column; `None`: each algorithm's default.
+    pub backend: Option<String>,
+    pub params: HashParams,
+    /// BSD-tagged lines for every column (GNU lines otherwise, except where
+    /// the algorithm's lines are always tagged).
+    pub tagged: bool,
+    /// End lines with NUL, names unescaped (coreutils' `-z`).
+    pub zero_terminated: bool,
+    /// Hash as git names a blob: `blob <size>\0` first.
+    pub git_blob: bool,
+    /// One hashdeep line per file (size, every digest, name) under its header.
+    pub hashdeep: bool,
+    /// Files hashed at once; `None`: one per core, or one on a rotating disk.
+    pub jobs: Option<usize>,
+    /// Allow memory maps (the CLI's `--no-mmap` turns them off).
+    pub allow_mmap: bool,
+}
+
+/// Why a request cannot be planned. Names no flag: the caller says which of
+/// its options each variant is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanError {
+    /// A name, backend or parameter the registry refuses.
+    Hash(HashError),
+    NoAlgorithm,
+    /// git names objects with SHA-1 or SHA-256 only.
+    NotAGitObjectFormat {
+        algorithm: String,
+    },
+    /// hashdeep reads only its own columns (MD5, SHA-1, SHA-256...).
+    NotAHashdeepColumn {
+        algorithm: String,
+    },
+    /// The algorithm's output changes between versions or machines, so a
+    /// manifest of it could not be checked later.
+    UnstableOutput {
+        algorithm: String,
+    },
+    NoJobs,
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Hash(e) => e.fmt(f),
+            PlanError::NoAlgorithm => f.write_str("no algorithm given"),
+            PlanError::NotAGitObjectFormat { algorithm } => write!(
+                f,
+                "git names objects with sha1 or sha256, not {algorithm}"
+            ),
+            PlanError::NotAHashdeepColumn { algorithm } => write!(
+                f,
+                "hashdeep reads md5, sha1 and sha256, not {algorithm}"
+            ),
+            PlanError::UnstableOutput { algorithm } => write!(
+                f,
+                "{algorithm} is not stable across versions or machines, so a manifest of it could not be checked later"
+            ),
+            PlanError::NoJobs => f.write_str("at least one file must be hashed at a time"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+impl From<HashError> for PlanError {
+    fn from(e: HashError) -> Self {
+        PlanError::Hash(e)
+    }
+}
+
+/// One algorithm of a run: what computes it and how its lines look.
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub choice: Choice,
+    /// The BSD tag at this output length (`BLAKE2b-256`).
+    pub tag: String,
+    pub style: LineStyle,
+}
+
+/// Everything decided about a run before the first file is read.
+#[derive(Debug, Clone)]
+pub struct SumPlan {
+    pub columns: Vec<Column>,
+    pub jobs: usize,
+    /// How each file is read: set by the slowest column, whatever the order
+    /// the algorithms were given in.
+    pub strategy: ReadStrategy,
+    /// One column whose backend can spread one file over several threads.
+    pub tree_parallel: bool,
+    pub git_blob: bool,
+    pub hashdeep: bool,
+    pub terminator: u8,
+    zero_terminated: bool,
+}
+
+impl SumPlan {
+    /// Resolves every algorithm once and decides the reading. `sample`: a
+    /// few of the files to be read, to tell a rotating disk (where several
+    /// readers, or threads faulting one map, make the head seek).
+    pub fn new(
+        registry: &Registry,
+        request: &SumRequest,
+        sample: &[&Path],
+    ) -> Result<SumPlan, PlanError> {
+        let mut columns: Vec<Column> = Vec::new();
+        for name in request
+            .algorithms
+            .iter()
+            .map(|n| n.trim())
+            .filter(|n| !n.is_empty())
+        {
+            let choice = registry.resolve(name, request.backend.as_deref(), &request.params)?;
+            if columns.iter().any(|c| c.choice.name() == choice.name()) {
+                continue;
+            }
+            let algorithm = choice.algorithm();
+            if !algorithm.stable {
+                return Err(PlanError::UnstableOutput {
+                    algorithm: algorithm.name.clone(),
+                });
+            }
+            if request.git_blob && !algorithm.git_object_format {
+                return Err(PlanError::NotAGitObjectFormat {
+                    algorithm: algorithm.name.clone(),
+                });
+            }
+            if request.hashdeep && algorithm.hashdeep_column.is_none() {
+                return Err(PlanError::NotAHashdeepColumn {
+                    algorithm: algorithm.name.clone(),
+                });
+            }
+            let style = if request.tagged || algorithm.lines == LineForm::Tagged {
+                LineStyle::Tag
+            } else {
+                LineStyle::Gnu
+            };
+            columns.push(Column {
+                tag: choice.tag(),
+                style,
+                choice,
+            });
+        }
+        if columns.is_empty() {
+            return Err(PlanError::NoAlgorithm);
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let rotating = reads_from_spinning_disk(sample);
+        let jobs = match request.jobs {
+            Some(0) => return Err(PlanError::NoJobs),
+            Some(n) => n,
+            None if rotating => 1,
+            None => cores,
+        };
+        let tree_parallel = columns.len() == 1 && columns[0].choice.backend().parallel;
+        let strategy = ReadStrategy::for_hash_with(
+            slowest(&columns),
+            tree_parallel,
+            request.allow_mmap && !rotating,
+        )
+        .sharing_cores_with(columns.len());
+        let parallel_hash = strategy.parallel_hash;
+        for column in &mut columns {
+            column.choice = column.choice.with_parallel(parallel_hash)?;
+        }
+        Ok(SumPlan {
+            columns,
+            jobs,
+            strategy,
+            tree_parallel,
+            git_blob: request.git_blob,
+            hashdeep: request.hashdeep,
+            terminator: if request.zero_terminated {
+                b'\0'
+            } else {
+                b'\n'
+            },
+            zero_terminated: request.zero_terminated,
+        })
+    }
+
+    /// How each file is hashed.
+    pub fn job(&self) -> HashJob {
+        HashJob {
+            strategy: self.strategy,
+            git_blob: self.git_blob,
+        }
+    }
+
+    /// Fresh hashers for one worker, one per column.
+    pub fn fanout(&self) -> Fanout {
+        Fanout::new(self.columns.iter().map(|c| c.choice.hasher()).collect())
+    }
+
+    /// The columns' algorithms, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.columns.iter().map(|c| c.choice.name()).collect()
+    }
+
+    /// The manifest lines for one file: one per column, or one hashdeep line
+    /// (`absolute` is the name hashdeep writes and matches: an absolute path).
+    pub fn lines(&self, name: &[u8], absolute: &[u8], digests: &FileDigests) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self.hashdeep {
+            out.extend_from_slice(digests.bytes.to_string().as_bytes());
+            for d in &digests.digests {
+                out.push(b',');
+                out.extend_from_slice(d.to_hex().as_bytes());
+            }
+            out.push(b',');
+            out.extend_from_slice(absolute);
+            out.push(b'\n');
+            return out;
+        }
+        for (column, digest) in self.columns.iter().zip(&digests.digests) {
+            let hex = digest.to_hex();
+            let mut line = if self.zero_terminated {
+                // coreutils -z: no escaping, NUL-terminated.
+                match column.style {
+                    LineStyle::Gnu => [hex.as_bytes(), b"  ", name].concat(),
+                    LineStyle::Tag => {
+                        [column.tag.as_bytes(), b" (", name, b") = ", hex.as_bytes()].concat()
+                    }
+                }
+            } else {
+                let mut l = match column.style {
+                    LineStyle::Gnu => gnu_line(&hex, name),
+                    LineStyle::Tag => tag_line(&column.tag, name, &hex),
+                };
+                l.pop();
+                l
+            };
+            line.push(self.terminator);
+            out.extend_from_slice(&line);
+        }
+        out
+    }
+
+    /// hashdeep's header: the columns, where it ran (`cwd`) and how (`command`).
+    pub fn hashdeep_header(&self, cwd: &str, command: &str) -> Vec<u8> {
+        let columns: Vec<&str> = self
+            .columns
+            .iter()
+            .map(|c| {
+                c.choice
+                    .algorithm()
+                    .hashdeep_column
+                    .as_deref()
+                    .unwrap_or(c.choice.name())
+            })
+            .collect();
+        format!(
+            "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: {cwd}\n## $ {command}\n##\n",
+            columns.join(",")
+        )
+        .into_bytes()
+    }
+}
+
+/// The bound of the slowest column: one hash-bound column makes the whole
+/// read hash-bound, since every column hashes every byte.
+fn slowest(columns: &[Column]) -> FileBound {
+    if columns
+        .iter()
+        .any(|c| c.choice.algorithm().file_bound == FileBound::Hash)
+    {
+        FileBound::Hash
+    } else {
+        FileBound::Reading
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(algorithms: &[&str]) -> SumPlan {
+        let request = SumRequest {
+            algorithms: algorithms.iter().map(|a| a.to_string()).collect(),
+            allow_mmap: true,
+            ..SumRequest::default()
+        };
+        SumPlan::new(&Registry::default(), &request, &[]).unwrap()
+    }
+
+    #[test]
+    fn the_slowest_column_sets_the_reading_whatever_the_order() {
+        let a = plan(&["xxh3-64", "sha256"]);
+        let b = plan(&["sha256", "xxh3-64"]);
+        assert_eq!(format!("{:?}", a.strategy), format!("{:?}", b.strategy));
+        assert_eq!(
+            format!("{:?}", a.strategy),
+            format!("{:?}", plan(&["sha256", "sha1"]).strategy)
+        );
+        // Alone, a hash faster than the page cache reads without a second thread.
+        assert!(!plan(&["xxh3-64"]).strategy.read_ahead || a.strategy.read_ahead);
+    }
+
+    #[test]
+    fn repeats_are_dropped_and_lines_follow_the_catalog() {
+        let p = plan(&["sha256", "SHA-256", "xxh3"]);
+        assert_eq!(p.names(), ["sha256", "xxh3-64"]);
+        assert_eq!(p.columns[0].style, LineStyle::Gnu);
+        assert_eq!(p.columns[1].style, LineStyle::Tag);
+    }
+
+    #[test]
+    fn refusals_are_typed() {
+        let registry = Registry::default();
+        let refuse = |request: SumRequest| SumPlan::new(&registry, &request, &[]).unwrap_err();
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            refuse(SumRequest {
+                algorithms: names(&["md5"]),
+                git_blob: true,
+                ..SumRequest::default()
+            }),
+            PlanError::NotAGitObjectFormat {
+                algorithm: "md5".into()
+            }
+        );
+        assert_eq!(
+            refuse(SumRequest {
+                algorithms: names(&["blake3"]),
+                hashdeep: true,
+                ..SumRequest::default()
+            }),
+            PlanError::NotAHashdeepColumn {
+                algorithm: "blake3".into()
+            }
+        );
+        assert_eq!(refuse(SumRequest::default()), PlanError::NoAlgorithm);
+        assert_eq!(
+            refuse(SumRequest {
+                algorithms: names(&["sha256"]),
+                jobs: Some(0),
+                ..SumRequest::default()
+            }),
+            PlanError::NoJobs
+        );
+        assert!(matches!(
+            refuse(SumRequest {
+                algorithms: names(&["sha265"]),
+                ..SumRequest::default()
+            }),
+            PlanError::Hash(HashError::UnknownAlgorithm { .. })
+        ));
+    }
+}
