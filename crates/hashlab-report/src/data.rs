@@ -1,7 +1,7 @@
 //! What the charts and tables show, taken out of bench results in one place,
 //! so that a chart and the table beside it cannot disagree.
 
-use hashlab::{Class, Registry};
+use hashlab::{Class, Lineage, Registry};
 use hashlab_bench::plan::{Mode, NULL_ALGORITHM};
 use hashlab_bench::report::Report;
 use hashlab_bench::results::{CellResult, Scaling};
@@ -290,11 +290,11 @@ pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
         return (7, "Other");
     };
     match alg.class {
-        Class::Cryptographic => match alg.family.as_str() {
-            "MD5" | "SHA-1" | "SHA-2" => (0, "MD5, SHA-1 and SHA-2"),
-            "SHA-3" | "Keccak" => (1, "SHA-3 and Keccak"),
-            "BLAKE2" | "BLAKE3" => (2, "BLAKE2 and BLAKE3"),
-            _ => (3, "Other cryptographic hashes"),
+        Class::Cryptographic => match alg.lineage {
+            Lineage::MerkleDamgard => (0, "MD5, SHA-1 and SHA-2"),
+            Lineage::Keccak => (1, "SHA-3 and Keccak"),
+            Lineage::Blake => (2, "BLAKE2 and BLAKE3"),
+            Lineage::Other => (3, "Other cryptographic hashes"),
         },
         Class::Mac => (4, "MACs"),
         Class::Keyed => (5, "Keyed hash-table hashes"),

@@ -405,7 +405,9 @@ fn at_a_glance(input: &Input, size: usize, registry: &Registry) -> Markup {
     let fastest_crypto = ranked
         .iter()
         .find(|(p, _)| class_of(p) == Some(Class::Cryptographic));
-    let sha256 = ranked.iter().find(|(p, _)| p.algorithm == "sha256");
+    let sha256 = ranked
+        .iter()
+        .find(|(p, _)| p.algorithm == hashlab_bench::selection::DEFAULT_BASELINE);
     let sha_ni = if report.environment.cpu_mask.iter().any(|m| m == "sha") {
         "SHA-NI masked"
     } else if report.environment.cpu_features.iter().any(|f| f == "sha") {
