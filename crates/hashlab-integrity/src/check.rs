@@ -284,7 +284,7 @@ impl<'r> Checker<'r> {
             })
         } else if entry.name == b"-" {
             hash_reader(
-                &mut io::stdin().lock(),
+                &mut crate::StandardInput,
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
             )

@@ -8,12 +8,13 @@ pub mod check;
 pub mod lines;
 pub mod manifest;
 pub mod many;
-pub mod outfile;
 #[cfg(unix)]
 mod mapped;
+pub mod outfile;
 #[cfg(unix)]
 pub mod pagecache;
 pub mod read;
+pub mod stdin;
 pub mod walk;
 
 pub use audit::{
@@ -29,6 +30,7 @@ pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, mtime_ns, Fanout, FileDigests, HashJob};
 pub use outfile::{write_file, OutputError, OutputFile, WriteMode};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
+pub use stdin::StandardInput;
 pub use walk::{
     exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,
     WalkOptions,

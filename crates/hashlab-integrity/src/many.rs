@@ -130,7 +130,7 @@ pub fn hash_input(
                     "--git needs the size first: give a file, not standard input",
                 ));
             }
-            hash_reader(&mut io::stdin().lock() as &mut dyn Read, fanout, buffer)?
+            hash_reader(&mut crate::StandardInput as &mut dyn Read, fanout, buffer)?
         }
         Input::File(path) => {
             // Before and after from the open file itself: two fstat calls
