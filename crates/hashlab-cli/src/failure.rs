@@ -7,7 +7,7 @@ pub enum Failure {
     Usage(String),
     /// Something went wrong while working: exit 1.
     Runtime(String),
-    /// The reader of our output went away (`| head`): stop quietly.
+    /// The reader of our output went away (`| head`): end by SIGPIPE, quietly.
     BrokenPipe,
 }
 
@@ -16,8 +16,15 @@ impl Failure {
         if error.kind() == io::ErrorKind::BrokenPipe {
             Failure::BrokenPipe
         } else {
-            Failure::Runtime(format!("writing output: {}", io_message(&error)))
+            // coreutils' words: "sha256sum: write error: No space left on device".
+            Failure::Runtime(format!("write error: {}", io_message(&error)))
         }
+    }
+}
+
+impl From<hashlab_integrity::OutputError> for Failure {
+    fn from(error: hashlab_integrity::OutputError) -> Failure {
+        Failure::Runtime(error.to_string())
     }
 }
 

@@ -1,6 +1,8 @@
 //! The `hashlab` command: argument parsing and output only; hashing lives in the
 //! libraries.
 
+#[macro_use]
+mod stdio;
 mod cli;
 mod commands;
 mod failure;
@@ -15,8 +17,27 @@ use cli::{Cli, Command};
 use failure::Failure;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    stdio::guard_standard_descriptors();
+    let result = match Cli::try_parse() {
+        Ok(cli) => run(cli.command),
+        Err(e) => stdio::clap_failure(e),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::BrokenPipe) => stdio::die_of_broken_pipe(),
+        Err(Failure::Usage(message)) => {
+            errln!("hashlab: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Runtime(message)) => {
+            errln!("hashlab: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, Failure> {
+    match command {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
         Command::Completions(args) => commands::docs::completions(args.shell),
@@ -32,17 +53,5 @@ fn main() -> ExitCode {
         Command::Quality(args) => commands::quality::run(&args),
         Command::Compare(args) => commands::compare::run(&args),
         Command::History(args) => commands::history::run(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
-        Err(Failure::Usage(message)) => {
-            eprintln!("hashlab: {message}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Runtime(message)) => {
-            eprintln!("hashlab: {message}");
-            ExitCode::from(1)
-        }
     }
 }

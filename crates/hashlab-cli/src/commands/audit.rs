@@ -1,6 +1,5 @@
 //! `hashlab audit`: the library compares; this prints.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -171,14 +170,14 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     for (name, verdict) in &etags {
         etag_summary.add(verdict);
         if *verdict != EtagVerdict::Matches {
-            eprintln!("hashlab: {name}: {}", verdict.describe());
+            errln!("hashlab: {name}: {}", verdict.describe());
         }
     }
     if args.verify_etag {
-        eprintln!("hashlab: {}", etag_summary.describe());
+        errln!("hashlab: {}", etag_summary.describe());
     }
     if args.changed_only {
-        eprintln!(
+        errln!(
             "hashlab: audit --changed-only: {} files with the recorded size and modification time were not re-hashed; bitrot changes neither, so only a full audit finds it there",
             report.assumed.len()
         );
@@ -243,10 +242,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             text.into_bytes()
         }
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&bytes)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&bytes)?;
     Ok(if report.passed() && etag_summary.passed() {
         ExitCode::SUCCESS
     } else {

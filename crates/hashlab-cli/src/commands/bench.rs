@@ -1,6 +1,6 @@
 //! `hashlab bench`: parse, run the engine, export. The measuring is in hashlab-bench.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -213,7 +213,7 @@ pub(crate) fn measure_with_progress(
     let interactive = std::io::stderr().is_terminal() && !quiet;
     let estimate = plan.estimate();
     if interactive && estimate > Duration::from_secs(15) {
-        eprintln!(
+        errln!(
             "hashlab: {} cells; this run may take up to {:.0} s (Ctrl-C keeps what was measured)",
             plan.cells.len(),
             estimate.as_secs_f64()
@@ -270,19 +270,13 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let rendered = render(&report, args, format, colour && args.output.is_none())?;
     if let Some(path) = &args.output {
-        write_atomically(path, &rendered)?;
+        hashlab_integrity::write_file(path, &rendered)?;
         if !args.quiet {
             let human = render(&report, args, Format::Table, colour)?;
-            std::io::stdout()
-                .lock()
-                .write_all(&human)
-                .map_err(Failure::from_write)?;
+            crate::stdio::write_out(&human)?;
         }
     } else {
-        std::io::stdout()
-            .lock()
-            .write_all(&rendered)
-            .map_err(Failure::from_write)?;
+        crate::stdio::write_out(&rendered)?;
     }
     // Only now, with the results out, is the history touched: a damaged or
     // locked database cannot cost the run.
@@ -299,28 +293,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
-    })
-}
-
-/// Writes next to the target and renames, so a failure never leaves a partial file.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let fail =
-        |e: std::io::Error| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e)));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Failure::Usage(format!("-o: {}: not a file name", path.display())))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
     })
 }
 

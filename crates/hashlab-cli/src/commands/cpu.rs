@@ -1,7 +1,6 @@
 //! `hashlab cpu`: this machine as benchmarks see it, and the SIMD path each
 //! algorithm's default backend takes here.
 
-use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -271,10 +270,7 @@ pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat(&report), Format::Csv)?,
         format @ (Format::Table | Format::Md) => sections(&report, format)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,7 +2,7 @@
 //! use, with the reasons and numbers behind each, and why popular ones were
 //! left out. The judging is in hashlab-judge.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -73,7 +73,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         }
         None => {
             if std::io::stderr().is_terminal() {
-                eprintln!(
+                errln!(
                     "hashlab: measuring {} candidates at {} on this machine (a quick bench; --results FILE uses saved results)",
                     found.names.len(),
                     size_label(request.size())
@@ -103,10 +103,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat_rows(&pick), Format::Csv)?,
         format @ (Format::Table | Format::Md) => human(&pick, format)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
