@@ -189,6 +189,17 @@ fn run(case: &Case, dir: &Path, out: &Path) -> Output {
     o
 }
 
+/// Runs `test` for every case and fails listing every case that failed, so
+/// one broken command does not hide another.
+fn for_each_case(test: impl Fn(&Case) + std::panic::RefUnwindSafe) {
+    let failed: Vec<&str> = CASES
+        .iter()
+        .filter(|case| std::panic::catch_unwind(|| test(case)).is_err())
+        .map(|case| case.name)
+        .collect();
+    assert!(failed.is_empty(), "failed for: {failed:?}");
+}
+
 fn holds(path: &Path, marker: &str) -> bool {
     String::from_utf8_lossy(&fs::read(path).unwrap()).contains(marker)
 }
@@ -204,7 +215,7 @@ fn entries(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_replaced_file_keeps_its_mode_and_owner() {
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         let out = dir.path().join("OUT");
         fs::write(&out, "old").unwrap();
@@ -225,12 +236,12 @@ fn a_replaced_file_keeps_its_mode_and_owner() {
             );
         }
         assert_eq!(entries(dir.path()), ["OUT", "data"], "{}", case.name);
-    }
+    });
 }
 
 #[test]
 fn a_symbolic_link_stays_a_link_and_its_target_is_written() {
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         fs::create_dir(dir.path().join("real")).unwrap();
         fs::write(dir.path().join("real/T"), "old").unwrap();
@@ -252,12 +263,12 @@ fn a_symbolic_link_stays_a_link_and_its_target_is_written() {
         );
         assert_eq!(entries(&dir.path().join("real")), ["T"], "{}", case.name);
         assert_eq!(entries(dir.path()), ["L", "data", "real"], "{}", case.name);
-    }
+    });
 }
 
 #[test]
 fn a_hard_linked_file_keeps_its_other_names() {
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         let out = dir.path().join("OUT");
         fs::write(&out, "old").unwrap();
@@ -275,7 +286,7 @@ fn a_hard_linked_file_keeps_its_other_names() {
             "{}",
             case.name
         );
-    }
+    });
 }
 
 fn mkfifo(path: &Path) {
@@ -286,7 +297,7 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn a_fifo_is_written_through_and_stays_a_fifo() {
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         let fifo = dir.path().join("fifo");
         mkfifo(&fifo);
@@ -314,7 +325,7 @@ fn a_fifo_is_written_through_and_stays_a_fifo() {
             case.name
         );
         assert_eq!(entries(dir.path()), ["data", "fifo"], "{}", case.name);
-    }
+    });
 }
 
 #[test]
@@ -322,19 +333,22 @@ fn a_device_node_is_written_through_and_stays_a_device() {
     if !is_root() {
         return skip("mknod needs root");
     }
-    for case in CASES {
+    let mknod = |path: &Path| {
+        let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path; 1,3 is /dev/null.
+        unsafe { libc::mknod(name.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) == 0 }
+    };
+    let probe = tempfile::tempdir().unwrap();
+    if !mknod(&probe.path().join("null")) {
+        return skip(&format!(
+            "mknod refused: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    for_each_case(|case| {
         let dir = scratch();
         let null = dir.path().join("mynull");
-        let name = std::ffi::CString::new(null.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: a NUL-terminated path; 1,3 is /dev/null.
-        let made =
-            unsafe { libc::mknod(name.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
-        if made != 0 {
-            return skip(&format!(
-                "mknod refused: {}",
-                std::io::Error::last_os_error()
-            ));
-        }
+        assert!(mknod(&null));
         run(case, dir.path(), &null);
         let meta = fs::symlink_metadata(&null).unwrap();
         assert!(
@@ -343,14 +357,14 @@ fn a_device_node_is_written_through_and_stays_a_device() {
             case.name
         );
         assert_eq!(entries(dir.path()), ["data", "mynull"], "{}", case.name);
-    }
+    });
 }
 
 #[test]
 fn a_descriptor_link_such_as_dev_stdout_is_written_through() {
     // What /dev/stdout is, made in the test's own directory so the system's
     // node is never at stake.
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         let link = dir.path().join("stdout");
         std::os::unix::fs::symlink("/proc/self/fd/1", &link).unwrap();
@@ -369,14 +383,14 @@ fn a_descriptor_link_such_as_dev_stdout_is_written_through() {
             case.name
         );
         assert_eq!(entries(dir.path()), ["data", "stdout"], "{}", case.name);
-    }
+    });
 }
 
 #[test]
 fn links_planted_at_guessable_temp_names_are_not_followed() {
     // The process id is known before the program runs when a shell execs it:
     // plant links at every temp name the old code made from it.
-    for case in CASES {
+    for_each_case(|case| {
         let dir = scratch();
         let victim = dir.path().join("victim");
         fs::write(&victim, "precious").unwrap();
@@ -401,7 +415,7 @@ fn links_planted_at_guessable_temp_names_are_not_followed() {
             case.name
         );
         assert!(holds(&work.join("OUT"), case.marker), "{}", case.name);
-    }
+    });
     // `man --dir` writes a page per command: the same for each of them.
     let dir = scratch();
     let victim = dir.path().join("victim");
@@ -468,7 +482,11 @@ fn a_full_disk_leaves_the_old_file_whole_and_no_temp_file() {
         fs::write(dir.path().join(format!("data/f{i:03}")), i.to_string()).unwrap();
     }
     let old = "the previous output, which must survive\n";
-    for case in CASES {
+    for_each_case(|case| {
+        // What an earlier case left is not this one's doing.
+        for name in entries(disk.path()) {
+            fs::remove_file(disk.path().join(name)).unwrap();
+        }
         let out = disk.path().join("OUT");
         fs::write(&out, old).unwrap();
         // Fill all but a few KiB.
@@ -494,6 +512,5 @@ fn a_full_disk_leaves_the_old_file_whole_and_no_temp_file() {
         );
         assert_eq!(fs::read_to_string(&out).unwrap(), old, "{}", case.name);
         assert_eq!(entries(disk.path()), ["OUT", "filler"], "{}", case.name);
-        fs::remove_file(disk.path().join("filler")).unwrap();
-    }
+    });
 }

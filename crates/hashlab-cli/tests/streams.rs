@@ -28,6 +28,19 @@ fn redirected(dir: &Path, redirection: &str, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `test` on every item and fails listing each item that failed, so
+/// one broken command does not hide another.
+fn each<T: std::fmt::Debug + std::panic::RefUnwindSafe>(
+    items: &[T],
+    test: impl Fn(&T) + std::panic::RefUnwindSafe,
+) {
+    let failed: Vec<&T> = items
+        .iter()
+        .filter(|item| std::panic::catch_unwind(|| test(item)).is_err())
+        .collect();
+    assert!(failed.is_empty(), "failed for: {failed:?}");
+}
+
 /// `data/abc`, `data/two`, a manifest of both (`M`) and one where both fail
 /// and a third file is missing (`BAD`).
 fn scratch() -> tempfile::TempDir {
@@ -53,15 +66,16 @@ fn scratch() -> tempfile::TempDir {
 #[test]
 fn a_closed_standard_output_is_a_write_error() {
     let dir = scratch();
-    for args in [
-        &["sum", "data/abc"][..],
+    let cases: &[&[&str]] = &[
+        &["sum", "data/abc"],
         &["check", "M"],
         &["list"],
         &["audit", "M", "data"],
         &["--help"],
         &["--version"],
         &["sum", "--help"],
-    ] {
+    ];
+    each(cases, |args| {
         let o = redirected(dir.path(), ">&-", args);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {o:?}");
         assert_eq!(
@@ -69,20 +83,21 @@ fn a_closed_standard_output_is_a_write_error() {
             "hashlab: write error: Bad file descriptor\n",
             "{args:?}"
         );
-    }
+    });
 }
 
 #[test]
 fn a_full_standard_output_is_a_write_error() {
     let dir = scratch();
-    for args in [
-        &["sum", "data/abc"][..],
+    let cases: &[&[&str]] = &[
+        &["sum", "data/abc"],
         &["check", "M"],
         &["list"],
         &["--help"],
         &["--version"],
         &["check", "--help"],
-    ] {
+    ];
+    each(cases, |args| {
         let o = redirected(dir.path(), ">/dev/full", args);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {o:?}");
         assert_eq!(
@@ -90,7 +105,7 @@ fn a_full_standard_output_is_a_write_error() {
             "hashlab: write error: No space left on device\n",
             "{args:?}"
         );
-    }
+    });
 }
 
 #[test]
@@ -117,7 +132,7 @@ fn a_closed_standard_input_is_an_error_not_an_empty_input() {
 #[test]
 fn an_unwritable_standard_error_loses_messages_not_work() {
     let dir = scratch();
-    for redirection in ["2>/dev/full", "2>&-"] {
+    each(&["2>/dev/full", "2>&-"], |redirection| {
         let o = redirected(dir.path(), redirection, &["sum", "data/abc", "nonexist"]);
         assert_eq!(o.status.code(), Some(1), "{redirection}: {o:?}");
         assert!(text(&o.stdout).ends_with("  data/abc\n"), "{o:?}");
@@ -136,15 +151,16 @@ fn an_unwritable_standard_error_loses_messages_not_work() {
         assert_eq!(o.status.code(), Some(2), "{redirection}: {o:?}");
         let o = redirected(dir.path(), redirection, &["sum", "--no-such-flag"]);
         assert_eq!(o.status.code(), Some(2), "{redirection}: {o:?}");
-    }
+    });
 }
 
 #[test]
 fn a_closed_pipe_ends_the_command_by_sigpipe() {
     let dir = scratch();
-    for args in [&["check", "BAD"][..], &["sum", "data/abc"], &["list"]] {
+    let cases: &[&[&str]] = &[&["check", "BAD"], &["sum", "data/abc"], &["list"]];
+    each(cases, |args| {
         let mut child = Command::new(BIN)
-            .args(args)
+            .args(*args)
             .current_dir(dir.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -155,7 +171,7 @@ fn a_closed_pipe_ends_the_command_by_sigpipe() {
         let o = child.wait_with_output().unwrap();
         assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{args:?}: {o:?}");
         assert_eq!(text(&o.stderr), "", "{args:?}: no complaint");
-    }
+    });
     // So a failed check stays a failure under pipefail.
     let o = Command::new("bash")
         .arg("-c")
