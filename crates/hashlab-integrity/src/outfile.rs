@@ -221,7 +221,7 @@ fn choose(target: &Path) -> io::Result<Way> {
         Ok(meta) if meta.is_file() => {
             // Writable, as a shell's `>` would need it: a read-only file is
             // not replaced behind its owner's back.
-            OpenOptions::new().write(true).open(&dest)?;
+            check_writable(&dest)?;
             if link_count(&meta) > 1 {
                 return in_place(&dest);
             }
@@ -381,6 +381,28 @@ fn short_name(path: &Path) -> std::ffi::OsString {
             .collect::<String>()
             .into()
     }
+}
+
+/// Whether we may write the file, asked without opening it (an open for
+/// writing would tell file watchers it was written).
+#[cfg(unix)]
+fn check_writable(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: a NUL-terminated path; faccessat only reads it.
+    let allowed =
+        unsafe { libc::faccessat(libc::AT_FDCWD, name.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    if allowed == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(unix))]
+fn check_writable(path: &Path) -> io::Result<()> {
+    OpenOptions::new().write(true).open(path).map(drop)
 }
 
 fn ends_with_separator(path: &Path) -> bool {

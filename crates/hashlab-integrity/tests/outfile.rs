@@ -386,3 +386,41 @@ fn a_full_disk_leaves_the_old_file_whole_and_no_temp_file() {
     assert_eq!(fs::read_to_string(&linked).unwrap(), "old, linked\n");
     assert_eq!(entries(disk.path()), ["M", "M.link", "P", "filler"]);
 }
+
+#[test]
+fn a_read_only_file_is_not_replaced() {
+    const CHILD: &str = "HASHLAB_OUTFILE_READ_ONLY";
+    if let Some(target) = std::env::var_os(CHILD) {
+        // In the child, as a user without the right to write it.
+        let e = write_file(&target, b"new\n").unwrap_err();
+        assert!(e.to_string().ends_with(": Permission denied"), "{e}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let m = dir.path().join("M");
+    fs::write(&m, "old\n").unwrap();
+    fs::set_permissions(&m, fs::Permissions::from_mode(0o444)).unwrap();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    child
+        .args(["--exact", "a_read_only_file_is_not_replaced", "--nocapture"])
+        .env(CHILD, &m);
+    if is_root() {
+        // Root may write anything: the check runs as nobody, owning the file.
+        use std::os::unix::process::CommandExt;
+        std::os::unix::fs::chown(&m, Some(65534), Some(65534)).unwrap();
+        child.uid(65534).gid(65534);
+    }
+    let o = child.output().unwrap();
+    if !o.status.success()
+        && String::from_utf8_lossy(&o.stderr).contains("ermission denied (os error 13)")
+    {
+        return skip(&format!(
+            "the test binary cannot run as nobody here: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ));
+    }
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
+    assert_eq!(entries(dir.path()), ["M"]);
+}
