@@ -28,6 +28,6 @@ pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
 pub use many::{hash_input, hash_inputs, mtime_ns, Fanout, FileDigests, HashJob};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use walk::{
-    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,
-    WalkOptions,
+    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
+    FileSystemLoop, Input, WalkOptions,
 };

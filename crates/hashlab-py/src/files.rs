@@ -125,7 +125,8 @@ pub fn hash_paths(
 /// The files under `roots` as `hashlab sum -r` walks them: directories
 /// recursively in byte order of names, symbolic links met while walking
 /// skipped, paths in the form given. Returns (path, errno, message) with the
-/// error fields set for what could not be listed.
+/// error fields set for what could not be listed, and for a directory met
+/// again inside itself (a bind mount), which is not entered.
 #[pyfunction]
 pub fn walk(
     py: Python<'_>,
