@@ -44,5 +44,9 @@ fn main() -> ExitCode {
             eprintln!("hashlab: {message}");
             ExitCode::from(1)
         }
+        Err(Failure::Interrupted) => {
+            eprintln!("hashlab: interrupted");
+            ExitCode::from(130)
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod audit;
+pub mod cancel;
 pub mod check;
 pub mod lines;
 pub mod manifest;
@@ -19,6 +20,7 @@ pub use audit::{
     audit, audit_with, is_url_name, read_manifest, records_size_or_time, AuditReport, Recorded,
     RemoteHash,
 };
+pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Opener, Outcome,
     Summary,

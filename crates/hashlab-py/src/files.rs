@@ -8,14 +8,15 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use hashlab_integrity::{
-    expand, gnu_line, hash_inputs, tag_line, Fanout, FileDigests, HashJob, Input, ReadStrategy,
-    WalkOptions,
+    expand, gnu_line, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob, Input,
+    ReadStrategy, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::hash::{checked_choice, length_argument};
+use crate::interrupt::interruptible;
 use crate::{registry, value_error};
 
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -94,8 +95,11 @@ pub fn hash_paths(
     let job = HashJob {
         strategy,
         git_blob: false,
+        cancel: Cancel::new(),
     };
-    let outcomes = py.detach(|| {
+    // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
+    // the middle of a large file.
+    interruptible(py, &job.cancel, || {
         let make = || {
             let mut p = params.clone();
             p.parallel = job.strategy.parallel_hash;
@@ -118,8 +122,7 @@ pub fn hash_paths(
             Ok(()) => outcomes,
             Err(never) => match never {},
         }
-    });
-    Ok(outcomes)
+    })
 }
 
 /// The files under `roots` as `hashlab sum -r` walks them: directories
