@@ -99,7 +99,8 @@ pub fn hash_paths(
     };
     // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
     // the middle of a large file.
-    interruptible(py, &job.cancel, || {
+    let long = may_take_long(&inputs);
+    interruptible(py, &job.cancel, long, || {
         let make = || {
             let mut p = params.clone();
             p.parallel = job.strategy.parallel_hash;
@@ -123,6 +124,32 @@ pub fn hash_paths(
             Err(never) => match never {},
         }
     })
+}
+
+/// Whether hashing `inputs` may take long enough that Ctrl-C must be
+/// watched for: many files, much data, or a file that may make us wait (a
+/// FIFO, a device). A few small files take less time than starting the
+/// thread that watches (`interruptible`).
+fn may_take_long(inputs: &[Input]) -> bool {
+    const FEW: usize = 16;
+    const SMALL: u64 = 16 << 20;
+    if inputs.len() > FEW {
+        return true;
+    }
+    let mut total = 0u64;
+    for input in inputs {
+        let Input::File(path) = input else {
+            return true;
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => total += m.len(),
+            // Fails at once when opened.
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return true,
+            Err(_) => {}
+        }
+    }
+    total >= SMALL
 }
 
 /// The files under `roots` as `hashlab sum -r` walks them: directories

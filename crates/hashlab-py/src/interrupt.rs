@@ -15,16 +15,19 @@ use pyo3::prelude::*;
 /// How often the main thread looks for a signal while the work runs.
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
-/// Runs `work` with the GIL released; on Python's main thread a signal
-/// handler's exception (KeyboardInterrupt) sets `cancel` and is returned
-/// after `work` returns. Elsewhere Python runs no signal handlers, so `work`
-/// just runs on this thread.
+/// Runs `work` with the GIL released; on Python's main thread, where `long`
+/// says it may take a while, a signal handler's exception (KeyboardInterrupt)
+/// sets `cancel` and is returned after `work` returns. Elsewhere Python runs
+/// no signal handlers, and a short `work` is not worth a thread (a hundred
+/// microseconds on a busy machine, against ten for hashing a small file),
+/// so `work` just runs on this thread.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     cancel: &Cancel,
+    long: bool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    if !on_main_thread(py)? {
+    if !long || !on_main_thread(py)? {
         return Ok(py.detach(work));
     }
     let done = (Mutex::new(false), Condvar::new());
