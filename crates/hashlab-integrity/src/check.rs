@@ -545,4 +545,29 @@ mod tests {
         let result = checker.check(&mut manifest, None, false, &mut |_| {});
         assert!(matches!(result, Err(CheckError::Params(_))), "{result:?}");
     }
+
+    #[test]
+    fn a_cancel_stops_the_check_mid_file() {
+        let dir = std::env::temp_dir().join(format!("hashlab-check-cancel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("sparse");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(64 << 30)
+            .unwrap();
+        let options = CheckOptions::default();
+        let cancel = options.cancel.clone();
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, options);
+        let manifest = format!("{}  {}\n", "0".repeat(64), big.display());
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            cancel.cancel();
+        });
+        // 64 GiB would take half a minute and more: the cancel ends it first.
+        let result = checker.check(&mut manifest.as_bytes(), None, false, &mut |_| {});
+        canceller.join().unwrap();
+        assert!(matches!(result, Err(CheckError::Interrupted)), "{result:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
