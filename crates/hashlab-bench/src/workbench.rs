@@ -310,12 +310,14 @@ impl Measure for Workbench<'_> {
                     let path = file.as_deref().ok_or("a file cell without a file")?;
                     let fail = |e: std::io::Error| format!("{}: {}", path.display(), e);
                     let mut total = Duration::ZERO;
+                    let uncancelled = hashlab_integrity::Cancel::new();
                     for _ in 0..batch {
                         if *cold {
                             drop_pages(&std::fs::File::open(path).map_err(fail)?)?;
                         }
                         let start = Instant::now();
-                        hash_file(path, hasher.as_mut(), buffer, strategy).map_err(fail)?;
+                        hash_file(path, hasher.as_mut(), buffer, strategy, &uncancelled)
+                            .map_err(fail)?;
                         total += start.elapsed();
                     }
                     total

@@ -9,6 +9,9 @@ pub enum Failure {
     Runtime(String),
     /// The reader of our output went away (`| head`): end by SIGPIPE, quietly.
     BrokenPipe,
+    /// Stopped by SIGINT or SIGTERM where a handler was installed to clean
+    /// up: exit 130, as a shell reports an interrupted command.
+    Interrupted,
 }
 
 impl Failure {

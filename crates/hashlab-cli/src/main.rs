@@ -33,6 +33,10 @@ fn main() -> ExitCode {
             errln!("hashlab: {message}");
             ExitCode::from(1)
         }
+        Err(Failure::Interrupted) => {
+            errln!("hashlab: interrupted");
+            ExitCode::from(130)
+        }
     }
 }
 

@@ -400,10 +400,7 @@ pub fn audit_with(
             }
         })
         .collect();
-    let job = HashJob {
-        strategy: ReadStrategy::for_backend("", false),
-        git_blob: false,
-    };
+    let job = HashJob::new(ReadStrategy::for_backend("", false));
     let mut hashed: Vec<(PathBuf, Result<FileDigests, String>)> = Vec::new();
     hash_inputs::<()>(&owned, &make, jobs, &job, &mut |i, result| {
         let path = match &owned[i] {
@@ -503,10 +500,7 @@ mod tests {
                 .hasher("sha256", None, &HashParams::default())
                 .unwrap()])
         };
-        let job = HashJob {
-            strategy: ReadStrategy::for_backend("", false),
-            git_blob: false,
-        };
+        let job = HashJob::new(ReadStrategy::for_backend("", false));
         hash_inputs::<()>(&tree, &make, 1, &job, &mut |i, r| {
             if let Input::File(p) = &tree[i] {
                 manifest.extend(crate::lines::gnu_line(

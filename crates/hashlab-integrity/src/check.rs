@@ -8,6 +8,7 @@ use std::path::Path;
 
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
+use crate::cancel::{is_interrupted, Cancel, Interrupted};
 use crate::manifest::{parse_line, Entry, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
@@ -26,6 +27,9 @@ pub struct CheckOptions {
     pub ignore_missing: bool,
     /// Read every file with read(), never through a memory map.
     pub no_mmap: bool,
+    /// Set by the caller to stop checking, mid-file: `check` then returns
+    /// [`CheckError::Interrupted`].
+    pub cancel: Cancel,
 }
 
 /// The algorithm a manifest's file name suggests: `x.sha256`, `x.b2`,
@@ -123,6 +127,8 @@ pub enum CheckError {
     Read(io::Error),
     /// The parameters do not fit an algorithm a line needs (bad key length, unknown backend...).
     Params(HashError),
+    /// [`CheckOptions::cancel`] was set.
+    Interrupted,
 }
 
 impl std::fmt::Display for CheckError {
@@ -130,6 +136,7 @@ impl std::fmt::Display for CheckError {
         match self {
             CheckError::Read(e) => write!(f, "{e}"),
             CheckError::Params(e) => write!(f, "{e}"),
+            CheckError::Interrupted => write!(f, "{Interrupted}"),
         }
     }
 }
@@ -197,6 +204,9 @@ impl<'r> Checker<'r> {
                 break;
             }
             line_number += 1;
+            if self.options.cancel.is_cancelled() {
+                return Err(CheckError::Interrupted);
+            }
             let entry = match parse_line(self.registry, &raw) {
                 Line::Skip => continue,
                 Line::Malformed => None,
@@ -272,6 +282,7 @@ impl<'r> Checker<'r> {
     ) -> Result<Outcome, CheckError> {
         // Out of `self` while `prepared` borrows it.
         let mut opener = self.opener.take();
+        let cancel = self.options.cancel.clone();
         let prepared = self.prepare(algorithm, len)?;
         let opened = opener.as_mut().and_then(|open| {
             prepared.hasher.reset();
@@ -283,10 +294,16 @@ impl<'r> Checker<'r> {
                 bytes,
             })
         } else if entry.name == b"-" {
+            let stdin = io::stdin();
+            #[cfg(unix)]
+            let mut reader = crate::read::Waiting::new(&stdin, &cancel);
+            #[cfg(not(unix))]
+            let mut reader = stdin.lock();
             hash_reader(
-                &mut crate::StandardInput,
+                &mut reader,
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
+                &cancel,
             )
         } else {
             hash_file(
@@ -294,9 +311,12 @@ impl<'r> Checker<'r> {
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
                 &prepared.strategy,
+                &cancel,
             )
         };
+        self.opener = opener;
         let outcome = match result {
+            Err(e) if is_interrupted(&e) => return Err(CheckError::Interrupted),
             Ok(hashed) if hashed.digest.as_bytes() == entry.expected.as_slice() => Outcome::Ok,
             Ok(_) => Outcome::Failed,
             Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
@@ -304,7 +324,6 @@ impl<'r> Checker<'r> {
             }
             Err(e) => Outcome::Unreadable(e),
         };
-        self.opener = opener;
         Ok(outcome)
     }
 
@@ -525,5 +544,30 @@ mod tests {
         let mut manifest: &[u8] = b"BLAKE3 (/dev/null) = af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262\n";
         let result = checker.check(&mut manifest, None, false, &mut |_| {});
         assert!(matches!(result, Err(CheckError::Params(_))), "{result:?}");
+    }
+
+    #[test]
+    fn a_cancel_stops_the_check_mid_file() {
+        let dir = std::env::temp_dir().join(format!("hashlab-check-cancel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("sparse");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(64 << 30)
+            .unwrap();
+        let options = CheckOptions::default();
+        let cancel = options.cancel.clone();
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, options);
+        let manifest = format!("{}  {}\n", "0".repeat(64), big.display());
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            cancel.cancel();
+        });
+        // 64 GiB would take half a minute and more: the cancel ends it first.
+        let result = checker.check(&mut manifest.as_bytes(), None, false, &mut |_| {});
+        canceller.join().unwrap();
+        assert!(matches!(result, Err(CheckError::Interrupted)), "{result:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

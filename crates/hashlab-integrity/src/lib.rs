@@ -4,6 +4,7 @@
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod audit;
+pub mod cancel;
 pub mod check;
 pub mod lines;
 pub mod manifest;
@@ -21,6 +22,7 @@ pub use audit::{
     audit, audit_with, is_url_name, read_manifest, records_size_or_time, AuditReport, Recorded,
     RemoteHash,
 };
+pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Opener, Outcome,
     Summary,
@@ -32,6 +34,6 @@ pub use outfile::{write_file, OutputError, OutputFile, WriteMode};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use stdin::StandardInput;
 pub use walk::{
-    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,
-    WalkOptions,
+    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
+    FileSystemLoop, Input, WalkOptions,
 };

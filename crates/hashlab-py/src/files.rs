@@ -8,14 +8,15 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use hashlab_integrity::{
-    expand, gnu_line, hash_inputs, tag_line, Fanout, FileDigests, HashJob, Input, ReadStrategy,
-    WalkOptions,
+    expand, gnu_line, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob, Input,
+    ReadStrategy, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::hash::{checked_choice, length_argument};
+use crate::interrupt::interruptible;
 use crate::{registry, value_error};
 
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -94,8 +95,12 @@ pub fn hash_paths(
     let job = HashJob {
         strategy,
         git_blob: false,
+        cancel: Cancel::new(),
     };
-    let outcomes = py.detach(|| {
+    // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
+    // the middle of a large file.
+    let long = may_take_long(&inputs);
+    interruptible(py, &job.cancel, long, || {
         let make = || {
             let mut p = params.clone();
             p.parallel = job.strategy.parallel_hash;
@@ -118,14 +123,40 @@ pub fn hash_paths(
             Ok(()) => outcomes,
             Err(never) => match never {},
         }
-    });
-    Ok(outcomes)
+    })
+}
+
+/// Whether hashing `inputs` may take long enough that Ctrl-C must be
+/// watched for: many files, much data, or a file that may make us wait (a
+/// FIFO, a device). A few small files take less time than starting the
+/// thread that watches (`interruptible`).
+fn may_take_long(inputs: &[Input]) -> bool {
+    const FEW: usize = 16;
+    const SMALL: u64 = 16 << 20;
+    if inputs.len() > FEW {
+        return true;
+    }
+    let mut total = 0u64;
+    for input in inputs {
+        let Input::File(path) = input else {
+            return true;
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => total += m.len(),
+            // Fails at once when opened.
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return true,
+            Err(_) => {}
+        }
+    }
+    total >= SMALL
 }
 
 /// The files under `roots` as `hashlab sum -r` walks them: directories
 /// recursively in byte order of names, symbolic links met while walking
 /// skipped, paths in the form given. Returns (path, errno, message) with the
-/// error fields set for what could not be listed.
+/// error fields set for what could not be listed, and for a directory met
+/// again inside itself (a bind mount), which is not entered.
 #[pyfunction]
 pub fn walk(
     py: Python<'_>,

@@ -87,6 +87,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         customization,
         ignore_missing: args.ignore_missing,
         no_mmap: args.no_mmap,
+        // No handler: nothing to clean up, so a signal ends `check` at once.
+        cancel: Default::default(),
     };
     let mut etags = EtagSummary::default();
     let mut checker =
@@ -257,6 +259,7 @@ fn check_one(
         Err(CheckError::Params(e)) => {
             return Err(Failure::Usage(format!("{shown}: {e}")));
         }
+        Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
     };
     if !summary.any_properly_formatted() {
         errln!("hashlab: {shown}: no properly formatted checksum lines found");

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, mtime_ns, parse_file_list,
-    reads_from_spinning_disk, tag_line, Fanout, FileDigests, HashJob, Input, LineStyle, OutputFile,
-    ReadStrategy, StandardInput, WalkOptions,
+    exclude_set, expand, gnu_line, hash_inputs, is_interrupted, mtime_ns, parse_file_list,
+    reads_from_spinning_disk, tag_line, Cancel, Fanout, FileDigests, HashJob, Input, LineStyle,
+    OutputFile, ReadStrategy, StandardInput, WalkOptions,
 };
 use serde::Serialize;
 
@@ -360,6 +360,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let job = HashJob {
         strategy,
         git_blob: args.git,
+        cancel: Cancel::new(),
     };
     let make_with = |parallel: bool| {
         let mut p = params.clone();
@@ -408,11 +409,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if args.output.is_some() {
-        let flag = std::sync::Arc::clone(&interrupted);
-        // With -o, an interrupt must leave the old manifest and no temp file.
-        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+        // With -o, an interrupt must leave the old manifest and no temp file:
+        // the hash in progress stops at its next chunk, and the run unwinds.
+        let cancel = job.cancel.clone();
+        let _ = ctrlc::set_handler(move || cancel.cancel());
     }
     let mut sink = Sink::open(args.output.as_deref())?;
     if hashdeep {
@@ -425,10 +426,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let mut done = 0usize;
     let end = if args.zero { b'\0' } else { b'\n' };
     let mut emit = |named: Named, result: io::Result<FileDigests>| -> Result<(), Failure> {
-        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(Failure::Runtime(
-                "interrupted; the previous manifest is untouched".into(),
-            ));
+        if job.cancel.is_cancelled() {
+            return Err(Failure::Interrupted);
         }
         done += 1;
         if let Some(bar) = &progress {
@@ -496,6 +495,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                     sink.write(&line)?;
                 }
             }
+            Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
             Err(e) => {
                 sink.flush()?;
                 errln!("hashlab: {shown}: {}", io_message(&e));
@@ -529,8 +529,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     if let Err(e) = result {
         sink.abandon();
         return match e {
-            Failure::Runtime(m) if m.starts_with("interrupted") => {
-                errln!("hashlab: {m}");
+            Failure::Interrupted => {
+                errln!("hashlab: interrupted; the previous manifest is untouched");
                 Ok(ExitCode::from(130))
             }
             other => Err(other),
