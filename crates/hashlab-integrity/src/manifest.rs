@@ -173,7 +173,7 @@ fn is_tag_byte(b: u8) -> bool {
 
 /// coreutils' `filename_unescape`: only `\\`, `\n` and `\r` are valid; any
 /// other backslash sequence, or a NUL, makes the line malformed.
-fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(name.len());
     let mut bytes = name.iter();
     while let Some(&b) = bytes.next() {
@@ -201,23 +201,47 @@ fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// How a manifest's records end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Framing {
+    /// Lines end with `\n` or `\r\n`; a line starting with a backslash has
+    /// its name escaped, as coreutils writes it.
+    #[default]
+    Lines,
+    /// Records end with NUL, as `sum -z` (coreutils `-z`) writes them: a
+    /// name is exactly its bytes, newlines and carriage returns included,
+    /// and never escaped.
+    Nul,
+}
+
 /// Parses one line. Trailing `\n` and `\r\n` are removed here, so a line from
 /// `read_until(b'\n')` can be passed as it is.
 pub fn parse_line(registry: &Registry, raw: &[u8]) -> Line {
+    parse_record(registry, raw, Framing::Lines)
+}
+
+/// Parses one record of a manifest framed as `framing` says; its terminator
+/// (`\n`, `\r\n` or NUL) may be passed with it.
+pub fn parse_record(registry: &Registry, raw: &[u8], framing: Framing) -> Line {
     if raw.first() == Some(&b'#') {
         return Line::Skip;
     }
-    let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
-    line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = match framing {
+        Framing::Lines => {
+            let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+            line.strip_suffix(b"\r").unwrap_or(line)
+        }
+        Framing::Nul => raw.strip_suffix(b"\0").unwrap_or(raw),
+    };
     if line.is_empty() {
         return Line::Skip;
     }
-    parse_entry(registry, line).unwrap_or(Line::Malformed)
+    parse_entry(registry, line, framing == Framing::Lines).unwrap_or(Line::Malformed)
 }
 
-fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Line> {
+fn parse_entry(registry: &Registry, line: &[u8], escapes: bool) -> Option<Line> {
     let mut i = line.iter().take_while(|&&b| is_white(b)).count();
-    let escaped = line.get(i) == Some(&b'\\');
+    let escaped = escapes && line.get(i) == Some(&b'\\');
     if escaped {
         i += 1;
     }
