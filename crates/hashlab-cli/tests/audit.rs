@@ -194,8 +194,10 @@ fn every_byte_in_names_round_trips_through_every_manifest_format() {
         std::fs::write(path_of(&tree, name), format!("{i}")).unwrap();
     }
     let count = names.len();
-    // (how sum writes it, how check reads it: None where check does not read the format).
-    let formats: &[(&str, &[&str], Option<&[&str]>, &[&str])] = &[
+    // (manifest, sum's options, check's options: None where check does not
+    // read the format, audit's options).
+    type Format<'a> = (&'a str, &'a [&'a str], Option<&'a [&'a str]>, &'a [&'a str]);
+    let formats: &[Format] = &[
         ("m.sha256", &[], Some(&[]), &[]),
         ("m.tag", &["--tag", "-a", "md5,sha256"], Some(&[]), &[]),
         ("m.b3", &["-a", "blake3"], Some(&[]), &[]),

@@ -2,7 +2,8 @@
 //! match, changed, went missing, are new, or moved (same digest, other path).
 //! Every file is re-hashed: bitrot changes no size and no mtime.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::fs::Metadata;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -180,16 +181,57 @@ struct Fresh {
     digests: FileDigests,
 }
 
+/// "No further entry": the end of a chain in [`Groups`] and the digest index.
+const NONE: usize = usize::MAX;
+
+/// Recorded entries by key (a name may be recorded under several
+/// algorithms): flat, with no allocation per entry, since a manifest may
+/// list millions. Keys are compared as bytes: they are built component by
+/// component, so equal paths have equal bytes.
+struct Groups<'a> {
+    /// Key → the first entry (in manifest order) with that key.
+    first: HashMap<&'a OsStr, usize>,
+    /// Each entry's next entry with the same key, or [`NONE`].
+    next: Vec<usize>,
+}
+
+impl<'a> Groups<'a> {
+    fn new(keys: &'a [PathBuf]) -> Groups<'a> {
+        let mut first = HashMap::with_capacity(keys.len());
+        let mut next = vec![NONE; keys.len()];
+        // The last entry of each chain so far, indexed by the chain's first.
+        let mut last = vec![NONE; keys.len()];
+        for (i, k) in keys.iter().enumerate() {
+            match first.entry(k.as_os_str()) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(i);
+                    last[i] = i;
+                }
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    let head = *o.get();
+                    next[last[head]] = i;
+                    last[head] = i;
+                }
+            }
+        }
+        Groups { first, next }
+    }
+
+    /// The entries of the group that starts at `first`.
+    fn members(&self, first: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(first), |&i| Some(self.next[i]).filter(|&n| n != NONE))
+    }
+}
+
 /// The results of hashing, sorted as they arrive.
 struct Tally<'a> {
     cwd: &'a Path,
     recorded: &'a [Recorded],
     /// Each recorded entry's hasher in the fanout.
     columns: &'a [usize],
-    /// Recorded entries by key, in manifest order: a name may be recorded
-    /// under several algorithms.
-    by_key: &'a HashMap<&'a Path, Vec<usize>>,
-    seen: HashSet<PathBuf>,
+    groups: &'a Groups<'a>,
+    /// Indexed by a group's first entry: a file of that name was met.
+    seen: Vec<bool>,
     /// Keys of inputs that could not be read (directories among them).
     unreadable_keys: HashMap<PathBuf, String>,
     fresh: Vec<Fresh>,
@@ -200,21 +242,23 @@ impl Tally<'_> {
     fn add(&mut self, path: &Path, result: Result<FileDigests, String>) {
         let k = key(path, self.cwd);
         let shown = path.display().to_string();
+        let group = self.groups.first.get(k.as_os_str()).copied();
+        if let Some(first) = group {
+            self.seen[first] = true;
+        }
         let digests = match result {
             Ok(d) => d,
             Err(e) => {
-                self.unreadable_keys.insert(k.clone(), e.clone());
-                self.seen.insert(k);
+                self.unreadable_keys.insert(k, e.clone());
                 self.report.unreadable.push((shown, e));
                 return;
             }
         };
-        match self.by_key.get(k.as_path()) {
-            Some(group) => {
-                let intact = group.iter().all(|&i| {
+        match group {
+            Some(first) => {
+                let intact = self.groups.members(first).all(|i| {
                     digests.digests[self.columns[i]].as_bytes() == self.recorded[i].digest
                 });
-                self.seen.insert(k);
                 if intact {
                     self.report.matched.push(shown);
                 } else {
@@ -354,16 +398,13 @@ pub fn audit_with(
         .iter()
         .map(|r| key(&path_of(&r.name), &cwd))
         .collect();
-    let mut by_key: HashMap<&Path, Vec<usize>> = HashMap::with_capacity(keys.len());
-    for (i, k) in keys.iter().enumerate() {
-        by_key.entry(k.as_path()).or_default().push(i);
-    }
+    let groups = Groups::new(&keys);
     let mut tally = Tally {
         cwd: &cwd,
         recorded,
         columns: &columns,
-        by_key: &by_key,
-        seen: HashSet::new(),
+        groups: &groups,
+        seen: vec![false; recorded.len()],
         unreadable_keys: HashMap::new(),
         fresh: Vec::new(),
         report: AuditReport::default(),
@@ -379,11 +420,15 @@ pub fn audit_with(
                     continue;
                 }
                 if changed_only {
-                    if let (Some(group), Ok(meta)) = (by_key.get(k.as_path()), std::fs::metadata(p))
+                    if let (Some(&first), Ok(meta)) =
+                        (groups.first.get(k.as_os_str()), std::fs::metadata(p))
                     {
-                        if group.iter().all(|&i| looks_unchanged(&meta, &recorded[i])) {
+                        if groups
+                            .members(first)
+                            .all(|i| looks_unchanged(&meta, &recorded[i]))
+                        {
                             tally.report.assumed.push(p.display().to_string());
-                            tally.seen.insert(k);
+                            tally.seen[first] = true;
                             continue;
                         }
                     }
@@ -416,45 +461,53 @@ pub fn audit_with(
         }
     }
 
-    // Moves: an index from (hasher, digest) to the new files with that
-    // digest, in name order, built for the hashers a missing entry uses.
+    // Moves: for each hasher a missing entry uses, an index from digest to
+    // the first new file (in name order) with it, each new file linked to
+    // the next with the same digest; flat, as for the groups.
     tally.fresh.sort_by(|a, b| a.order.cmp(&b.order));
-    let unseen: Vec<usize> = (0..recorded.len())
-        .filter(|&i| !tally.seen.contains(&keys[i]))
-        .collect();
-    let wanted: HashSet<usize> = unseen.iter().map(|&i| columns[i]).collect();
     let fresh = std::mem::take(&mut tally.fresh);
-    let mut by_digest: HashMap<(usize, &[u8]), VecDeque<usize>> = HashMap::new();
-    for (at, f) in fresh.iter().enumerate() {
-        for &c in &wanted {
-            by_digest
-                .entry((c, f.digests.digests[c].as_bytes()))
-                .or_default()
-                .push_back(at);
+    let unseen: Vec<usize> = (0..recorded.len())
+        .filter(|&i| groups.first[keys[i].as_os_str()] == i && !tally.seen[i])
+        .collect();
+    let mut slot_of = vec![NONE; algorithms.len()];
+    let mut wanted = Vec::new();
+    for &i in &unseen {
+        if slot_of[columns[i]] == NONE {
+            slot_of[columns[i]] = wanted.len();
+            wanted.push(columns[i]);
+        }
+    }
+    let mut heads: HashMap<(usize, &[u8]), usize> = HashMap::new();
+    let mut next_same = vec![vec![NONE; fresh.len()]; wanted.len()];
+    for at in (0..fresh.len()).rev() {
+        for (slot, &c) in wanted.iter().enumerate() {
+            let digest = fresh[at].digests.digests[c].as_bytes();
+            next_same[slot][at] = heads.insert((c, digest), at).unwrap_or(NONE);
         }
     }
     let mut taken = vec![false; fresh.len()];
-    let mut accounted: HashSet<&Path> = HashSet::new();
-    for i in unseen {
-        if !accounted.insert(keys[i].as_path()) {
-            continue;
-        }
-        let group = &by_key[keys[i].as_path()];
-        let first = group[0];
-        let moved_to = by_digest
-            .get_mut(&(columns[first], recorded[first].digest.as_slice()))
-            .and_then(|queue| {
-                while queue.front().is_some_and(|&at| taken[at]) {
-                    queue.pop_front();
+    for first in unseen {
+        let c = columns[first];
+        let chain = &next_same[slot_of[c]];
+        let moved_to = heads
+            .get_mut(&(c, recorded[first].digest.as_slice()))
+            .and_then(|head| {
+                // Files taken by earlier entries leave the chain's front for good.
+                while *head != NONE && taken[*head] {
+                    *head = chain[*head];
                 }
-                // Every file in the queue has the first entry's digest; a name
+                // Every file on the chain has the first entry's digest; a name
                 // recorded under several algorithms needs all of them.
-                queue.iter().copied().find(|&at| {
-                    !taken[at]
-                        && group.iter().all(|&g| {
-                            fresh[at].digests.digests[columns[g]].as_bytes() == recorded[g].digest
-                        })
-                })
+                let start = Some(*head).filter(|&at| at != NONE);
+                std::iter::successors(start, |&at| Some(chain[at]).filter(|&n| n != NONE)).find(
+                    |&at| {
+                        !taken[at]
+                            && groups.members(first).all(|g| {
+                                fresh[at].digests.digests[columns[g]].as_bytes()
+                                    == recorded[g].digest
+                            })
+                    },
+                )
             });
         let name = String::from_utf8_lossy(&recorded[first].name).into_owned();
         match moved_to {
@@ -462,7 +515,7 @@ pub fn audit_with(
                 taken[at] = true;
                 tally.report.moved.push((name, fresh[at].shown.clone()));
             }
-            None => tally.account_for(name, &keys[i]),
+            None => tally.account_for(name, &keys[first]),
         }
     }
     let mut report = tally.report;
@@ -590,6 +643,87 @@ mod tests {
         assert_eq!(report.missing, vec![r("d3"), r("u")]);
         assert_eq!(report.new, vec![r("e-copy2"), r("stranger")]);
         assert!(report.matched.is_empty() && report.changed.is_empty());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn moves_match_a_quadratic_reference_on_random_trees() {
+        let registry = Registry::default();
+        let root = scratch("random-moves");
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for round in 0..40 {
+            let dir = root.join(format!("r{round}"));
+            std::fs::create_dir(&dir).unwrap();
+            // Few contents, so that digests repeat.
+            let before: Vec<(String, u64)> = (0..random(12) + 1)
+                .map(|i| (format!("old{i:02}"), random(4)))
+                .collect();
+            for (name, content) in &before {
+                std::fs::write(dir.join(name), content.to_string()).unwrap();
+            }
+            let recorded = manifest_of(&registry, &walk(&dir));
+            for (name, _) in &before {
+                if random(3) > 0 {
+                    std::fs::remove_file(dir.join(name)).unwrap();
+                }
+            }
+            for _ in 0..random(10) {
+                let name = format!("new{:02}", random(100));
+                std::fs::write(dir.join(name), random(5).to_string()).unwrap();
+            }
+            let report = audit(&registry, &recorded, &walk(&dir), 2, None, false).unwrap();
+
+            // The reference: each gone entry, in manifest order, takes the
+            // first untaken new file (by name) with its content.
+            let content_of = |p: &Path| std::fs::read_to_string(p).unwrap();
+            let mut new_files: Vec<PathBuf> = walk(&dir)
+                .into_iter()
+                .filter_map(|i| match i {
+                    Input::File(p)
+                        if !p.file_name().unwrap().to_string_lossy().starts_with("old") =>
+                    {
+                        Some(p)
+                    }
+                    _ => None,
+                })
+                .collect();
+            new_files.sort();
+            let mut taken = vec![false; new_files.len()];
+            let (mut moved, mut missing) = (Vec::new(), Vec::new());
+            for (name, content) in &before {
+                let path = dir.join(name);
+                if path.exists() {
+                    continue;
+                }
+                let found = (0..new_files.len())
+                    .find(|&at| !taken[at] && content_of(&new_files[at]) == content.to_string());
+                match found {
+                    Some(at) => {
+                        taken[at] = true;
+                        moved.push((
+                            path.display().to_string(),
+                            new_files[at].display().to_string(),
+                        ));
+                    }
+                    None => missing.push(path.display().to_string()),
+                }
+            }
+            let new: Vec<String> = new_files
+                .iter()
+                .zip(&taken)
+                .filter(|(_, t)| !**t)
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            assert_eq!(report.moved, moved, "round {round}");
+            assert_eq!(report.missing, missing, "round {round}");
+            assert_eq!(report.new, new, "round {round}");
+        }
         std::fs::remove_dir_all(&root).unwrap();
     }
 
