@@ -437,8 +437,8 @@ pub struct AuditArgs {
     /// status-change time differ from the manifest (`sum --json` records all
     /// four, hashdeep's manifests sizes only, older `sum --json` manifests no
     /// inode or status-change time). Faster, but blind to bitrot, which
-    /// changes none of them, and to a same-size rewrite when the manifest
-    /// records sizes only or its times were put back.
+    /// changes none of them, and, where the manifest records no inode and
+    /// status-change time, to a same-size rewrite whose mtime was put back.
     #[arg(long)]
     pub changed_only: bool,
     /// Object-store URLs only: compare the MD5 of each object's content with

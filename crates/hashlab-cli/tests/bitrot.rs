@@ -175,7 +175,7 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
         "{}",
         text(&quiet.stdout)
     );
-    assert!(text(&quiet.stderr).contains("bitrot changes neither"));
+    assert!(text(&quiet.stderr).contains("bitrot changes none of them"));
 
     // b2 is rewritten with one bit flipped and its mtime put back (same
     // size and mtime, a new status-change time); b3 grows.

@@ -221,7 +221,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     }
     if args.changed_only {
         eprintln!(
-            "hashlab: audit --changed-only: {} files with the recorded size and modification time were not re-hashed; bitrot changes neither, so only a full audit finds it there",
+            "hashlab: audit --changed-only: {} files with the recorded size and times were not re-hashed; bitrot changes none of them, so only a full audit finds it there",
             report.assumed.len()
         );
     }
