@@ -392,20 +392,32 @@ pub struct CheckArgs {
     /// Read every file with read(), never through a memory map.
     #[arg(long)]
     pub no_mmap: bool,
-    /// Object-store URLs only: compare the MD5 of each object's content with
-    /// its ETag where the ETag is one (single-part uploads); multipart ETags
-    /// are reported as not comparable. A mismatch exits 1.
+    /// Read the object-store URLs a manifest's lines name (`s3://`, `gs://`,
+    /// `az://`, `file://`), with the credentials of the environment. Without
+    /// it such a line fails, and nothing is sent: a manifest from elsewhere
+    /// must not make hashlab sign requests to the stores it names.
     #[arg(long)]
+    pub allow_remote: bool,
+    /// Object-store URLs only (with --allow-remote): compare the MD5 of each
+    /// object's content with its ETag where the ETag is one (single-part
+    /// uploads); multipart ETags are reported as not comparable. A mismatch exits 1.
+    #[arg(long, requires = "allow_remote")]
     pub verify_etag: bool,
+    /// The manifest's lines end with NUL, as `sum -z` writes them (names are
+    /// then taken as they are, never unescaped).
+    #[arg(short = 'z', long)]
+    pub zero: bool,
     /// Manifests to check; none or `-` means standard input. Lines may name
-    /// object-store URLs (as `sum s3://...` writes them).
+    /// object-store URLs (as `sum s3://...` writes them), read with --allow-remote.
     #[arg(value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct AuditArgs {
-    /// The manifest: GNU or BSD lines as `sum` and the coreutils write, or hashdeep's format.
+    /// The manifest: GNU or BSD lines as `sum` and the coreutils write,
+    /// hashdeep's format, or `sum --json`'s. A line that cannot be read is
+    /// one warning (manifest name and line number), and the rest is audited.
     #[arg(value_name = "MANIFEST")]
     pub manifest: PathBuf,
     /// Directories (walked recursively), files and object-store prefixes
@@ -415,12 +427,18 @@ pub struct AuditArgs {
     /// Algorithm of every line (default: the lines' tags, the manifest's name, the digest length).
     #[arg(short, long)]
     pub algorithm: Option<String>,
+    /// The manifest's lines end with NUL, as `sum -z` writes them.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
     /// Files hashed in parallel (default: every core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Re-hash only files whose size or modification time differ from the
-    /// manifest (hashdeep's records sizes, `sum --json` both). Faster, but
-    /// blind to bitrot, which changes neither.
+    /// Re-hash only files whose size, modification time, inode or
+    /// status-change time differ from the manifest (`sum --json` records all
+    /// four, hashdeep's manifests sizes only, older `sum --json` manifests no
+    /// inode or status-change time). Faster, but blind to bitrot, which
+    /// changes none of them, and, where the manifest records no inode and
+    /// status-change time, to a same-size rewrite whose mtime was put back.
     #[arg(long)]
     pub changed_only: bool,
     /// Object-store URLs only: compare the MD5 of each object's content with

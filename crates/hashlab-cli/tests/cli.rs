@@ -290,7 +290,7 @@ fn usage_errors_exit_2_with_one_clear_line() {
         ),
         (
             &["-l", "16"],
-            "hashlab: --length: sha256 has a fixed output of 32 bytes; --length is not accepted\n",
+            "hashlab: --length: sha256 has a fixed output of 32 bytes; no other length is accepted\n",
         ),
         (&["--custom", "x"], "hashlab: --custom: sha256 takes no customization string\n"),
         (

@@ -9,7 +9,7 @@ use std::path::Path;
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
 use crate::cancel::{is_interrupted, Cancel, Interrupted};
-use crate::manifest::{parse_line, Entry, GnuReading, Line, TagHint};
+use crate::manifest::{parse_record, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
 /// What the caller fixed for every line.
@@ -30,6 +30,8 @@ pub struct CheckOptions {
     /// Set by the caller to stop checking, mid-file: `check` then returns
     /// [`CheckError::Interrupted`].
     pub cancel: Cancel,
+    /// How the manifest's records end (`sum -z` writes NUL-terminated ones).
+    pub framing: Framing,
 }
 
 /// The algorithm a manifest's file name suggests: `x.sha256`, `x.b2`,
@@ -67,6 +69,87 @@ pub(crate) fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
         64 => Some("sha512"),
         _ => None,
     }
+}
+
+/// Why a line's algorithm or length could not be settled: coreutils calls
+/// such a line improperly formatted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsettled {
+    /// The line's tag names another algorithm than the one asked for.
+    OtherAlgorithm { tag: String, asked: String },
+    /// No tag, and neither the manifest's name nor the digest's length
+    /// names an algorithm.
+    Undecided { bytes: usize },
+    /// The digest's length is not one the algorithm gives (or not the one
+    /// its tag or the caller states).
+    Length { algorithm: String, bytes: usize },
+}
+
+impl std::fmt::Display for Unsettled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsettled::OtherAlgorithm { tag, asked } => {
+                write!(f, "its tag names {tag}, not {asked} as asked")
+            }
+            Unsettled::Undecided { bytes } => write!(
+                f,
+                "no tag, and neither the manifest's name nor the digest's length ({bytes} bytes) tells the algorithm"
+            ),
+            Unsettled::Length { algorithm, bytes } => {
+                write!(f, "a {bytes}-byte digest is not a {algorithm} digest here")
+            }
+        }
+    }
+}
+
+/// The algorithm and output length for a line with a digest of `len` bytes:
+/// the caller's `chosen` algorithm and `length` first, then the line's tag,
+/// the manifest name's `hint`, and the digest's length.
+pub(crate) fn settle<'r>(
+    registry: &'r Registry,
+    chosen: Option<&str>,
+    length: Option<usize>,
+    tag: Option<&TagHint>,
+    len: usize,
+    hint: Option<&str>,
+) -> Result<(&'r Algorithm, usize), Unsettled> {
+    let known = |name: &str| {
+        registry
+            .algorithm(name)
+            .map_err(|_| Unsettled::Undecided { bytes: len })
+    };
+    let (algorithm, tag_len) = match (chosen, tag) {
+        (Some(chosen), Some(tag)) if tag.algorithm != chosen => {
+            return Err(Unsettled::OtherAlgorithm {
+                tag: tag.algorithm.clone(),
+                asked: chosen.to_string(),
+            })
+        }
+        (Some(chosen), tag) => (known(chosen)?, tag.and_then(|t| t.length)),
+        (None, Some(tag)) => (known(&tag.algorithm)?, tag.length),
+        (None, None) => match hint {
+            Some(name) => (known(name)?, None),
+            None => (
+                known(algorithm_from_length(len).ok_or(Unsettled::Undecided { bytes: len })?)?,
+                None,
+            ),
+        },
+    };
+    let fits = match algorithm.output {
+        OutputRule::Fixed { bytes } => bytes == len,
+        // b2sum reads the length of a GNU line from its digest.
+        rule => {
+            let (min, max) = rule.range();
+            (min..=max).contains(&len)
+        }
+    };
+    if !fits || tag_len.is_some_and(|t| t != len) || length.is_some_and(|l| l != len) {
+        return Err(Unsettled::Length {
+            algorithm: algorithm.name.clone(),
+            bytes: len,
+        });
+    }
+    Ok((algorithm, len))
 }
 
 /// What happened to one manifest line.
@@ -194,10 +277,14 @@ impl<'r> Checker<'r> {
         let mut summary = Summary::default();
         let mut raw = Vec::new();
         let mut line_number = 0u64;
+        let end = match self.options.framing {
+            Framing::Lines => b'\n',
+            Framing::Nul => b'\0',
+        };
         loop {
             raw.clear();
             if manifest
-                .read_until(b'\n', &mut raw)
+                .read_until(end, &mut raw)
                 .map_err(CheckError::Read)?
                 == 0
             {
@@ -207,7 +294,7 @@ impl<'r> Checker<'r> {
             if self.options.cancel.is_cancelled() {
                 return Err(CheckError::Interrupted);
             }
-            let entry = match parse_line(self.registry, &raw) {
+            let entry = match parse_record(self.registry, &raw, self.options.framing) {
                 Line::Skip => continue,
                 Line::Malformed => None,
                 Line::Entry(e) => self
@@ -242,36 +329,21 @@ impl<'r> Checker<'r> {
         Ok(summary)
     }
 
-    /// The algorithm and output length for a line, or `None` when the line
-    /// does not fit them (coreutils calls that improperly formatted).
     fn settle(
         &self,
         tag: Option<&TagHint>,
         len: usize,
         hint: Option<&str>,
     ) -> Option<(&'r Algorithm, usize)> {
-        let registry = self.registry;
-        let (algorithm, tag_len) = match (&self.options.algorithm, tag) {
-            (Some(chosen), Some(tag)) if &tag.algorithm != chosen => return None,
-            (Some(chosen), tag) => (registry.algorithm(chosen).ok()?, tag.and_then(|t| t.length)),
-            (None, Some(tag)) => (registry.algorithm(&tag.algorithm).ok()?, tag.length),
-            (None, None) => match hint {
-                Some(name) => (registry.algorithm(name).ok()?, None),
-                None => (registry.algorithm(algorithm_from_length(len)?).ok()?, None),
-            },
-        };
-        if tag_len.is_some_and(|t| t != len) || self.options.length.is_some_and(|l| l != len) {
-            return None;
-        }
-        let fits = match algorithm.output {
-            OutputRule::Fixed { bytes } => bytes == len,
-            // b2sum reads the length of a GNU line from its digest.
-            rule => {
-                let (min, max) = rule.range();
-                (min..=max).contains(&len)
-            }
-        };
-        fits.then_some((algorithm, len))
+        settle(
+            self.registry,
+            self.options.algorithm.as_deref(),
+            self.options.length,
+            tag,
+            len,
+            hint,
+        )
+        .ok()
     }
 
     fn verify(

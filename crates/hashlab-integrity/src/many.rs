@@ -97,12 +97,37 @@ pub struct FileDigests {
     pub bytes: u64,
     /// The file's modification time when it was read (none for standard input).
     pub modified: Option<SystemTime>,
+    /// The file's inode number and status-change time (nanoseconds since the
+    /// epoch) when it was read, where the system has them: `sum --json`
+    /// records them so that `audit --changed-only` tells a file from another
+    /// of the same size and modification time put in its place.
+    pub inode: Option<u64>,
+    pub ctime_ns: Option<u64>,
 }
 
 /// A modification time as nanoseconds since the Unix epoch, as manifests record it.
 pub fn mtime_ns(time: SystemTime) -> Option<u64> {
     let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
     u64::try_from(since.as_nanos()).ok()
+}
+
+/// A file's inode number and status-change time in nanoseconds since the
+/// epoch (`None` where the system has no such thing, or the time is before 1970).
+pub fn inode_and_ctime_ns(meta: &std::fs::Metadata) -> (Option<u64>, Option<u64>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let ctime = u64::try_from(meta.ctime())
+            .ok()
+            .and_then(|s| s.checked_mul(1_000_000_000))
+            .and_then(|ns| ns.checked_add(u64::try_from(meta.ctime_nsec()).ok()?));
+        (Some(meta.ino()), ctime)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (None, None)
+    }
 }
 
 /// How each file is hashed.
@@ -150,6 +175,7 @@ pub fn hash_input(
 ) -> io::Result<FileDigests> {
     job.cancel.check()?;
     let mut modified = None;
+    let (mut inode, mut ctime_ns) = (None, None);
     let joined = match input {
         Input::Problem(_, e) => return Err(io::Error::new(e.kind(), e.to_string())),
         Input::Stdin => hash_stdin(fanout, buffer, job)?,
@@ -200,6 +226,7 @@ pub fn hash_input(
                 ));
             }
             modified = before.modified().ok();
+            (inode, ctime_ns) = inode_and_ctime_ns(&before);
             hashed
         }
     };
@@ -207,6 +234,8 @@ pub fn hash_input(
         digests: fanout.split(&joined.digest),
         bytes: joined.bytes,
         modified,
+        inode,
+        ctime_ns,
     })
 }
 

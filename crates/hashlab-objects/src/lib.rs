@@ -25,7 +25,9 @@ use std::time::SystemTime;
 
 use futures::{StreamExt, TryStreamExt};
 use hashlab::{Hasher, Registry};
-use hashlab_integrity::{AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash};
+use hashlab_integrity::{
+    AuditError, AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash,
+};
 use object_store::path::Path as Key;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
 
@@ -427,6 +429,8 @@ impl ObjectReader {
                         digests: fanout.split(&joined),
                         bytes: done.bytes,
                         modified: object.modified,
+                        inode: None,
+                        ctime_ns: None,
                     },
                     etag: md5_digest
                         .map(|d| EtagVerdict::judge(object.e_tag.as_deref(), d.as_bytes())),
@@ -617,7 +621,7 @@ pub fn audit(
     tree: &[Input],
     roots: &[String],
     options: &AuditOptions<'_>,
-) -> Result<AuditOutcome, String> {
+) -> Result<AuditOutcome, AuditError> {
     let mut etags = Vec::new();
     let mut remote = |make: &(dyn Fn() -> Fanout + Sync)| {
         let reader = reader.ok_or("object-store URLs given without a reader to read them")?;

@@ -8,7 +8,8 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use hashlab_integrity::{
-    expand, gnu_line, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob, Input,
+    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, Fanout, FileDigests,
+    HashJob, Input,
     ReadStrategy, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
@@ -205,17 +206,18 @@ pub fn format_manifest<'py>(
         let line = if tagged {
             tag_line(&tag, name.as_bytes(), hex)
         } else {
-            gnu_line(hex, name.as_bytes())
+            gnu_line_as(hex, name.as_bytes(), escaping_for(&algorithm.name))
         };
         out.extend_from_slice(&line);
     }
     Ok(PyBytes::new(py, &out))
 }
 
-/// Reads a manifest in any form `hashlab check` reads (GNU, BSD tags,
-/// openssl dgst lines, hashdeep): (name, algorithm, hex) per entry.
-/// `manifest_name` helps guess the algorithm as `x.sha256` does; `algorithm`
-/// overrides the guess.
+/// Reads a manifest in any form `hashlab audit` reads (GNU, BSD tags,
+/// openssl dgst lines, hashdeep, `sum --json`): (name, algorithm, hex) per
+/// entry. `manifest_name` helps guess the algorithm as `x.sha256` does;
+/// `algorithm` overrides the guess. A line that cannot be read raises
+/// ValueError naming it: a manifest object holds every entry or none.
 #[pyfunction]
 #[pyo3(signature = (data, manifest_name, algorithm=None))]
 pub fn read_manifest(
@@ -223,10 +225,18 @@ pub fn read_manifest(
     manifest_name: &str,
     algorithm: Option<&str>,
 ) -> PyResult<Vec<(Vec<u8>, String, String)>> {
-    let recorded =
-        hashlab_integrity::read_manifest(registry(), data.as_bytes(), manifest_name, algorithm)
+    let options = hashlab_integrity::ReadOptions {
+        algorithm,
+        ..Default::default()
+    };
+    let manifest =
+        hashlab_integrity::read_manifest(registry(), data.as_bytes(), manifest_name, &options)
             .map_err(|e| PyValueError::new_err(format!("{manifest_name}: {e}")))?;
-    Ok(recorded
+    if let Some(problem) = manifest.problems.first() {
+        return Err(PyValueError::new_err(format!("{manifest_name}: {problem}")));
+    }
+    Ok(manifest
+        .entries
         .into_iter()
         .map(|r| (r.name, r.algorithm, hashlab::hex::encode(&r.digest)))
         .collect())

@@ -108,7 +108,7 @@ impl fmt::Display for HashError {
             ),
             HashError::LengthNotAccepted { algorithm, fixed } => write!(
                 f,
-                "{algorithm} has a fixed output of {fixed} bytes; --length is not accepted"
+                "{algorithm} has a fixed output of {fixed} bytes; no other length is accepted"
             ),
             HashError::LengthOutOfRange {
                 algorithm,

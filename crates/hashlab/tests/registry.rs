@@ -155,7 +155,7 @@ fn parameter_rules_are_enforced_for_every_backend() {
     );
     assert_eq!(
         err("xxh64", p(None, Some(4))),
-        "xxh64 has a fixed output of 8 bytes; --length is not accepted"
+        "xxh64 has a fixed output of 8 bytes; no other length is accepted"
     );
     // Keys that default to zeros: an explicit zero key gives the same answer.
     for (alg, len) in [

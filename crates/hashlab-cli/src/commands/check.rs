@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{
-    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, LineResult,
-    Opener, Outcome, StandardInput, Summary,
+    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, Framing,
+    LineResult, Opener, Outcome, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
@@ -89,10 +89,18 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         no_mmap: args.no_mmap,
         // No handler: nothing to clean up, so a signal ends `check` at once.
         cancel: Default::default(),
+        framing: if args.zero {
+            Framing::Nul
+        } else {
+            Framing::Lines
+        },
     };
     let mut etags = EtagSummary::default();
-    let mut checker =
-        Checker::new(&registry, options).with_opener(object_opener(args.verify_etag, &mut etags));
+    let mut checker = Checker::new(&registry, options).with_opener(object_opener(
+        args.allow_remote,
+        args.verify_etag,
+        &mut etags,
+    ));
     let manifests = if args.manifests.is_empty() {
         vec!["-".into()]
     } else {
@@ -115,14 +123,23 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Reads the lines that name object-store URLs through hashlab-objects (a
-/// client made at the first such line); with `verify_etag`, the MD5 of each
-/// object is judged against its ETag on the way.
-fn object_opener(verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
+/// client made at the first such line) when `allow_remote`; without it such
+/// a line fails unread, and no client is made: the manifest may come from
+/// anyone, and a request to a store it names would carry the user's
+/// credentials. With `verify_etag`, the MD5 of each object is judged
+/// against its ETag on the way.
+fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
     let mut reader: Option<ObjectReader> = None;
     Box::new(move |name: &[u8], hasher: &mut dyn Hasher| {
         let url = std::str::from_utf8(name)
             .ok()
             .filter(|n| is_object_url(n))?;
+        if !allow_remote {
+            return Some(Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "an object-store URL; hashlab reads the URLs a manifest names only with --allow-remote",
+            )));
+        }
         if reader.is_none() {
             match ObjectReader::new(ObjectSettings::default()) {
                 Ok(made) => reader = Some(made),

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, is_interrupted, mtime_ns, parse_file_list,
-    reads_from_spinning_disk, tag_line, Cancel, Fanout, FileDigests, HashJob, Input, LineStyle,
-    OutputFile, ReadStrategy, StandardInput, WalkOptions,
+    escape_name, escaping_for, exclude_set, expand, gnu_line_as, hash_inputs, hashdeep_line,
+    is_interrupted, mtime_ns, name_base64, parse_file_list, reads_from_spinning_disk, tag_line,
+    Cancel, Fanout, FileDigests, HashJob, Input, LineStyle, OutputFile, ReadStrategy,
+    StandardInput, WalkOptions,
 };
 use serde::Serialize;
 
@@ -23,7 +24,12 @@ use crate::stdio::LineOutput;
 
 #[derive(Serialize)]
 struct SumRow {
+    /// The name as text (a byte that is not UTF-8 shows as U+FFFD).
     file: String,
+    /// The name's exact bytes, base64, when it is not UTF-8 (JSON only), so
+    /// that `audit` reads back the name the file system has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_base64: Option<String>,
     algorithm: String,
     backend: String,
     bytes: u64,
@@ -32,6 +38,12 @@ struct SumRow {
     /// files whose size and time are unchanged (JSON only).
     #[serde(skip_serializing_if = "Option::is_none")]
     mtime_ns: Option<u64>,
+    /// Inode and status-change time when read, so that `audit --changed-only`
+    /// tells the file from another put in its place with the same size and time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inode: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ctime_ns: Option<u64>,
 }
 
 impl Tabular for SumRow {
@@ -445,28 +457,27 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 digests,
                 bytes,
                 modified,
+                inode,
+                ctime_ns,
             }) => {
                 if hashdeep {
-                    let mut line = format!("{bytes}").into_bytes();
-                    for d in &digests {
-                        line.push(b',');
-                        line.extend_from_slice(d.to_hex().as_bytes());
-                    }
-                    line.push(b',');
-                    line.extend_from_slice(&absolute);
-                    line.push(b'\n');
-                    return sink.write(&line);
+                    let hex: Vec<String> = digests.iter().map(|d| d.to_hex()).collect();
+                    let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
+                    return sink.write(&hashdeep_line(bytes, &hex, &absolute));
                 }
                 for (column, digest) in columns.iter().zip(digests) {
                     let hex = digest.to_hex();
                     if format.is_some() {
                         rows.push(SumRow {
                             file: String::from_utf8_lossy(&label).into_owned(),
+                            file_base64: name_base64(&label),
                             algorithm: column.algorithm.name.clone(),
                             backend: column.backend.clone(),
                             bytes,
                             digest: hex,
                             mtime_ns: modified.and_then(mtime_ns),
+                            inode,
+                            ctime_ns,
                         });
                         continue;
                     }
@@ -485,7 +496,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                         }
                     } else {
                         let mut l = match column.style {
-                            LineStyle::Gnu => gnu_line(&hex, &label),
+                            LineStyle::Gnu => {
+                                gnu_line_as(&hex, &label, escaping_for(&column.algorithm.name))
+                            }
                             LineStyle::Tag => tag_line(&column.tag, &label, &hex),
                         };
                         l.pop();
@@ -598,19 +611,28 @@ fn hash_object_roots(
     Ok(())
 }
 
-/// hashdeep's header: the columns, where it ran, and how.
+/// hashdeep's header: the columns, where it ran, and how. The directory and
+/// the arguments are escaped as coreutils escapes names: a newline in them
+/// would end the comment line and leave the rest as a broken entry.
 fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
     let names: Vec<&str> = columns.iter().map(|c| c.algorithm.name.as_str()).collect();
+    let comment = |bytes: &[u8]| escape_name(bytes).0;
     let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
+        .map(|d| comment(&name_bytes(&d)))
         .unwrap_or_default();
-    let command: Vec<String> = std::env::args().collect();
-    format!(
-        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: {cwd}\n## $ {}\n##\n",
-        names.join(","),
-        command.join(" ")
+    let command: Vec<Vec<u8>> = std::env::args_os()
+        .map(|a| comment(&name_bytes(Path::new(&a))))
+        .collect();
+    let mut header = format!(
+        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: ",
+        names.join(",")
     )
-    .into_bytes()
+    .into_bytes();
+    header.extend_from_slice(&cwd);
+    header.extend_from_slice(b"\n## $ ");
+    header.extend_from_slice(&command.join(&b' '));
+    header.extend_from_slice(b"\n##\n");
+    header
 }
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long
