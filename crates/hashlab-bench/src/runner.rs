@@ -44,6 +44,7 @@ pub struct CellSamples {
 
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
+    /// The plan's cells, or its first ones when stopped while warming up.
     pub cells: Vec<CellSamples>,
     pub rounds: usize,
     /// Stopped early (Ctrl-C): what was measured is kept.
@@ -60,6 +61,15 @@ fn seconds_per_message(d: Duration, batch: u64, cell: &CellSpec) -> f64 {
 }
 
 /// Runs `plan` through `measure`. `stop` is checked between samples (Ctrl-C).
+///
+/// `budget.max_time` bounds the run, but every cell is measured: once the
+/// budget is spent, the cells still to warm up are only calibrated (their
+/// batch size found, no further warm-up), the first round always completes,
+/// and no later sample starts. A run therefore ends within one sample of the
+/// budget, or after one calibration and one sample of every cell when those
+/// take longer (one message at multi-GiB sizes or of a large file takes
+/// seconds). A round cut short by the budget is dropped, so every cell keeps
+/// the same number of samples, even when that is fewer than `min_rounds`.
 pub fn run(
     plan: &Plan,
     measure: &mut dyn Measure,
@@ -67,12 +77,18 @@ pub fn run(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<RunOutcome, String> {
     let start = Instant::now();
+    let out_of_time = || start.elapsed() >= plan.budget.max_time;
     let n = plan.cells.len();
     let mut cells = Vec::with_capacity(n);
     for (i, cell) in plan.cells.iter().enumerate() {
         measure.prepare(i, cell)?;
+        let warmup = if out_of_time() {
+            Duration::ZERO
+        } else {
+            plan.budget.warmup
+        };
         cells.push(CellSamples {
-            batch: warm_up(measure, i, &plan.budget.min_sample, plan.budget.warmup)?,
+            batch: warm_up(measure, i, &plan.budget.min_sample, warmup)?,
             seconds_per_message: Vec::new(),
         });
         progress(&Progress {
@@ -96,11 +112,13 @@ pub fn run(
     let mut partial = false;
     'rounds: while rounds < plan.budget.max_rounds {
         rng.shuffle(&mut order);
-        let taken: Vec<usize> = order.clone();
         let mut this_round = vec![None; n];
-        for &i in &taken {
+        for &i in &order {
             if stop.load(Ordering::Relaxed) {
                 partial = true;
+                break 'rounds;
+            }
+            if rounds > 0 && out_of_time() {
                 break 'rounds;
             }
             let d = measure.sample(i, cells[i].batch)?;
@@ -109,7 +127,7 @@ pub fn run(
         // A round counts only when complete, so every cell has the same number of samples.
         for (cell, s) in cells.iter_mut().zip(this_round) {
             cell.seconds_per_message
-                .push(s.expect("every cell sampled this round"));
+                .push(s.ok_or("a cell was not sampled in a complete round")?);
         }
         rounds += 1;
         progress(&Progress {
@@ -118,9 +136,9 @@ pub fn run(
             total: plan.budget.max_rounds,
             elapsed: start.elapsed(),
         });
-        if rounds >= plan.budget.min_rounds
-            && (start.elapsed() >= plan.budget.max_time
-                || precise_enough(&cells, plan.budget.target_precision))
+        if out_of_time()
+            || (rounds >= plan.budget.min_rounds
+                && precise_enough(&cells, plan.budget.target_precision))
         {
             break;
         }
@@ -182,6 +200,8 @@ mod tests {
         prepared: Vec<usize>,
         calls: Vec<(usize, u64)>,
         fail_on: Option<usize>,
+        /// Real time each sample takes, for the time budget.
+        sleep: Duration,
     }
 
     impl Measure for Mock {
@@ -194,6 +214,7 @@ mod tests {
         }
         fn sample(&mut self, index: usize, batch: u64) -> Result<Duration, String> {
             self.calls.push((index, batch));
+            std::thread::sleep(self.sleep);
             Ok(Duration::from_nanos(batch * (10_000 + index as u64 * 100)))
         }
     }
@@ -226,6 +247,7 @@ mod tests {
             prepared: vec![],
             calls: vec![],
             fail_on: None,
+            sleep: Duration::ZERO,
         }
     }
 
@@ -293,6 +315,43 @@ mod tests {
         assert!(out.partial);
         assert_eq!(out.rounds, 4);
         assert!(out.cells.iter().all(|c| c.seconds_per_message.len() == 4));
+    }
+
+    #[test]
+    fn the_time_budget_ends_rounds_before_the_minimum() {
+        let mut p = plan(3, 50);
+        p.budget.max_rounds = 1000;
+        p.budget.max_time = Duration::from_millis(200);
+        let mut m = mock();
+        m.sleep = Duration::from_millis(5);
+        let out = run(&p, &mut m, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        // Warm-up (three 5 ms samples per cell) and rounds of 15 ms leave
+        // room for at most 11 rounds in 200 ms: far from the 50 wanted.
+        assert!((1..=11).contains(&out.rounds), "{} rounds", out.rounds);
+        assert!(!out.partial);
+        assert!(out
+            .cells
+            .iter()
+            .all(|c| c.seconds_per_message.len() == out.rounds));
+    }
+
+    #[test]
+    fn past_the_budget_cells_are_only_calibrated_and_one_round_completes() {
+        let mut p = plan(4, 7);
+        p.budget.max_time = Duration::from_millis(30);
+        p.budget.warmup = Duration::from_millis(3);
+        let mut m = mock();
+        m.sleep = Duration::from_millis(20);
+        let out = run(&p, &mut m, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        // Calibration takes three samples per cell (batches 1, 16, then about
+        // 125 of the mock's 10 µs messages) and the 3 ms warm-up two more
+        // (1.25 ms each): five for the first cell, which spends the budget in
+        // real time; the others are only calibrated, and the round after the
+        // first is not started.
+        assert_eq!(m.prepared, vec![0, 1, 2, 3], "every cell is measured");
+        assert_eq!(m.calls.len(), 5 + 3 * 3 + 4);
+        assert_eq!(out.rounds, 1, "the first round always completes");
+        assert!(out.cells.iter().all(|c| c.seconds_per_message.len() == 1));
     }
 
     #[test]
