@@ -164,6 +164,10 @@ pub fn hash_input(
     })
 }
 
+/// The most threads `hash_inputs` starts; more is clamped to this. Each is a
+/// real thread with its own buffer, so a count from a user must be bounded.
+pub const MAX_JOBS: usize = 1024;
+
 /// Hashes every input, on `jobs` threads when there are several inputs, and
 /// hands the results to `emit` in input order. `emit` returning an error stops
 /// the work (e.g. the output pipe closed). Memory stays bounded: each worker
@@ -176,6 +180,7 @@ pub fn hash_inputs<E>(
     job: &HashJob,
     emit: &mut dyn FnMut(usize, io::Result<FileDigests>) -> Result<(), E>,
 ) -> Result<(), E> {
+    let jobs = jobs.min(MAX_JOBS);
     if jobs <= 1 || inputs.len() <= 1 {
         let mut fanout = make();
         let mut buffer = ReadBuffer::new(job.strategy.chunk);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use hashlab::Registry;
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{expand, read_manifest, records_size_or_time, AuditReport, WalkOptions};
 use hashlab_objects::{
     audit as objects_audit, is_object_url, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict,
@@ -135,6 +136,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     );
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
