@@ -1,18 +1,13 @@
 //! The `hashlab` command: argument parsing and output only; hashing lives in the
 //! libraries.
 
-mod cli;
-mod commands;
-mod failure;
-mod manual;
-mod output;
-
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command};
-use failure::Failure;
+use hashlab_cli::cli::{Cli, Command};
+use hashlab_cli::commands;
+use hashlab_cli::failure::Failure;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
