@@ -445,13 +445,13 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
         // which is checked first.
         unsafe {
             if cpu >= libc::CPU_SETSIZE as usize {
-                return Err(format!("--pin: CPU {cpu} is out of range"));
+                return Err(format!("CPU {cpu} is out of range"));
             }
             let mut set: libc::cpu_set_t = std::mem::zeroed();
             libc::CPU_SET(cpu, &mut set);
             if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
                 return Err(format!(
-                    "--pin: CPU {cpu}: {}",
+                    "pinning to CPU {cpu}: {}",
                     std::io::Error::last_os_error()
                 ));
             }
@@ -461,7 +461,7 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
     #[cfg(not(target_os = "linux"))]
     {
         Err(format!(
-            "--pin {cpu}: thread pinning is only implemented on Linux"
+            "pinning to CPU {cpu}: thread pinning is only implemented on Linux"
         ))
     }
 }
