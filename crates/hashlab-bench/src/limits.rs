@@ -127,7 +127,7 @@ impl fmt::Display for RequestError {
             ),
             RequestError::InputsOverMemory { total, memory } => write!(
                 f,
-                "the inputs need {total} bytes, over the limit of this machine's {memory} bytes of memory"
+                "the inputs need {total} bytes, over the limit of the {memory} bytes of memory available"
             ),
             RequestError::InputsDoNotFit {
                 total,
@@ -250,8 +250,15 @@ impl Request {
     }
 }
 
-/// This machine's physical memory in bytes, when the system says.
-pub fn physical_memory() -> Option<u64> {
+/// The memory that can be had now without paging, in bytes, when the system
+/// says: `MemAvailable` on Linux (free memory plus what the page cache would
+/// give back), the physical memory elsewhere. Inputs larger than this would
+/// measure paging, not hashing.
+pub fn available_memory() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    if let Ok(text) = std::fs::read_to_string("/proc/meminfo") {
+        return parse_mem_available(&text);
+    }
     #[cfg(unix)]
     {
         // SAFETY: sysconf only reads system constants.
@@ -266,6 +273,15 @@ pub fn physical_memory() -> Option<u64> {
         }
     }
     None
+}
+
+/// `MemAvailable:  123456 kB` of /proc/meminfo, in bytes.
+fn parse_mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// Seconds as a caller gives them (a command-line or Python float), as a time
@@ -421,6 +437,15 @@ mod tests {
             clock_budget(u64::MAX).unwrap_err().to_string(),
             "a clock measurement of 18446744073709551615 ms is over the limit of 60000 ms"
         );
+    }
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let meminfo =
+            "MemTotal:       24576000 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(parse_mem_available(meminfo), Some(20_000_000 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
+        assert!(available_memory().is_some_and(|m| m > 0));
     }
 
     #[test]
