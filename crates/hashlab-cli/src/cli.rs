@@ -134,10 +134,11 @@ pub struct BenchArgs {
     /// Time budget in seconds (default 30; 4 with --quick) of the measurement:
     /// making the inputs, warming up and sampling. Every cell is still measured
     /// once: past the budget, cells are only calibrated and no sample starts after
-    /// the first round. A run ends within one sample of the budget, or after one
-    /// calibration and one sample of each cell where those take longer (seconds
-    /// per message at multi-GB sizes or with --file); a short budget gives fewer
-    /// rounds than usual, as the notes say.
+    /// the first round, except cheap rounds toward the usual minimum (7; 5 with
+    /// --quick) that end within a second more. A run ends within one sample of
+    /// the budget, or after one calibration and one sample of each cell where
+    /// those take longer (seconds per message at multi-GB sizes or with --file);
+    /// a short budget gives fewer rounds than usual, as the notes say.
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<f64>,
     /// No progress bar, no estimate.
