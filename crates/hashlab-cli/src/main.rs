@@ -1,20 +1,29 @@
 //! The `hashlab` command: argument parsing and output only; hashing lives in the
 //! libraries.
 
-#[macro_use]
-mod stdio;
-mod cli;
-mod commands;
-mod failure;
-mod manual;
-mod output;
-
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command};
-use failure::Failure;
+use hashlab_cli::cli::{Cli, Command};
+use hashlab_cli::failure::Failure;
+use hashlab_cli::{commands, errln, stdio};
+
+/// std's start-up code puts /dev/null, open for reading and writing, on a
+/// closed descriptor 0, 1 or 2 before `main` runs, so `hashlab sum f >&-`
+/// would write into /dev/null and exit 0. A constructor runs before that
+/// code (as with the `ctor` crate, which would be a dependency for these
+/// three lines) and guards the descriptors first. It lives in the binary: a
+/// static in the library would be dropped by the linker with its unused object.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[used]
+#[link_section = ".init_array"]
+static GUARD_AT_START: extern "C" fn() = guard_at_start;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+extern "C" fn guard_at_start() {
+    stdio::guard_standard_descriptors();
+}
 
 fn main() -> ExitCode {
     stdio::guard_standard_descriptors();

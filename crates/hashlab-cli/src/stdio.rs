@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::failure::Failure;
 
 /// A message line on standard error, never failing: `errln!("hashlab: {x}")`.
+#[macro_export]
 macro_rules! errln {
     ($($arg:tt)*) => {
         $crate::stdio::write_err(&format!("{}\n", format_args!($($arg)*)))
@@ -82,6 +83,12 @@ const PIPE_BATCH: usize = 4096;
 /// Lines wait no longer than this once another line comes (slow files).
 const PIPE_WAIT: Duration = Duration::from_millis(20);
 
+impl Default for LineOutput {
+    fn default() -> LineOutput {
+        LineOutput::new()
+    }
+}
+
 impl LineOutput {
     pub fn new() -> LineOutput {
         let batch = if io::stdout().is_terminal() {
@@ -136,21 +143,6 @@ fn stdout_is_pipe() -> bool {
     {
         false
     }
-}
-
-/// std's start-up code puts /dev/null, open for reading and writing, on a
-/// closed descriptor 0, 1 or 2 before `main` runs, so `hashlab sum f >&-`
-/// would write into /dev/null and exit 0. A constructor runs before that
-/// code (as with the `ctor` crate, which would be a dependency for these
-/// three lines) and guards the descriptors first.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-#[used]
-#[link_section = ".init_array"]
-static GUARD_AT_START: extern "C" fn() = guard_at_start;
-
-#[cfg(any(target_os = "linux", target_os = "android"))]
-extern "C" fn guard_at_start() {
-    guard_standard_descriptors();
 }
 
 /// A closed descriptor 0, 1 or 2 gets /dev/null, opened so that using it

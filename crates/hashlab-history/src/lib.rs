@@ -343,7 +343,7 @@ impl History {
         // every file found here must already be one.
         let ours =
             application_id == APPLICATION_ID || (fresh && application_id == 0 && tables == 0);
-        if !ours {
+        if !ours || version < 0 {
             return Err(HistoryError::NotHistory {
                 path: self.path.clone(),
             });
@@ -362,7 +362,12 @@ impl History {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(fail)?;
         while current < latest {
-            tx.execute_batch(steps[current as usize]).map_err(fail)?;
+            // Re-read under the lock: another writer may have set any version.
+            let step = usize::try_from(current)
+                .ok()
+                .and_then(|i| steps.get(i))
+                .ok_or_else(|| HistoryError::NotHistory { path: path.clone() })?;
+            tx.execute_batch(step).map_err(fail)?;
             current += 1;
         }
         // PRAGMA takes no bound parameters; both values are integers we made.

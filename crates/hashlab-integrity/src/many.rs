@@ -358,6 +358,9 @@ pub(crate) fn hash_git_blob_of_unknown_length(
         }
     }
 }
+/// The most threads `hash_inputs` starts; more is clamped to this. Each is a
+/// real thread with its own buffer, so a count from a user must be bounded.
+pub const MAX_JOBS: usize = 1024;
 
 /// Hashes every input, on `jobs` threads when there are several inputs, and
 /// hands the results to `emit` in input order. `emit` returning an error stops
@@ -371,6 +374,7 @@ pub fn hash_inputs<E>(
     job: &HashJob,
     emit: &mut dyn FnMut(usize, io::Result<FileDigests>) -> Result<(), E>,
 ) -> Result<(), E> {
+    let jobs = jobs.min(MAX_JOBS);
     if jobs <= 1 || inputs.len() <= 1 {
         let mut fanout = make();
         let mut buffer = ReadBuffer::new(job.strategy.chunk);

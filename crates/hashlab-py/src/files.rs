@@ -7,10 +7,10 @@ use std::io;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
-    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, Fanout, FileDigests,
-    HashJob, Input,
-    ReadStrategy, WalkOptions,
+    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob,
+    Input, ReadStrategy, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -72,6 +72,11 @@ pub fn hash_paths(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = match threads {
         Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),
+        Some(n) if n > MAX_JOBS => {
+            return Err(PyValueError::new_err(format!(
+                "threads: {n} is over the limit of {MAX_JOBS}"
+            )))
+        }
         Some(n) => n,
         None => cores,
     };

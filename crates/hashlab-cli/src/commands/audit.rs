@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use hashlab::Registry;
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
     expand, read_manifest, records_size_or_time, AuditError, AuditReport, Framing, ManifestError,
     ReadOptions, WalkOptions,
@@ -115,7 +116,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
     })?;
     let shown = args.manifest.display();
-    let warn = |problem: &dyn std::fmt::Display| eprintln!("hashlab: {shown}: {problem}");
+    let warn = |problem: &dyn std::fmt::Display| errln!("hashlab: {shown}: {problem}");
     let options = ReadOptions {
         algorithm: args.algorithm.as_deref(),
         framing: if args.zero {
@@ -177,6 +178,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     );
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };

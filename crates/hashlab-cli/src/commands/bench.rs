@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hashlab::Registry;
+use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS};
 use hashlab_bench::mask;
 use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
@@ -33,10 +34,10 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
         } else {
             part.parse::<usize>()
                 .ok()
-                .filter(|n| *n >= 1 && *n <= 1024)
+                .filter(|n| (1..=MAX_THREADS).contains(n))
                 .ok_or_else(|| {
                     Failure::Usage(format!(
-                        "--threads: '{part}' is not a thread count (1..1024 or 'all')"
+                        "--threads: '{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')"
                     ))
                 })?
         };
@@ -47,6 +48,37 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     Ok(counts)
 }
 
+/// A request the library refused, as a usage error naming the option at fault.
+pub(crate) fn request_error(error: RequestError) -> Failure {
+    let option = match &error {
+        RequestError::Misalign { .. } => "--misalign",
+        RequestError::NoSizes
+        | RequestError::SizeTooLarge { .. }
+        | RequestError::TooManySizes { .. } => "--sizes",
+        RequestError::InputsDoNotFit { .. } | RequestError::InputsOverMemory { .. } => {
+            "--sizes/--threads"
+        }
+        RequestError::Threads { .. } => "--threads",
+        RequestError::MaxTime { .. } => "--max-time",
+        RequestError::Pin { .. } => "--pin",
+        RequestError::UnknownBackends { .. } => "--backends",
+        // Set by this command, not by an option.
+        RequestError::ClockBudget { .. } => "internal",
+    };
+    Failure::Usage(format!("{option}: {error}"))
+}
+
+/// What `measure` failed with, as this command reports it.
+pub(crate) fn measure_error(error: MeasureError) -> Failure {
+    match error {
+        MeasureError::Request(e) => request_error(e),
+        MeasureError::Failed(message) => Failure::Runtime(message),
+    }
+}
+
+/// The bench request the options ask for, validated by the library: no
+/// option can make the run overflow, index out of range or abort on an
+/// allocation.
 pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
     let usage = |e: String| Failure::Usage(e);
     let algorithms = if !args.algorithms.is_empty() {
@@ -92,12 +124,7 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
         Budget::standard()
     };
     if let Some(seconds) = args.max_time {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
-            return Err(usage(format!(
-                "--max-time: {seconds} is not a positive number of seconds"
-            )));
-        }
-        budget.max_time = Duration::from_secs_f64(seconds);
+        budget.max_time = time_budget(seconds).map_err(request_error)?;
     }
     let file = match &args.file {
         None => None,
@@ -120,12 +147,14 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             }
             Some(FileTarget {
                 path: path.clone(),
-                size: meta.len() as usize,
+                size: usize::try_from(meta.len()).map_err(|_| {
+                    usage(format!("--file: {}: too large to address", path.display()))
+                })?,
                 cold: args.cold,
             })
         }
     };
-    Ok(Request {
+    let request = Request {
         selection: Selection {
             algorithms,
             backends,
@@ -145,9 +174,14 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             .map(|f| f.trim().to_ascii_lowercase())
             .collect(),
         clock_budget: Duration::from_millis(if args.quick { 100 } else { 300 }),
-        command_line: std::env::args().collect(),
+        // Lossy: args() panics on an argument that is not UTF-8 (a path may be).
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         pin: args.pin,
-    })
+    };
+    request.validate(registry).map_err(request_error)?;
+    Ok(request)
 }
 
 /// The output format: `--format`, else the `-o` file's extension, else a table.
@@ -245,7 +279,7 @@ pub(crate) fn measure_with_progress(
             bar.set_position(p.done as u64);
         }
     };
-    let report = measure(registry, request, &stop, &mut on_progress).map_err(Failure::Runtime)?;
+    let report = measure(registry, request, &stop, &mut on_progress).map_err(measure_error)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -54,7 +54,7 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let (key, customization) = key_and_customization(&args.secret)?;
+    let (key, customization) = key_and_customization(&registry, &args.secret)?;
     let algorithm = match &args.algorithm {
         Some(name) => {
             let algorithm = registry.algorithm(name).map_err(usage)?.clone();

@@ -92,6 +92,10 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         .transpose()?;
     let loaded = inputs(args)?;
     let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
+    if let Some(sizes) = &sizes {
+        comparison::check_sizes(&refs, sizes)
+            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
+    }
     let result = comparison::compare(
         &refs,
         &Options {

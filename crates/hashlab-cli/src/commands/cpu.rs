@@ -2,11 +2,11 @@
 //! algorithm's default backend takes here.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use hashlab::{dispatch, Registry};
 use hashlab_bench::clock::{self, ClockSource};
 use hashlab_bench::environment::{self, Environment};
+use hashlab_bench::limits::clock_budget;
 use serde::Serialize;
 
 use crate::cli::{CpuArgs, Format};
@@ -256,7 +256,9 @@ fn sections(report: &CpuReport, format: Format) -> Result<Vec<u8>, Failure> {
 
 pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let clock = clock::calibrate(Duration::from_millis(args.clock_ms));
+    let budget =
+        clock_budget(args.clock_ms).map_err(|e| Failure::Usage(format!("--clock-ms: {e}")))?;
+    let clock = clock::calibrate(budget);
     let command_line = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use hashlab::Registry;
+use hashlab_bench::limits::MeasureError;
 use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pick::{
     candidates, quick_bench, rank, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds, Use,
@@ -81,7 +82,10 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
             }
             let stop = AtomicBool::new(false);
             let report = quick_bench(&registry, &found.names, request.size(), &stop, &mut |_| {})
-                .map_err(Failure::Runtime)?;
+                .map_err(|e| match e {
+                MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
+                MeasureError::Failed(message) => Failure::Runtime(message),
+            })?;
             (report, SpeedOrigin::Here, "a quick bench here".to_string())
         }
     };

@@ -27,7 +27,7 @@ struct BenchWords {
     args: BenchArgs,
 }
 
-fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
+pub(crate) fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
     // Threads 1 and all: the report has a thread-scaling section to fill.
     let mut words: Vec<String> = vec!["--threads".into(), "1,all".into()];
     if args.quick {

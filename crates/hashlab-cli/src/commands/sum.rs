@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hashlab::{hex, HashError, HashParams, Registry};
+use hashlab::{hex, HashError, HashParams, KeyRule, Registry};
 use hashlab_integrity::{
     escape_name, escaping_for, exclude_set, expand, gnu_line_as, hash_inputs, hashdeep_line,
     is_interrupted, mtime_ns, name_base64, parse_file_list, reads_from_spinning_disk, tag_line,
@@ -13,6 +13,7 @@ use hashlab_integrity::{
 };
 use serde::Serialize;
 
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
 };
@@ -77,19 +78,56 @@ pub(crate) fn usage(error: HashError) -> Failure {
 /// The key and customization string, when given.
 pub(crate) type KeyAndCustomization = (Option<Vec<u8>>, Option<Vec<u8>>);
 
+/// The longest key any algorithm of the registry takes (HMAC and KMAC: 1 MiB).
+fn longest_key(registry: &Registry) -> usize {
+    registry
+        .algorithms()
+        .iter()
+        .map(|a| match a.key {
+            KeyRule::None => 0,
+            KeyRule::Optional { max, .. } | KeyRule::Defaulted { max, .. } => max,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Reads a key file no further than one byte past `limit`, so that a file
+/// without end (`/dev/zero`, a pipe) is refused instead of read until memory
+/// runs out.
+fn read_key_file(path: &Path, limit: usize) -> Result<Vec<u8>, Failure> {
+    let fail = |e: io::Error| {
+        Failure::Usage(format!(
+            "--key-file: {}: {}",
+            path.display(),
+            io_message(&e)
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut key = Vec::new();
+    io::Read::read_to_end(
+        &mut io::Read::take(file, (limit as u64).saturating_add(1)),
+        &mut key,
+    )
+    .map_err(fail)?;
+    if key.len() > limit {
+        return Err(Failure::Usage(format!(
+            "--key-file: {}: longer than {limit} bytes, the limit of the longest key any algorithm takes",
+            path.display()
+        )));
+    }
+    Ok(key)
+}
+
 /// `--key`/`--key-file` and `--custom`/`--custom-hex`, decoded; shared with `check`.
-pub(crate) fn key_and_customization(secret: &KeyArgs) -> Result<KeyAndCustomization, Failure> {
+pub(crate) fn key_and_customization(
+    registry: &Registry,
+    secret: &KeyArgs,
+) -> Result<KeyAndCustomization, Failure> {
     let key = match (&secret.key, &secret.key_file) {
         (Some(text), _) => {
             Some(hex::decode(text).map_err(|e| Failure::Usage(format!("--key: {e}")))?)
         }
-        (None, Some(path)) => Some(std::fs::read(path).map_err(|e| {
-            Failure::Usage(format!(
-                "--key-file: {}: {}",
-                path.display(),
-                io_message(&e)
-            ))
-        })?),
+        (None, Some(path)) => Some(read_key_file(path, longest_key(registry))?),
         (None, None) => None,
     };
     let customization = match (&secret.custom, &secret.custom_hex) {
@@ -102,14 +140,25 @@ pub(crate) fn key_and_customization(secret: &KeyArgs) -> Result<KeyAndCustomizat
     Ok((key, customization))
 }
 
-fn params(args: &SumArgs) -> Result<HashParams, Failure> {
-    let (key, customization) = key_and_customization(&args.secret)?;
+pub(crate) fn params(registry: &Registry, args: &SumArgs) -> Result<HashParams, Failure> {
+    let (key, customization) = key_and_customization(registry, &args.secret)?;
     Ok(HashParams {
         key,
         length: args.length,
         customization,
         parallel: false,
     })
+}
+
+/// `--jobs` past the most threads the hashing starts.
+pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
+    Failure::Usage(format!("--jobs: {jobs} is over the limit of {MAX_JOBS}"))
+}
+
+/// The options checked as `run` checks them before reading any file
+/// (parameters, algorithms, backends), for `validate`.
+pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
+    columns(registry, args, &params(registry, args)?).map(|_| ())
 }
 
 /// The bytes of a path as it was given, for the manifest line.
@@ -322,7 +371,7 @@ fn named_input(input: &Input) -> Named {
 
 pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let params = params(args)?;
+    let params = params(&registry, args)?;
     let columns = columns(&registry, args, &params)?;
     let names = names(args)?;
     let walk = WalkOptions {
@@ -354,6 +403,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let rotating = reads_from_spinning_disk(&first_files(&local_inputs, 8));
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(jobs_over_limit(n)),
         Some(n) => n,
         // On a spinning disk, several readers make the head seek between files.
         None if rotating => 1,
