@@ -5,7 +5,7 @@
 
 use hashlab::Registry;
 use hashlab_integrity::manifest::{parse_line, GnuReading, Line};
-use hashlab_integrity::{gnu_line, read_manifest, tag_line};
+use hashlab_integrity::{gnu_line, read_manifest, tag_line, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,7 +25,9 @@ fuzz_target!(|data: &[u8]| {
                 let again = parse_line(registry, &gnu_line(&hex, &e.name));
                 match again {
                     Line::Gnu(g) => {
-                        let back = g.resolve(&mut GnuReading::Standard).expect("a written GNU line reads back");
+                        let back = g
+                            .resolve(&mut GnuReading::Standard)
+                            .expect("a written GNU line reads back");
                         assert_eq!(back.name, e.name);
                         assert_eq!(back.expected, e.expected);
                     }
@@ -36,6 +38,6 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        let _ = read_manifest(registry, data, "fuzz.sha256", None);
+        let _ = read_manifest(registry, data, "fuzz.sha256", &ReadOptions::default());
     });
 });

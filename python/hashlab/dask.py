@@ -291,17 +291,31 @@ def sum(
     return _sum(urls_or_paths, algorithm, client, partitions, options, False, storage_options)
 
 
-def audit(manifest, client=None, *, roots=None, key=None, backend=None, storage_options=None):
+def audit(manifest, client=None, *, roots=None, key=None, backend=None, storage_options=None, allow_remote=False):
     """Hashes the manifest's roots again on the cluster and compares: an
     AuditReport with ``ok``, ``changed``, ``missing``, ``new`` and
     ``errors``. ``roots`` overrides the roots the manifest records (needed
     for a manifest ``hashlab sum`` wrote, which records none). Every file is
-    read again: bitrot changes neither size nor modification time."""
+    read again: bitrot changes neither size nor modification time.
+
+    Object-store roots that the manifest records (``# covers: s3://...``) are
+    listed and read only with ``allow_remote=True``: a manifest may come from
+    anyone, and listing what it names sends requests signed with this
+    process's credentials to the stores it names (as ``hashlab check
+    --allow-remote``). Roots passed as ``roots=`` are the caller's own."""
+    from_manifest = roots is None
     roots = manifest.roots if roots is None else roots
     if isinstance(roots, (str, bytes, os.PathLike)):
         roots = [roots]
     if not roots:
         raise ValueError("the manifest records no roots: pass roots= to say which tree to audit")
+    if from_manifest and not allow_remote:
+        remote = [root for root in roots if isinstance(_local_path(root), tuple)]
+        if remote:
+            raise ValueError(
+                f"the manifest's roots name object stores ({', '.join(remote)}): pass allow_remote=True "
+                "to read them with this process's credentials, or roots= to say what to audit"
+            )
     options = {"key": key, "length": manifest.length, "backend": backend}
     options = {k: v for k, v in options.items() if v is not None}
     now = _sum(roots, manifest.algorithm, client, manifest.partition_count, options, True, storage_options)

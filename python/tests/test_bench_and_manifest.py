@@ -53,6 +53,13 @@ def test_bench_arguments_are_checked():
         hashlab.bench(["crc32c"], sizes=[64], threads=0)
     with pytest.raises(ValueError, match="max_time"):
         hashlab.bench(["crc32c"], sizes=[64], max_time=-1)
+    # Bounds checked by the engine before anything is allocated.
+    with pytest.raises(ValueError, match="limit of 1 TiB"):
+        hashlab.bench(["crc32c"], sizes=["2000G"])
+    with pytest.raises(ValueError, match="threads"):
+        hashlab.bench(["crc32c"], sizes=[64], threads=[1025])
+    with pytest.raises(ValueError, match="unknown backend 'nosuch'"):
+        hashlab.bench(["crc32c"], backends=["nosuch"], sizes=[64])
     with pytest.raises(TypeError, match="algorithms"):
         hashlab.bench([1, 2])
 

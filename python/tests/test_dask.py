@@ -151,6 +151,51 @@ def test_audit_finds_bitrot_deleted_and_new_files(client, tree):
     assert len(report.ok) == len(manifest) - 2
 
 
+def test_a_manifests_object_store_roots_are_read_only_with_allow_remote(client, tmp_path, monkeypatch):
+    """A stand-in S3 endpoint on 127.0.0.1 records every request: a manifest
+    naming s3:// roots makes none unless the caller passes allow_remote."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    requests = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(5)
+                try:
+                    requests.append(conn.recv(65536))
+                    conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    for name in [k for k in os.environ if k.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{server.getsockname()[1]}")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDHASHLABTEST")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-a-secret")
+    monkeypatch.setenv("AWS_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ALLOW_HTTP", "true")
+    path = tmp_path / "m.sha256"
+    hashlab.Manifest("sha256", [("s3://any-bucket/lake/a", "00" * 32)], roots=["s3://any-bucket/lake"]).write(path)
+    manifest = hashlab.Manifest.read(path)
+    with pytest.raises(ValueError, match="allow_remote=True"):
+        hashlab.dask.audit(manifest, client)
+    assert requests == []
+    try:
+        hashlab.dask.audit(manifest, client, allow_remote=True)
+    except (OSError, ValueError):
+        pass  # the stand-in answers 404 to everything
+    server.close()
+    assert requests and b"AKIDHASHLABTEST" in requests[0]
+
+
 def test_unknown_schemes_are_refused_and_file_urls_are_paths(client, tree, tmp_path):
     # Object stores (s3://...) are tested against MinIO in test_dask_s3.py.
     for url in ["ftp://host/lake", "https://example.com/x", "hdfs://nn/x"]:

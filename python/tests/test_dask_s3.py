@@ -130,7 +130,9 @@ def test_dask_sum_and_audit_over_minio(minio, client, hashlab_bin, tmp_path):
     assert sorted(manifest.lines().splitlines()) == sorted(cli.stdout.splitlines())
     written = tmp_path / "lake.sha256"
     manifest.write(written)
-    check = subprocess.run([hashlab_bin, "check", "--verify-etag", str(written)], capture_output=True, text=True)
+    check = subprocess.run(
+        [hashlab_bin, "check", "--allow-remote", "--verify-etag", str(written)], capture_output=True, text=True
+    )
     assert check.returncode == 0, check.stderr
     assert "not comparable (multipart upload" in check.stderr
 
@@ -144,12 +146,12 @@ def test_dask_sum_and_audit_over_minio(minio, client, hashlab_bin, tmp_path):
     assert verdicts.count("ETag matches the MD5 of the content") == len(names)
     assert sum("multipart upload" in v for v in verdicts) == 1
 
-    assert hashlab.dask.audit(manifest, client).clean
+    assert hashlab.dask.audit(manifest, client, allow_remote=True).clean
 
     corrupt_inline(minio, "data/small", b"sixteen bytes?!!")
     s3.remove_object("lake", "data/odd/sp ace")
     put(s3, "data/part-1/late arrival", b"new")
-    report = hashlab.dask.audit(manifest, client)
+    report = hashlab.dask.audit(manifest, client, allow_remote=True)
     assert report.changed == ["s3://lake/data/small"]
     assert report.missing == ["s3://lake/data/odd/sp ace"]
     assert report.new == ["s3://lake/data/part-1/late arrival"]

@@ -287,6 +287,7 @@ def test_errors_are_python_exceptions():
         (TypeError, "name", lambda: hashlab.new(b"sha256")),
         (TypeError, "missing 1 required", lambda: hashlab.new()),
         (ValueError, "threads", lambda: hashlab.hash_files([__file__], threads=0)),
+        (ValueError, "limit of 1024", lambda: hashlab.hash_files([__file__], threads=10**6)),
         (ValueError, "errors", lambda: hashlab.hash_files([__file__], errors="ignore")),
         (ValueError, "unknown algorithm", lambda: hashlab.hash_file(__file__, "nope")),
         (ValueError, "unknown algorithm", lambda: hashlab.algorithm_info("nope")),

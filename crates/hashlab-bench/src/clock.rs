@@ -72,6 +72,10 @@ const MIN_TRIALS: usize = 10;
 /// Keeps a report's list of trials short.
 const MAX_TRIALS: usize = 200;
 const PERCENTILE: f64 = 0.90;
+/// The longest budget a calibration takes; a longer one is cut to this. A
+/// fifth of it warms up and at most `MAX_TRIALS` short trials follow, so more
+/// would only lengthen the warm-up.
+pub const MAX_BUDGET: Duration = Duration::from_secs(60);
 
 /// Runs `iterations` rounds of `ADDS_PER_ITERATION` dependent adds and returns
 /// the sum, which is `iterations * ADDS_PER_ITERATION` when the chain ran whole.
@@ -162,10 +166,12 @@ fn summarise(trials: Vec<f64>) -> ClockCalibration {
 /// Measures the core clock frequency for about `budget` (see the module
 /// documentation for the method). A tiny budget still runs a minimum number of
 /// short trials, so the call can take a few milliseconds longer than asked; a
-/// budget over about 8 s ends early, at the most trials a calibration keeps.
+/// budget over about 8 s ends early, at the most trials a calibration keeps,
+/// and one over [`MAX_BUDGET`] is cut to it.
 pub fn calibrate(budget: Duration) -> ClockCalibration {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     {
+        let budget = budget.min(MAX_BUDGET);
         let start = Instant::now();
         let trial_length = (budget / 40).clamp(SHORTEST_TRIAL, LONGEST_TRIAL);
 

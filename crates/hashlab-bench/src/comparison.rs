@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::plan::{Mode, NULL_ALGORITHM};
 use crate::report::Report;
 use crate::results::CellResult;
+use crate::sizes::size_label;
 use crate::stats;
 
 /// Differences smaller than this share are not called significant, however
@@ -353,6 +354,60 @@ fn entries(reports: &[&Report], indexed: &[Indexed]) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Sizes a caller asked for that no input measured, beside the ones measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizesNotMeasured {
+    pub missing: Vec<usize>,
+    /// Every size some input measured, ascending.
+    pub measured: Vec<usize>,
+}
+
+impl std::fmt::Display for SizesNotMeasured {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let labels = |sizes: &[usize]| {
+            sizes
+                .iter()
+                .map(|s| size_label(*s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        write!(
+            f,
+            "{} {} not measured by any input (measured: {})",
+            labels(&self.missing),
+            if self.missing.len() == 1 {
+                "was"
+            } else {
+                "were"
+            },
+            labels(&self.measured)
+        )
+    }
+}
+
+impl std::error::Error for SizesNotMeasured {}
+
+/// Checks that each of `sizes` was measured by some input, so a comparison
+/// limited to them is not empty by a typing error.
+pub fn check_sizes(inputs: &[(String, &Report)], sizes: &[usize]) -> Result<(), SizesNotMeasured> {
+    let mut measured: Vec<usize> = inputs
+        .iter()
+        .flat_map(|(_, r)| r.cells.iter().map(|c| c.size))
+        .collect();
+    measured.sort_unstable();
+    measured.dedup();
+    let missing: Vec<usize> = sizes
+        .iter()
+        .copied()
+        .filter(|s| measured.binary_search(s).is_err())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(SizesNotMeasured { missing, measured })
+    }
 }
 
 /// (size, mode) pairs measured anywhere: modes in order of appearance, sizes ascending.
@@ -874,6 +929,21 @@ mod tests {
             assert!((r.ratio - 1.0).abs() < 1e-12 && !r.significant);
         }
         assert!(c.flips.is_empty() && c.unmatched.is_empty());
+    }
+
+    #[test]
+    fn sizes_never_measured_are_named() {
+        let base = fixture("zen4-plain");
+        let inputs = [("a".to_string(), &base), ("b".to_string(), &base)];
+        assert_eq!(check_sizes(&inputs, &[1024, 64]), Ok(()));
+        let err = check_sizes(&inputs, &[7, 1024, 3]).unwrap_err();
+        assert_eq!(err.missing, vec![7, 3]);
+        assert!(err.measured.contains(&1024));
+        assert!(
+            err.to_string()
+                .starts_with("7 B, 3 B were not measured by any input (measured: 16 B, 64 B, "),
+            "{err}"
+        );
     }
 
     /// The real runs: with SHA-NI masked, sha256 runs OpenSSL's plain code and

@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod comparison;
 pub mod environment;
+pub mod limits;
 pub mod mask;
 pub mod plan;
 pub mod regression;

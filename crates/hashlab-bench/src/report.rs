@@ -1,18 +1,20 @@
 //! The whole measurement as one call: select → self-test → plan → run → results.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use hashlab::Registry;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{calibrate, drifted, ClockCalibration, ClockSource};
 use crate::environment::{capture, Environment};
+use crate::limits::MeasureError;
 use crate::plan::{Budget, Plan};
 use crate::results::{
     cell_results, drift_warning, noise_warnings, projections, scaling, CellResult, Excluded,
     Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
 };
-use crate::runner::{run, Measure, Progress};
+use crate::runner::{run, Measure, Progress, RunOutcome};
 use crate::selection::{cells, Selection};
 use crate::workbench::Workbench;
 
@@ -59,14 +61,18 @@ pub const NOISE_THRESHOLD: f64 = 0.10;
 /// significantly) is reported as drifting.
 pub const DRIFT_EFFECT: f64 = 0.05;
 
-/// Runs the request. Every backend is checked against its known answer before
-/// anything is timed; a wrong digest aborts with an error naming it.
+/// Runs the request. It is validated first (`Request::validate`), and every
+/// backend is checked against its known answer before anything is timed; a
+/// wrong digest aborts with an error naming it. The time budget
+/// (`budget.max_time`) counts from this call: making the inputs is part of it.
 pub fn measure(
     registry: &Registry,
     request: &Request,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Report, String> {
+) -> Result<Report, MeasureError> {
+    let started = Instant::now();
+    request.validate(registry)?;
     let (mut pairs, mut excluded) = pairs_for(registry, request).map_err(|e| e.to_string())?;
     let mut notes = Vec::new();
     if !request.mask.is_empty() {
@@ -80,9 +86,9 @@ pub fn measure(
                     request.mask.join(",")
                 )),
                 _ => {
-                    return Err(format!(
+                    return Err(MeasureError::Failed(format!(
                         "the CPU mask needs this process started with OPENSSL_ia32cap={wanted} (hashlab bench does that itself)"
-                    ))
+                    )))
                 }
             }
         }
@@ -90,14 +96,18 @@ pub fn measure(
         excluded.extend(masked.excluded);
     }
     if pairs.is_empty() {
-        return Err("nothing to measure: no selected backend is available".into());
+        return Err(MeasureError::Failed(
+            "nothing to measure: no selected backend is available".into(),
+        ));
     }
     for (alg, backend) in &pairs {
         registry
             .self_test(alg, backend)
             .map_err(|e| e.to_string())?;
     }
-    let plan = plan(registry, request, &pairs);
+    let mut plan = plan(registry, request, &pairs);
+    let mut bench = Workbench::new(registry, request.seed, request.misalign);
+    bench.allocate_inputs(&plan.cells)?;
     let clock_before = calibrate(request.clock_budget);
     let clock_hz = (clock_before.source == ClockSource::DependentAddChain && clock_before.hz > 0.0)
         .then_some(clock_before.hz);
@@ -106,13 +116,13 @@ pub fn measure(
         request.mask.clone(),
         clock_before.clone(),
     );
-    let mut bench = Workbench::new(registry, request.seed, request.misalign);
     if let Some(file) = &request.selection.file {
         bench = bench.with_file(file.path.clone());
     }
     if let Some(cpu) = request.pin {
         bench = bench.with_pin(cpu)?;
     }
+    plan.budget.max_time = plan.budget.max_time.saturating_sub(started.elapsed());
     let outcome = run(&plan, &mut bench, stop, progress)?;
     let cells = cell_results(&plan.cells, &outcome, clock_hz);
     let clock_after = clock_hz.map(|_| calibrate(request.clock_budget / 2));
@@ -128,6 +138,8 @@ pub fn measure(
             "interrupted: results are partial ({} complete round(s))",
             outcome.rounds
         ));
+    } else {
+        warnings.extend(budget_warnings(request, &outcome));
     }
     let mut thread_counts = request.selection.threads.clone();
     thread_counts.sort_unstable();
@@ -162,6 +174,21 @@ pub fn measure(
         excluded,
         warnings,
     })
+}
+
+/// What the time budget cut short: fewer rounds than wanted.
+fn budget_warnings(request: &Request, outcome: &RunOutcome) -> Vec<String> {
+    let budget = &request.budget;
+    if outcome.rounds < budget.min_rounds && outcome.rounds < budget.max_rounds {
+        vec![format!(
+            "the time budget of {} s allowed {} round(s), fewer than the {} wanted: the medians rest on fewer samples",
+            budget.max_time.as_secs_f64(),
+            outcome.rounds,
+            budget.min_rounds
+        )]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The plan a request turns into (exposed so a caller can show an estimate first).

@@ -44,12 +44,19 @@ pub struct CellSamples {
 
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
+    /// The plan's cells, or its first ones when stopped while warming up.
     pub cells: Vec<CellSamples>,
     pub rounds: usize,
     /// Stopped early (Ctrl-C): what was measured is kept.
     pub partial: bool,
     pub elapsed: Duration,
 }
+
+/// Past the time budget, the rounds still missing to `min_rounds` run when
+/// they are projected to end within this much more: cheap rounds (small
+/// messages) keep their statistics, expensive ones (multi-GiB messages,
+/// large files) do not hold the run.
+pub const MIN_ROUNDS_GRACE: Duration = Duration::from_secs(1);
 
 /// Keeps the shuffle stream apart from the input bytes, which use the same seed.
 const ORDER_SALT: u64 = 0x0bde_5eed_0f5a_3b1e;
@@ -60,6 +67,18 @@ fn seconds_per_message(d: Duration, batch: u64, cell: &CellSpec) -> f64 {
 }
 
 /// Runs `plan` through `measure`. `stop` is checked between samples (Ctrl-C).
+///
+/// `budget.max_time` bounds the run, but every cell is measured: once the
+/// budget is spent, the cells still to warm up are only calibrated (their
+/// batch size found, no further warm-up), the first round always completes,
+/// and no later sample starts, except that rounds up to `min_rounds` still
+/// run when they are projected to end within [`MIN_ROUNDS_GRACE`] of the
+/// budget. A run therefore ends within one sample of the budget (or that
+/// grace, for cheap rounds), or after one calibration and one sample of every
+/// cell when those take longer (one message at multi-GiB sizes or of a large
+/// file takes seconds). A round cut short by the budget is dropped, so every
+/// cell keeps the same number of samples, even when that is fewer than
+/// `min_rounds`.
 pub fn run(
     plan: &Plan,
     measure: &mut dyn Measure,
@@ -67,12 +86,18 @@ pub fn run(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<RunOutcome, String> {
     let start = Instant::now();
+    let out_of_time = || start.elapsed() >= plan.budget.max_time;
     let n = plan.cells.len();
     let mut cells = Vec::with_capacity(n);
     for (i, cell) in plan.cells.iter().enumerate() {
         measure.prepare(i, cell)?;
+        let warmup = if out_of_time() {
+            Duration::ZERO
+        } else {
+            plan.budget.warmup
+        };
         cells.push(CellSamples {
-            batch: warm_up(measure, i, &plan.budget.min_sample, plan.budget.warmup)?,
+            batch: warm_up(measure, i, &plan.budget.min_sample, warmup)?,
             seconds_per_message: Vec::new(),
         });
         progress(&Progress {
@@ -94,13 +119,29 @@ pub fn run(
     let mut order: Vec<usize> = (0..n).collect();
     let mut rounds = 0;
     let mut partial = false;
+    let rounds_start = Instant::now();
     'rounds: while rounds < plan.budget.max_rounds {
+        // Past the budget, a round runs only toward the minimum, and only
+        // when the rounds left are projected to end within the grace.
+        let may_overrun = rounds == 0
+            || (rounds < plan.budget.min_rounds && {
+                let per_round = rounds_start.elapsed() / rounds as u32;
+                let left = (plan.budget.min_rounds - rounds) as u32;
+                per_round.checked_mul(left).is_some_and(|rest| {
+                    start.elapsed() + rest <= plan.budget.max_time.saturating_add(MIN_ROUNDS_GRACE)
+                })
+            });
+        if !may_overrun && out_of_time() {
+            break;
+        }
         rng.shuffle(&mut order);
-        let taken: Vec<usize> = order.clone();
         let mut this_round = vec![None; n];
-        for &i in &taken {
+        for &i in &order {
             if stop.load(Ordering::Relaxed) {
                 partial = true;
+                break 'rounds;
+            }
+            if !may_overrun && out_of_time() {
                 break 'rounds;
             }
             let d = measure.sample(i, cells[i].batch)?;
@@ -109,7 +150,7 @@ pub fn run(
         // A round counts only when complete, so every cell has the same number of samples.
         for (cell, s) in cells.iter_mut().zip(this_round) {
             cell.seconds_per_message
-                .push(s.expect("every cell sampled this round"));
+                .push(s.ok_or("a cell was not sampled in a complete round")?);
         }
         rounds += 1;
         progress(&Progress {
@@ -119,8 +160,7 @@ pub fn run(
             elapsed: start.elapsed(),
         });
         if rounds >= plan.budget.min_rounds
-            && (start.elapsed() >= plan.budget.max_time
-                || precise_enough(&cells, plan.budget.target_precision))
+            && (out_of_time() || precise_enough(&cells, plan.budget.target_precision))
         {
             break;
         }
@@ -182,6 +222,8 @@ mod tests {
         prepared: Vec<usize>,
         calls: Vec<(usize, u64)>,
         fail_on: Option<usize>,
+        /// Real time each sample takes, for the time budget.
+        sleep: Duration,
     }
 
     impl Measure for Mock {
@@ -194,6 +236,7 @@ mod tests {
         }
         fn sample(&mut self, index: usize, batch: u64) -> Result<Duration, String> {
             self.calls.push((index, batch));
+            std::thread::sleep(self.sleep);
             Ok(Duration::from_nanos(batch * (10_000 + index as u64 * 100)))
         }
     }
@@ -226,6 +269,7 @@ mod tests {
             prepared: vec![],
             calls: vec![],
             fail_on: None,
+            sleep: Duration::ZERO,
         }
     }
 
@@ -293,6 +337,57 @@ mod tests {
         assert!(out.partial);
         assert_eq!(out.rounds, 4);
         assert!(out.cells.iter().all(|c| c.seconds_per_message.len() == 4));
+    }
+
+    #[test]
+    fn the_time_budget_ends_rounds_before_the_minimum() {
+        let mut p = plan(3, 50);
+        p.budget.max_rounds = 1000;
+        p.budget.max_time = Duration::from_millis(200);
+        let mut m = mock();
+        m.sleep = Duration::from_millis(20);
+        let out = run(&p, &mut m, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        // Warm-up (three 20 ms samples per cell) and rounds of 60 ms leave
+        // room for at most 2 rounds in 200 ms, and the 48 more wanted would
+        // take far longer than the grace.
+        assert!((1..=2).contains(&out.rounds), "{} rounds", out.rounds);
+        assert!(!out.partial);
+        assert!(out
+            .cells
+            .iter()
+            .all(|c| c.seconds_per_message.len() == out.rounds));
+    }
+
+    #[test]
+    fn past_the_budget_cells_are_only_calibrated_and_one_round_completes() {
+        let mut p = plan(4, 7);
+        p.budget.max_time = Duration::from_millis(30);
+        p.budget.warmup = Duration::from_millis(3);
+        let mut m = mock();
+        m.sleep = Duration::from_millis(50);
+        let out = run(&p, &mut m, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        // Calibration takes three samples per cell (batches 1, 16, then about
+        // 125 of the mock's 10 µs messages) and the 3 ms warm-up two more
+        // (1.25 ms each): five for the first cell, which spends the budget in
+        // real time; the others are only calibrated, and the round after the
+        // first is not started: six more rounds of 200 ms exceed the grace.
+        assert_eq!(m.prepared, vec![0, 1, 2, 3], "every cell is measured");
+        assert_eq!(m.calls.len(), 5 + 3 * 3 + 4);
+        assert_eq!(out.rounds, 1, "the first round always completes");
+        assert!(out.cells.iter().all(|c| c.seconds_per_message.len() == 1));
+    }
+
+    #[test]
+    fn cheap_rounds_reach_the_minimum_past_the_budget() {
+        let mut p = plan(2, 5);
+        p.budget.max_rounds = 1000;
+        p.budget.max_time = Duration::from_millis(1);
+        let mut m = mock();
+        m.sleep = Duration::from_millis(1);
+        let out = run(&p, &mut m, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        // Rounds of about 2 ms: the five wanted fit well within the grace,
+        // and none is started beyond them.
+        assert_eq!(out.rounds, 5);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The real `Measure`: hashers from the registry over pseudo-random inputs.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, TryReserveError};
 use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{hash_file, ReadBuffer, ReadStrategy};
 
+use crate::limits::RequestError;
 use crate::plan::{CellSpec, Mode};
 use crate::runner::Measure;
 use crate::stats::SplitMix64;
@@ -22,15 +23,33 @@ pub struct Input {
 }
 
 impl Input {
-    pub fn new(len: usize, misalign: usize, seed: u64) -> Input {
-        let mut storage = vec![0u8; len + PAGE + misalign];
+    /// Fails, instead of aborting the process, when the buffer cannot be
+    /// allocated: sizes come from users and may exceed memory or a limit on it.
+    pub fn new(len: usize, misalign: usize, seed: u64) -> Result<Input, TryReserveError> {
+        // Saturating: a total past usize::MAX fails the reservation as a capacity overflow.
+        let total = len.saturating_add(PAGE).saturating_add(misalign);
+        let mut storage: Vec<u8> = Vec::new();
+        storage.try_reserve_exact(total)?;
+        // Filled in place, chunk by chunk (a multiple of 8 bytes, so the bytes
+        // are those of one fill of the whole input): zeroing a multi-GiB
+        // buffer and then filling it would write it twice.
         let start = storage.as_ptr().align_offset(PAGE) + misalign;
-        SplitMix64(seed).fill(&mut storage[start..start + len]);
-        Input {
+        storage.resize(start, 0);
+        let mut rng = SplitMix64(seed);
+        let mut chunk = [0u8; 64 * 1024];
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            rng.fill(&mut chunk[..n]);
+            storage.extend_from_slice(&chunk[..n]);
+            left -= n;
+        }
+        storage.resize(total, 0);
+        Ok(Input {
             storage,
             start,
             len,
-        }
+        })
     }
     pub fn bytes(&self) -> &[u8] {
         &self.storage[self.start..self.start + self.len]
@@ -148,11 +167,62 @@ impl<'r> Workbench<'r> {
             .map_err(|e| e.to_string())
     }
 
-    fn ensure_input(&mut self, size: usize, thread: usize) {
-        let (seed, misalign) = (self.seed, self.misalign);
-        self.inputs.entry((size, thread)).or_insert_with(|| {
-            Input::new(size, misalign, seed ^ (size as u64) << 8 ^ thread as u64)
+    /// The input key of every stream: (size, thread).
+    fn input_keys(cell: &CellSpec) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let threads = match cell.mode {
+            Mode::Streams { threads } => threads.max(1),
+            Mode::OneStream { .. } => 1,
+            Mode::Latency | Mode::File { .. } => 0,
+        };
+        (0..threads).map(move |t| (cell.size, t))
+    }
+
+    fn input_seed(&self, size: usize, thread: usize) -> u64 {
+        self.seed ^ (size as u64) << 8 ^ thread as u64
+    }
+
+    /// Allocates every shared input the cells read, before anything is timed,
+    /// so that inputs too large for this machine fail the run at once rather
+    /// than after minutes of measuring.
+    pub fn allocate_inputs(&mut self, cells: &[CellSpec]) -> Result<(), RequestError> {
+        let mut wanted: BTreeMap<(usize, usize), ()> = BTreeMap::new();
+        for cell in cells {
+            wanted.extend(Self::input_keys(cell).map(|k| (k, ())));
+        }
+        let total = wanted.keys().fold(0u64, |sum, (size, _)| {
+            sum.saturating_add((*size as u64).saturating_add((PAGE + self.misalign) as u64))
         });
+        // Inputs larger than memory would be paged out while being hashed:
+        // refused before the allocator, which may promise more than there is.
+        if let Some(memory) = crate::limits::available_memory().filter(|m| total > *m) {
+            return Err(RequestError::InputsOverMemory { total, memory });
+        }
+        for &(size, thread) in wanted.keys() {
+            if self.inputs.contains_key(&(size, thread)) {
+                continue;
+            }
+            let input =
+                Input::new(size, self.misalign, self.input_seed(size, thread)).map_err(|_| {
+                    RequestError::InputsDoNotFit {
+                        total,
+                        size,
+                        copies: wanted.keys().filter(|(s, _)| *s == size).count(),
+                    }
+                })?;
+            self.inputs.insert((size, thread), input);
+        }
+        Ok(())
+    }
+
+    fn ensure_inputs(&mut self, cell: &CellSpec) -> Result<(), String> {
+        for (size, thread) in Self::input_keys(cell) {
+            if !self.inputs.contains_key(&(size, thread)) {
+                let input = Input::new(size, self.misalign, self.input_seed(size, thread))
+                    .map_err(|e| format!("an input of {size} bytes: {e}"))?;
+                self.inputs.insert((size, thread), input);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -171,16 +241,14 @@ impl Measure for Workbench<'_> {
                 let hashers = (0..threads.max(1))
                     .map(|_| self.hasher(cell, false))
                     .collect::<Result<Vec<_>, _>>()?;
-                for t in 0..threads.max(1) {
-                    self.ensure_input(cell.size, t);
-                }
+                self.ensure_inputs(cell)?;
                 CellState::Streams {
                     hashers,
                     size: cell.size,
                 }
             }
             Mode::OneStream { threads } => {
-                self.ensure_input(cell.size, 0);
+                self.ensure_inputs(cell)?;
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads.max(1))
                     .build()
@@ -193,7 +261,8 @@ impl Measure for Workbench<'_> {
             }
             Mode::Latency => CellState::Latency {
                 hasher: self.hasher(cell, false)?,
-                input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64),
+                input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64)
+                    .map_err(|e| format!("an input of {} bytes: {e}", cell.size))?,
             },
             Mode::File { cold } => {
                 // The same choices `hashlab sum` makes.
@@ -234,9 +303,11 @@ impl Measure for Workbench<'_> {
         let pin = self.pin;
         let file = self.file.clone();
         Ok(
-            match self.cells[index]
-                .as_mut()
-                .expect("prepared before sampling")
+            match self
+                .cells
+                .get_mut(index)
+                .and_then(Option::as_mut)
+                .ok_or_else(|| format!("cell {index} sampled before it was prepared"))?
             {
                 CellState::Streams { hashers, size } if hashers.len() == 1 => {
                     let input = inputs[&(*size, 0)].bytes();
@@ -309,12 +380,14 @@ impl Measure for Workbench<'_> {
                     let path = file.as_deref().ok_or("a file cell without a file")?;
                     let fail = |e: std::io::Error| format!("{}: {}", path.display(), e);
                     let mut total = Duration::ZERO;
+                    let uncancelled = hashlab_integrity::Cancel::new();
                     for _ in 0..batch {
                         if *cold {
                             drop_pages(&std::fs::File::open(path).map_err(fail)?)?;
                         }
                         let start = Instant::now();
-                        hash_file(path, hasher.as_mut(), buffer, strategy).map_err(fail)?;
+                        hash_file(path, hasher.as_mut(), buffer, strategy, &uncancelled)
+                            .map_err(fail)?;
                         total += start.elapsed();
                     }
                     total
@@ -373,13 +446,13 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
         // which is checked first.
         unsafe {
             if cpu >= libc::CPU_SETSIZE as usize {
-                return Err(format!("--pin: CPU {cpu} is out of range"));
+                return Err(format!("CPU {cpu} is out of range"));
             }
             let mut set: libc::cpu_set_t = std::mem::zeroed();
             libc::CPU_SET(cpu, &mut set);
             if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
                 return Err(format!(
-                    "--pin: CPU {cpu}: {}",
+                    "pinning to CPU {cpu}: {}",
                     std::io::Error::last_os_error()
                 ));
             }
@@ -389,7 +462,7 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
     #[cfg(not(target_os = "linux"))]
     {
         Err(format!(
-            "--pin {cpu}: thread pinning is only implemented on Linux"
+            "pinning to CPU {cpu}: thread pinning is only implemented on Linux"
         ))
     }
 }
@@ -400,16 +473,60 @@ mod tests {
 
     #[test]
     fn inputs_are_aligned_random_and_misalignable() {
-        let a = Input::new(1000, 0, 1);
+        let a = Input::new(1000, 0, 1).unwrap();
         assert_eq!(a.bytes().as_ptr() as usize % PAGE, 0);
         assert_eq!(a.bytes().len(), 1000);
         assert!(
             a.bytes().iter().filter(|b| **b == 0).count() < 30,
             "not zeros"
         );
-        let b = Input::new(1000, 3, 1);
+        let b = Input::new(1000, 3, 1).unwrap();
         assert_eq!(b.bytes().as_ptr() as usize % PAGE, 3);
         assert_eq!(a.bytes(), b.bytes(), "same seed, same bytes");
+        // Filled in chunks: still the bytes of one fill of the whole input.
+        let len = 3 * 64 * 1024 + 13;
+        let mut whole = vec![0u8; len];
+        SplitMix64(5).fill(&mut whole);
+        assert_eq!(Input::new(len, 0, 5).unwrap().bytes(), &whole[..]);
+    }
+
+    #[test]
+    fn inputs_beyond_memory_are_errors_not_aborts() {
+        assert!(Input::new(usize::MAX, 0, 1).is_err());
+        assert!(Input::new(usize::MAX - PAGE, usize::MAX, 1).is_err());
+        let registry = Registry::default();
+        let mut w = Workbench::new(&registry, 7, 0);
+        let huge = CellSpec {
+            algorithm: "sha256".into(),
+            backend: "rustcrypto".into(),
+            size: usize::MAX / 2,
+            mode: Mode::Streams { threads: 2 },
+        };
+        let small = CellSpec {
+            size: 64,
+            ..huge.clone()
+        };
+        let err = w.allocate_inputs(&[small.clone(), huge]).unwrap_err();
+        if crate::limits::available_memory().is_some() {
+            assert!(
+                matches!(
+                    err,
+                    RequestError::InputsOverMemory {
+                        total: u64::MAX,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        } else {
+            assert!(
+                matches!(err, RequestError::InputsDoNotFit { .. }),
+                "{err:?}"
+            );
+        }
+        assert!(w.inputs.is_empty(), "nothing allocated");
+        w.allocate_inputs(&[small]).unwrap();
+        assert_eq!(w.inputs.len(), 2, "one input per stream thread");
     }
 
     #[test]

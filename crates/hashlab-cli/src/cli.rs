@@ -90,7 +90,8 @@ pub struct BenchArgs {
     /// Every available backend of each algorithm.
     #[arg(long)]
     pub all_backends: bool,
-    /// Message sizes: integers or dd-style suffixes (K/KiB = 1024, KB = 1000, M, MB, G, GB).
+    /// Message sizes: integers or dd-style suffixes (K/KiB = 1024, KB = 1000, M, MB, G, GB);
+    /// at most 64 sizes of up to 1 TiB, whose inputs must fit in memory.
     #[arg(long, value_name = "LIST")]
     pub sizes: Option<String>,
     /// Thread counts, comma-separated; `all` = every core. 1 is always measured.
@@ -108,7 +109,7 @@ pub struct BenchArgs {
     /// Measure small messages as a dependent chain (each digest feeds the next input).
     #[arg(long)]
     pub latency: bool,
-    /// Start every input this many bytes past a page boundary.
+    /// Start every input this many bytes past a page boundary (0 to 4095).
     #[arg(long, value_name = "BYTES", default_value = "0")]
     pub misalign: usize,
     /// Also hash this file through `sum`'s reading path, to set disk-bound speed beside in-memory speed.
@@ -130,7 +131,14 @@ pub struct BenchArgs {
     /// A short run (under 10 s for the default set).
     #[arg(long)]
     pub quick: bool,
-    /// Stop starting new sampling rounds after this many seconds (default 30; 4 with --quick).
+    /// Time budget in seconds (default 30; 4 with --quick) of the measurement:
+    /// making the inputs, warming up and sampling. Every cell is still measured
+    /// once: past the budget, cells are only calibrated and no sample starts after
+    /// the first round, except cheap rounds toward the usual minimum (7; 5 with
+    /// --quick) that end within a second more. A run ends within one sample of
+    /// the budget, or after one calibration and one sample of each cell where
+    /// those take longer (seconds per message at multi-GB sizes or with --file);
+    /// a short budget gives fewer rounds than usual, as the notes say.
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<f64>,
     /// No progress bar, no estimate.
@@ -316,7 +324,7 @@ pub struct SumArgs {
 
 #[derive(Args, Debug)]
 pub struct CpuArgs {
-    /// Time spent measuring the core clock, in milliseconds.
+    /// Time spent measuring the core clock, in milliseconds (at most 60000).
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub clock_ms: u64,
     #[command(flatten)]
@@ -392,20 +400,32 @@ pub struct CheckArgs {
     /// Read every file with read(), never through a memory map.
     #[arg(long)]
     pub no_mmap: bool,
-    /// Object-store URLs only: compare the MD5 of each object's content with
-    /// its ETag where the ETag is one (single-part uploads); multipart ETags
-    /// are reported as not comparable. A mismatch exits 1.
+    /// Read the object-store URLs a manifest's lines name (`s3://`, `gs://`,
+    /// `az://`, `file://`), with the credentials of the environment. Without
+    /// it such a line fails, and nothing is sent: a manifest from elsewhere
+    /// must not make hashlab sign requests to the stores it names.
     #[arg(long)]
+    pub allow_remote: bool,
+    /// Object-store URLs only (with --allow-remote): compare the MD5 of each
+    /// object's content with its ETag where the ETag is one (single-part
+    /// uploads); multipart ETags are reported as not comparable. A mismatch exits 1.
+    #[arg(long, requires = "allow_remote")]
     pub verify_etag: bool,
+    /// The manifest's lines end with NUL, as `sum -z` writes them (names are
+    /// then taken as they are, never unescaped).
+    #[arg(short = 'z', long)]
+    pub zero: bool,
     /// Manifests to check; none or `-` means standard input. Lines may name
-    /// object-store URLs (as `sum s3://...` writes them).
+    /// object-store URLs (as `sum s3://...` writes them), read with --allow-remote.
     #[arg(value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct AuditArgs {
-    /// The manifest: GNU or BSD lines as `sum` and the coreutils write, or hashdeep's format.
+    /// The manifest: GNU or BSD lines as `sum` and the coreutils write,
+    /// hashdeep's format, or `sum --json`'s. A line that cannot be read is
+    /// one warning (manifest name and line number), and the rest is audited.
     #[arg(value_name = "MANIFEST")]
     pub manifest: PathBuf,
     /// Directories (walked recursively), files and object-store prefixes
@@ -415,12 +435,18 @@ pub struct AuditArgs {
     /// Algorithm of every line (default: the lines' tags, the manifest's name, the digest length).
     #[arg(short, long)]
     pub algorithm: Option<String>,
+    /// The manifest's lines end with NUL, as `sum -z` writes them.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
     /// Files hashed in parallel (default: every core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Re-hash only files whose size or modification time differ from the
-    /// manifest (hashdeep's records sizes, `sum --json` both). Faster, but
-    /// blind to bitrot, which changes neither.
+    /// Re-hash only files whose size, modification time, inode or
+    /// status-change time differ from the manifest (`sum --json` records all
+    /// four, hashdeep's manifests sizes only, older `sum --json` manifests no
+    /// inode or status-change time). Faster, but blind to bitrot, which
+    /// changes none of them, and, where the manifest records no inode and
+    /// status-change time, to a same-size rewrite whose mtime was put back.
     #[arg(long)]
     pub changed_only: bool,
     /// Object-store URLs only: compare the MD5 of each object's content with
@@ -553,7 +579,7 @@ pub struct ReportArgs {
     /// With no results file: the algorithms to measure, comma-separated (default: bench's default set).
     #[arg(short, long, value_delimiter = ',', conflicts_with = "inputs")]
     pub algorithms: Vec<String>,
-    /// With no results file: stop starting sampling rounds after this many seconds (as bench --max-time).
+    /// With no results file: the time budget of the run, in seconds (as bench --max-time).
     #[arg(long, value_name = "SECONDS", conflicts_with = "inputs")]
     pub max_time: Option<f64>,
     /// With no results file: keep the run in the history database, as `bench --save`

@@ -7,8 +7,11 @@ pub enum Failure {
     Usage(String),
     /// Something went wrong while working: exit 1.
     Runtime(String),
-    /// The reader of our output went away (`| head`): stop quietly.
+    /// The reader of our output went away (`| head`): end by SIGPIPE, quietly.
     BrokenPipe,
+    /// Stopped by SIGINT or SIGTERM where a handler was installed to clean
+    /// up: exit 130, as a shell reports an interrupted command.
+    Interrupted,
 }
 
 impl Failure {
@@ -16,8 +19,15 @@ impl Failure {
         if error.kind() == io::ErrorKind::BrokenPipe {
             Failure::BrokenPipe
         } else {
-            Failure::Runtime(format!("writing output: {}", io_message(&error)))
+            // coreutils' words: "sha256sum: write error: No space left on device".
+            Failure::Runtime(format!("write error: {}", io_message(&error)))
         }
+    }
+}
+
+impl From<hashlab_integrity::OutputError> for Failure {
+    fn from(error: hashlab_integrity::OutputError) -> Failure {
+        Failure::Runtime(error.to_string())
     }
 }
 

@@ -1,22 +1,56 @@
 //! The `hashlab` command: argument parsing and output only; hashing lives in the
 //! libraries.
 
-mod cli;
-mod commands;
-mod failure;
-mod manual;
-mod output;
-
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command};
-use failure::Failure;
+use hashlab_cli::cli::{Cli, Command};
+use hashlab_cli::failure::Failure;
+use hashlab_cli::{commands, errln, stdio};
+
+/// std's start-up code puts /dev/null, open for reading and writing, on a
+/// closed descriptor 0, 1 or 2 before `main` runs, so `hashlab sum f >&-`
+/// would write into /dev/null and exit 0. A constructor runs before that
+/// code (as with the `ctor` crate, which would be a dependency for these
+/// three lines) and guards the descriptors first. It lives in the binary: a
+/// static in the library would be dropped by the linker with its unused object.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[used]
+#[link_section = ".init_array"]
+static GUARD_AT_START: extern "C" fn() = guard_at_start;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+extern "C" fn guard_at_start() {
+    stdio::guard_standard_descriptors();
+}
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    stdio::guard_standard_descriptors();
+    let result = match Cli::try_parse() {
+        Ok(cli) => run(cli.command),
+        Err(e) => stdio::clap_failure(e),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::BrokenPipe) => stdio::die_of_broken_pipe(),
+        Err(Failure::Usage(message)) => {
+            errln!("hashlab: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Runtime(message)) => {
+            errln!("hashlab: {message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Interrupted) => {
+            errln!("hashlab: interrupted");
+            ExitCode::from(130)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, Failure> {
+    match command {
         Command::List(args) => commands::list::run(&args),
         Command::Sum(args) => commands::sum::run(&args),
         Command::Completions(args) => commands::docs::completions(args.shell),
@@ -32,17 +66,5 @@ fn main() -> ExitCode {
         Command::Quality(args) => commands::quality::run(&args),
         Command::Compare(args) => commands::compare::run(&args),
         Command::History(args) => commands::history::run(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
-        Err(Failure::Usage(message)) => {
-            eprintln!("hashlab: {message}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Runtime(message)) => {
-            eprintln!("hashlab: {message}");
-            ExitCode::from(1)
-        }
     }
 }

@@ -146,7 +146,8 @@ fn audit_reads_hashdeep_manifests_and_reports_new_files() {
 }
 
 /// Rewrites a file with one bit flipped and puts its modification time back,
-/// as bitrot (or a careless tool) would leave it.
+/// as a careless tool would leave it (its status-change time moves on;
+/// bitrot on the disk would leave that too).
 fn flip_bit_keeping_mtime(path: &Path, bit: usize) {
     let modified = std::fs::metadata(path).unwrap().modified().unwrap();
     flip_bit(path, bit);
@@ -174,9 +175,10 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
         "{}",
         text(&quiet.stdout)
     );
-    assert!(text(&quiet.stderr).contains("bitrot changes neither"));
+    assert!(text(&quiet.stderr).contains("bitrot changes none of them"));
 
-    // b2 rots silently (same size and mtime); b3 grows.
+    // b2 is rewritten with one bit flipped and its mtime put back (same
+    // size and mtime, a new status-change time); b3 grows.
     flip_bit_keeping_mtime(&store.blob(2), 77);
     std::fs::write(
         store.blob(3),
@@ -189,6 +191,25 @@ fn changed_only_skips_files_with_the_recorded_size_and_time_and_says_so() {
     );
     assert_eq!(fast.status.code(), Some(1), "{}", text(&fast.stderr));
     let report: serde_json::Value = serde_json::from_slice(&fast.stdout).unwrap();
+    assert_eq!(
+        report["changed"],
+        serde_json::json!(["blobs/b2", "blobs/b3"])
+    );
+    assert_eq!(report["counts"]["assumed"], 3);
+    // A manifest that records sizes and mtimes only (`sum --json` before it
+    // recorded inodes and status-change times) is blind to b2, as to bitrot.
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("m.json")).unwrap()).unwrap();
+    for e in &mut entries {
+        let e = e.as_object_mut().unwrap();
+        assert!(e.remove("inode").is_some() && e.remove("ctime_ns").is_some());
+    }
+    std::fs::write(dir.join("old.json"), serde_json::to_vec(&entries).unwrap()).unwrap();
+    let blind = hashlab_in(
+        dir,
+        &["audit", "--changed-only", "--json", "old.json", "blobs"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&blind.stdout).unwrap();
     assert_eq!(report["changed"], serde_json::json!(["blobs/b3"]));
     assert_eq!(report["counts"]["assumed"], 4);
     assert!(report["assumed"]

@@ -126,6 +126,28 @@ fn manifests(tool: &str, dir: &Path, foreign_tag: bool) -> Vec<(String, Vec<u8>)
     mixed.extend_from_slice(format!("{}  a\n", &a[..a.len() - 2]).as_bytes());
     mixed.extend_from_slice(format!("{a}  ").as_bytes());
     mixed.extend_from_slice(&tagged);
+    // coreutils reads its tag in its own case only; `sha256 (a) = ...` is
+    // improperly formatted.
+    let tag = String::from_utf8_lossy(&tagged)
+        .split(" (")
+        .next()
+        .unwrap()
+        .to_string();
+    let swapped: String = tag
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    for other in [tag.to_lowercase(), tag.to_uppercase(), swapped] {
+        if other != tag {
+            mixed.extend_from_slice(format!("{other} (a) = {a}\n").as_bytes());
+        }
+    }
     mixed.extend_from_slice(b"\x00\xff\xfe junk\n");
     if foreign_tag {
         // Another algorithm's tag: coreutils and `hashlab check -a` call it malformed.

@@ -228,3 +228,110 @@ fn a_locked_database_costs_no_results() {
     assert!(History::open(&db).unwrap().list().unwrap().is_empty());
     assert!(!printed.cells.is_empty());
 }
+
+fn fixture() -> Report {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/results/zen4-plain.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn stored_control_characters_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let mut report = fixture();
+    // A title change, a bell, a colour and a right-to-left override, as a
+    // hand-edited or hostile database could hold them.
+    report.environment.command_line = vec![
+        "hashlab".into(),
+        "\x1b]0;owned\x07bench".into(),
+        "\x1b[31mred\u{202e}".into(),
+    ];
+    report.environment.cpu_model = "CPU\x1b[2J\r".into();
+    History::open(&db).unwrap().save(&report).unwrap();
+    for format in ["table", "md", "csv"] {
+        let o = hashlab(&["history", "--format", format], Some(&db));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        for raw in ['\x1b', '\x07', '\r', '\u{202e}'] {
+            assert!(!out.contains(raw), "{format}: {raw:?} printed raw: {out:?}");
+        }
+        assert!(out.contains("\\x1b]0;owned\\x07bench"), "{format}: {out}");
+        assert!(out.contains("\\u{202e}"), "{format}: {out}");
+    }
+    // JSON escapes them its own way.
+    let o = hashlab(&["history", "--json"], Some(&db));
+    assert!(!text(&o.stdout).contains('\x1b'));
+    assert!(text(&o.stdout).contains("\\u001b"));
+}
+
+#[test]
+fn an_empty_or_foreign_file_as_db_is_refused_and_never_initialized() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, b"").unwrap();
+    for args in [
+        &["history"][..],
+        &["compare", "--runs", "1", "2"],
+        &QUICK
+            .iter()
+            .copied()
+            .chain(["--save", "--json"])
+            .collect::<Vec<_>>(),
+        &QUICK
+            .iter()
+            .copied()
+            .chain(["--check-regression", "--json"])
+            .collect::<Vec<_>>(),
+    ] {
+        let o = hashlab(args, Some(&empty));
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(&format!("{}: not a hashlab history", empty.display())),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        assert_eq!(
+            std::fs::read(&empty).unwrap(),
+            b"",
+            "{args:?}: written into"
+        );
+    }
+}
+
+#[test]
+fn a_regression_check_alone_creates_no_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let o = bench(&["--check-regression", "--json"], &db);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("no history yet"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!db.exists(), "only --save makes a history");
+}
+
+#[test]
+fn a_negative_cell_count_is_reported_as_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    History::open(&db).unwrap().save(&fixture()).unwrap();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("UPDATE runs SET cells = -5;")
+        .unwrap();
+    let o = hashlab(&["history"], Some(&db));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    assert!(!text(&o.stdout).contains("18446744073709551611"));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "hashlab: {}: run 1 cannot be read back (its cell count is -5)\n",
+            db.display()
+        )
+    );
+}

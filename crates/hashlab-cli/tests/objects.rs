@@ -352,7 +352,7 @@ fn sum_check_audit_and_etags_over_minio() {
         ],
     );
     assert!(sum.status.success(), "{}", text(&sum.stderr));
-    let check = minio.hashlab(cwd, &["check", "lake.sha256"]);
+    let check = minio.hashlab(cwd, &["check", "--allow-remote", "lake.sha256"]);
     assert!(check.status.success(), "{}", text(&check.stderr));
     assert_eq!(
         text(&check.stdout).matches(": OK\n").count(),
@@ -397,7 +397,7 @@ fn sum_check_audit_and_etags_over_minio() {
         b"the original bytes",
         b"the 0riginal bytes",
     );
-    let check = minio.hashlab(cwd, &["check", "lake.sha256"]);
+    let check = minio.hashlab(cwd, &["check", "--allow-remote", "lake.sha256"]);
     assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
     assert!(text(&check.stdout).contains("s3://lake/data/small: FAILED\n"));
     assert!(text(&check.stderr).contains("1 computed checksum did NOT match"));
@@ -411,7 +411,7 @@ fn sum_check_audit_and_etags_over_minio() {
     assert!(text(&audit.stdout).contains("audit FAILED: 5 matched, 1 changed, 0 missing, 0 new"));
     for args in [
         &["sum", "--verify-etag", "-a", "blake3", "s3://lake/data"][..],
-        &["check", "--verify-etag", "lake.sha256"][..],
+        &["check", "--allow-remote", "--verify-etag", "lake.sha256"][..],
         &["audit", "--verify-etag", "lake.sha256", "s3://lake/data"][..],
     ] {
         let out = minio.hashlab(cwd, args);
@@ -440,7 +440,13 @@ fn sum_check_audit_and_etags_over_minio() {
     assert_eq!(report["counts"]["matched"], 3);
     let check = minio.hashlab(
         cwd,
-        &["check", "--ignore-missing", "--quiet", "lake.sha256"],
+        &[
+            "check",
+            "--allow-remote",
+            "--ignore-missing",
+            "--quiet",
+            "lake.sha256",
+        ],
     );
     assert_eq!(check.status.code(), Some(1), "small still fails");
     assert!(
@@ -504,14 +510,17 @@ fn object_store_errors_are_one_line_each() {
          2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881  s3://present/k/gone\n",
     )
     .unwrap();
-    let check = minio.hashlab(dir.path(), &["check", "m.sha256"]);
+    let check = minio.hashlab(dir.path(), &["check", "--allow-remote", "m.sha256"]);
     assert_eq!(check.status.code(), Some(1));
     assert_eq!(
         text(&check.stdout),
         "s3://present/k/x: OK\ns3://present/k/gone: FAILED open or read\n"
     );
     assert!(text(&check.stderr).contains("hashlab: s3://present/k/gone: no such object\n"));
-    let check = minio.hashlab(dir.path(), &["check", "--ignore-missing", "m.sha256"]);
+    let check = minio.hashlab(
+        dir.path(),
+        &["check", "--allow-remote", "--ignore-missing", "m.sha256"],
+    );
     assert!(check.status.success(), "{}", text(&check.stderr));
     // Keys from a profile of a shared credentials file, as the AWS CLI reads them.
     std::fs::write(

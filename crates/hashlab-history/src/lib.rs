@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hashlab_bench::report::Report;
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 /// Marks the file as ours (`PRAGMA application_id`), so another program's
@@ -152,7 +152,7 @@ pub enum HistoryError {
         path: PathBuf,
         detail: String,
     },
-    /// An SQLite database, but not one hashlab wrote.
+    /// An empty file or an SQLite database hashlab did not write: left as it is.
     NotHistory {
         path: PathBuf,
     },
@@ -198,7 +198,7 @@ impl fmt::Display for HistoryError {
             ),
             HistoryError::NotHistory { path } => write!(
                 f,
-                "{}: an SQLite database, but not a hashlab history",
+                "{}: not a hashlab history (an empty file, or another program's database); only a path where nothing exists yet is made into one",
                 path.display()
             ),
             HistoryError::TooNew {
@@ -250,23 +250,57 @@ impl History {
         dirs::data_dir().map(|d| d.join("hashlab").join("history.sqlite"))
     }
 
-    /// Opens (creating if needed) the history at `path`, upgrading its schema.
+    /// Opens the history at `path`, upgrading its schema; where nothing is
+    /// at `path` yet, creates a new history there. An existing file is only
+    /// ever opened, never made into a history: an empty file or another
+    /// program's database (a wrong `--db`) is refused untouched.
     pub fn open(path: impl AsRef<Path>) -> Result<History> {
         History::open_with_timeout(path, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// As `open`, but `None` where there is no file: never creates one.
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<Option<History>> {
+        let path = path.as_ref();
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            _ => History::open(path).map(Some),
+        }
     }
 
     /// As `open`, waiting at most `busy_timeout` for another process's lock.
     pub fn open_with_timeout(path: impl AsRef<Path>, busy_timeout: Duration) -> Result<History> {
         let path = path.as_ref().to_path_buf();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
+        let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => dir.to_path_buf(),
+            None => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(HistoryError::Io {
+                path,
+                detail: "its directory does not exist".into(),
+            });
+        }
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.len() == 0 && meta.is_file() => {
+                return Err(HistoryError::NotHistory { path })
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                create(&path, &dir, busy_timeout)?
+            }
+            Err(e) => {
                 return Err(HistoryError::Io {
                     path,
-                    detail: "its directory does not exist".into(),
-                });
+                    detail: e.to_string(),
+                })
             }
         }
-        let conn = Connection::open(&path).map_err(|e| classify(&path, busy_timeout, e))?;
+        // Never SQLite's create flag: a file that vanished since is not remade here.
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags)
+            .map_err(|e| classify(&path, busy_timeout, e))?;
         let mut history = History {
             conn,
             path,
@@ -292,6 +326,10 @@ impl History {
     /// re-reading the version under the write lock (another process may have
     /// migrated meanwhile).
     fn migrate(&mut self, steps: &[&str]) -> Result<()> {
+        self.migrate_file(steps, false)
+    }
+
+    fn migrate_file(&mut self, steps: &[&str], fresh: bool) -> Result<()> {
         let latest = steps.len() as i64;
         let (version, application_id, tables) = self.header()?;
         if version > latest {
@@ -301,8 +339,11 @@ impl History {
                 supported: latest,
             });
         }
-        let ours = application_id == APPLICATION_ID || (application_id == 0 && tables == 0);
-        if !ours {
+        // A new history is made whole before it takes its name (`create`), so
+        // every file found here must already be one.
+        let ours =
+            application_id == APPLICATION_ID || (fresh && application_id == 0 && tables == 0);
+        if !ours || version < 0 {
             return Err(HistoryError::NotHistory {
                 path: self.path.clone(),
             });
@@ -321,7 +362,12 @@ impl History {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(fail)?;
         while current < latest {
-            tx.execute_batch(steps[current as usize]).map_err(fail)?;
+            // Re-read under the lock: another writer may have set any version.
+            let step = usize::try_from(current)
+                .ok()
+                .and_then(|i| steps.get(i))
+                .ok_or_else(|| HistoryError::NotHistory { path: path.clone() })?;
+            tx.execute_batch(step).map_err(fail)?;
             current += 1;
         }
         // PRAGMA takes no bound parameters; both values are integers we made.
@@ -406,11 +452,11 @@ impl History {
                     command, cells, partial
              FROM runs {filter} ORDER BY id"
         );
-        let read = || -> rusqlite::Result<Vec<RunSummary>> {
+        let read = || -> rusqlite::Result<Vec<(RunSummary, i64)>> {
             let mut stmt = self.conn.prepare(&sql)?;
             let rows = stmt.query_map(params, |r| {
                 let mask: String = r.get(5)?;
-                Ok(RunSummary {
+                let summary = RunSummary {
                     id: RunId(r.get(0)?),
                     date: r.get(1)?,
                     saved_at: r.get(2)?,
@@ -424,13 +470,25 @@ impl History {
                     version: r.get(6)?,
                     git_commit: r.get(7)?,
                     command: r.get(8)?,
-                    cells: r.get::<_, i64>(9)? as usize,
+                    cells: 0,
                     partial: r.get(10)?,
-                })
+                };
+                Ok((summary, r.get::<_, i64>(9)?))
             })?;
-            rows.collect()
+            rows.collect::<rusqlite::Result<Vec<_>>>()
         };
-        read().map_err(|e| self.error(e))
+        let rows = read().map_err(|e| self.error(e))?;
+        // A count below zero is a damaged row, not a count to wrap around.
+        rows.into_iter()
+            .map(|(mut summary, cells)| {
+                summary.cells = usize::try_from(cells).map_err(|_| HistoryError::BadRecord {
+                    path: self.path.clone(),
+                    id: summary.id,
+                    detail: format!("its cell count is {cells}"),
+                })?;
+                Ok(summary)
+            })
+            .collect()
     }
 
     /// The full results of a run.
@@ -483,6 +541,40 @@ impl History {
                 detail: found,
             })
         }
+    }
+}
+
+/// Makes a new history at `path`: built under a temporary name beside it
+/// and linked into place only when whole, so a process killed meanwhile
+/// leaves no half-made file where the history goes (which a later run could
+/// not tell from a wrong `--db`). Another process creating the same file at
+/// the same time wins; its history is then opened.
+fn create(path: &Path, dir: &Path, busy_timeout: Duration) -> Result<()> {
+    let io = |e: std::io::Error| HistoryError::Io {
+        path: path.to_path_buf(),
+        detail: e.to_string(),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hashlab-history.").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // The mode SQLite gives a database it creates (0644 less the umask).
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let temp = builder.tempfile_in(dir).map_err(io)?;
+    let conn = Connection::open(temp.path()).map_err(|e| classify(path, busy_timeout, e))?;
+    let mut fresh = History {
+        conn,
+        path: path.to_path_buf(),
+        busy_timeout,
+    };
+    fresh.migrate_file(MIGRATIONS, true)?;
+    drop(fresh);
+    match temp.persist_noclobber(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(io(e.error)),
     }
 }
 

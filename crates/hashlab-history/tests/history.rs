@@ -308,3 +308,72 @@ fn killed_mid_write_leaves_only_complete_runs() {
         "killed {iterations} writers ({caught_mid_transaction} mid-transaction), {previous} complete runs kept"
     );
 }
+
+#[test]
+fn an_existing_file_that_is_not_a_history_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty file (a `--db` given by mistake, `touch`ed, or a SQL dump's
+    // target) and a database another program made but has not filled yet.
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    let bare = dir.path().join("bare.db");
+    rusqlite::Connection::open(&bare)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 0; VACUUM;")
+        .unwrap();
+    let bare_bytes = std::fs::read(&bare).unwrap();
+    assert!(!bare_bytes.is_empty());
+    for (path, bytes) in [(&empty, Vec::new()), (&bare, bare_bytes)] {
+        for outcome in [
+            History::open(path).map(|_| ()),
+            History::open_existing(path).map(|_| ()),
+        ] {
+            match outcome {
+                Err(e @ HistoryError::NotHistory { .. }) => {
+                    let text = e.to_string();
+                    assert!(text.starts_with(&path.display().to_string()), "{text}");
+                    assert!(text.contains("not a hashlab history"), "{text}");
+                }
+                other => panic!("{}: {other:?}", path.display()),
+            }
+        }
+        assert_eq!(std::fs::read(path).unwrap(), bytes, "never initialized");
+    }
+}
+
+#[test]
+fn only_a_missing_path_is_created_and_open_existing_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(&dir);
+    assert!(History::open_existing(&path).unwrap().is_none());
+    assert!(!path.exists());
+    History::open(&path).unwrap();
+    assert!(History::open_existing(&path).unwrap().is_some());
+    // Made whole under another name, then linked: nothing else is left.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, [path.file_name().unwrap()]);
+}
+
+#[test]
+fn a_negative_count_is_damage_not_a_huge_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(&dir);
+    let mut h = History::open(&path).unwrap();
+    let id = h.save(&fixture("zen4-plain")).unwrap();
+    drop(h);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE runs SET cells = -5 WHERE id = ?1", [id.0])
+        .unwrap();
+    match History::open(&path).unwrap().list() {
+        Err(e @ HistoryError::BadRecord { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains(&format!("run {id}")), "{text}");
+            assert!(text.contains("-5"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
-use crate::manifest::{parse_line, Entry, GnuReading, Line, TagHint};
+use crate::cancel::{is_interrupted, Cancel, Interrupted};
+use crate::manifest::{parse_record, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
 /// What the caller fixed for every line.
@@ -26,6 +27,11 @@ pub struct CheckOptions {
     pub ignore_missing: bool,
     /// Read every file with read(), never through a memory map.
     pub no_mmap: bool,
+    /// Set by the caller to stop checking, mid-file: `check` then returns
+    /// [`CheckError::Interrupted`].
+    pub cancel: Cancel,
+    /// How the manifest's records end (`sum -z` writes NUL-terminated ones).
+    pub framing: Framing,
 }
 
 /// The algorithm a manifest's file name suggests: `x.sha256`, `x.b2`,
@@ -63,6 +69,87 @@ pub(crate) fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
         64 => Some("sha512"),
         _ => None,
     }
+}
+
+/// Why a line's algorithm or length could not be settled: coreutils calls
+/// such a line improperly formatted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsettled {
+    /// The line's tag names another algorithm than the one asked for.
+    OtherAlgorithm { tag: String, asked: String },
+    /// No tag, and neither the manifest's name nor the digest's length
+    /// names an algorithm.
+    Undecided { bytes: usize },
+    /// The digest's length is not one the algorithm gives (or not the one
+    /// its tag or the caller states).
+    Length { algorithm: String, bytes: usize },
+}
+
+impl std::fmt::Display for Unsettled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsettled::OtherAlgorithm { tag, asked } => {
+                write!(f, "its tag names {tag}, not {asked} as asked")
+            }
+            Unsettled::Undecided { bytes } => write!(
+                f,
+                "no tag, and neither the manifest's name nor the digest's length ({bytes} bytes) tells the algorithm"
+            ),
+            Unsettled::Length { algorithm, bytes } => {
+                write!(f, "a {bytes}-byte digest is not a {algorithm} digest here")
+            }
+        }
+    }
+}
+
+/// The algorithm and output length for a line with a digest of `len` bytes:
+/// the caller's `chosen` algorithm and `length` first, then the line's tag,
+/// the manifest name's `hint`, and the digest's length.
+pub(crate) fn settle<'r>(
+    registry: &'r Registry,
+    chosen: Option<&str>,
+    length: Option<usize>,
+    tag: Option<&TagHint>,
+    len: usize,
+    hint: Option<&str>,
+) -> Result<(&'r Algorithm, usize), Unsettled> {
+    let known = |name: &str| {
+        registry
+            .algorithm(name)
+            .map_err(|_| Unsettled::Undecided { bytes: len })
+    };
+    let (algorithm, tag_len) = match (chosen, tag) {
+        (Some(chosen), Some(tag)) if tag.algorithm != chosen => {
+            return Err(Unsettled::OtherAlgorithm {
+                tag: tag.algorithm.clone(),
+                asked: chosen.to_string(),
+            })
+        }
+        (Some(chosen), tag) => (known(chosen)?, tag.and_then(|t| t.length)),
+        (None, Some(tag)) => (known(&tag.algorithm)?, tag.length),
+        (None, None) => match hint {
+            Some(name) => (known(name)?, None),
+            None => (
+                known(algorithm_from_length(len).ok_or(Unsettled::Undecided { bytes: len })?)?,
+                None,
+            ),
+        },
+    };
+    let fits = match algorithm.output {
+        OutputRule::Fixed { bytes } => bytes == len,
+        // b2sum reads the length of a GNU line from its digest.
+        rule => {
+            let (min, max) = rule.range();
+            (min..=max).contains(&len)
+        }
+    };
+    if !fits || tag_len.is_some_and(|t| t != len) || length.is_some_and(|l| l != len) {
+        return Err(Unsettled::Length {
+            algorithm: algorithm.name.clone(),
+            bytes: len,
+        });
+    }
+    Ok((algorithm, len))
 }
 
 /// What happened to one manifest line.
@@ -123,6 +210,8 @@ pub enum CheckError {
     Read(io::Error),
     /// The parameters do not fit an algorithm a line needs (bad key length, unknown backend...).
     Params(HashError),
+    /// [`CheckOptions::cancel`] was set.
+    Interrupted,
 }
 
 impl std::fmt::Display for CheckError {
@@ -130,6 +219,7 @@ impl std::fmt::Display for CheckError {
         match self {
             CheckError::Read(e) => write!(f, "{e}"),
             CheckError::Params(e) => write!(f, "{e}"),
+            CheckError::Interrupted => write!(f, "{Interrupted}"),
         }
     }
 }
@@ -187,17 +277,24 @@ impl<'r> Checker<'r> {
         let mut summary = Summary::default();
         let mut raw = Vec::new();
         let mut line_number = 0u64;
+        let end = match self.options.framing {
+            Framing::Lines => b'\n',
+            Framing::Nul => b'\0',
+        };
         loop {
             raw.clear();
             if manifest
-                .read_until(b'\n', &mut raw)
+                .read_until(end, &mut raw)
                 .map_err(CheckError::Read)?
                 == 0
             {
                 break;
             }
             line_number += 1;
-            let entry = match parse_line(self.registry, &raw) {
+            if self.options.cancel.is_cancelled() {
+                return Err(CheckError::Interrupted);
+            }
+            let entry = match parse_record(self.registry, &raw, self.options.framing) {
                 Line::Skip => continue,
                 Line::Malformed => None,
                 Line::Entry(e) => self
@@ -232,36 +329,21 @@ impl<'r> Checker<'r> {
         Ok(summary)
     }
 
-    /// The algorithm and output length for a line, or `None` when the line
-    /// does not fit them (coreutils calls that improperly formatted).
     fn settle(
         &self,
         tag: Option<&TagHint>,
         len: usize,
         hint: Option<&str>,
     ) -> Option<(&'r Algorithm, usize)> {
-        let registry = self.registry;
-        let (algorithm, tag_len) = match (&self.options.algorithm, tag) {
-            (Some(chosen), Some(tag)) if &tag.algorithm != chosen => return None,
-            (Some(chosen), tag) => (registry.algorithm(chosen).ok()?, tag.and_then(|t| t.length)),
-            (None, Some(tag)) => (registry.algorithm(&tag.algorithm).ok()?, tag.length),
-            (None, None) => match hint {
-                Some(name) => (registry.algorithm(name).ok()?, None),
-                None => (registry.algorithm(algorithm_from_length(len)?).ok()?, None),
-            },
-        };
-        if tag_len.is_some_and(|t| t != len) || self.options.length.is_some_and(|l| l != len) {
-            return None;
-        }
-        let fits = match algorithm.output {
-            OutputRule::Fixed { bytes } => bytes == len,
-            // b2sum reads the length of a GNU line from its digest.
-            rule => {
-                let (min, max) = rule.range();
-                (min..=max).contains(&len)
-            }
-        };
-        fits.then_some((algorithm, len))
+        settle(
+            self.registry,
+            self.options.algorithm.as_deref(),
+            self.options.length,
+            tag,
+            len,
+            hint,
+        )
+        .ok()
     }
 
     fn verify(
@@ -272,6 +354,7 @@ impl<'r> Checker<'r> {
     ) -> Result<Outcome, CheckError> {
         // Out of `self` while `prepared` borrows it.
         let mut opener = self.opener.take();
+        let cancel = self.options.cancel.clone();
         let prepared = self.prepare(algorithm, len)?;
         let opened = opener.as_mut().and_then(|open| {
             prepared.hasher.reset();
@@ -283,10 +366,16 @@ impl<'r> Checker<'r> {
                 bytes,
             })
         } else if entry.name == b"-" {
+            let stdin = io::stdin();
+            #[cfg(unix)]
+            let mut reader = crate::read::Waiting::new(&stdin, &cancel);
+            #[cfg(not(unix))]
+            let mut reader = stdin.lock();
             hash_reader(
-                &mut io::stdin().lock(),
+                &mut reader,
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
+                &cancel,
             )
         } else {
             hash_file(
@@ -294,9 +383,12 @@ impl<'r> Checker<'r> {
                 prepared.hasher.as_mut(),
                 &mut prepared.buffer,
                 &prepared.strategy,
+                &cancel,
             )
         };
+        self.opener = opener;
         let outcome = match result {
+            Err(e) if is_interrupted(&e) => return Err(CheckError::Interrupted),
             Ok(hashed) if hashed.digest.as_bytes() == entry.expected.as_slice() => Outcome::Ok,
             Ok(_) => Outcome::Failed,
             Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
@@ -304,7 +396,6 @@ impl<'r> Checker<'r> {
             }
             Err(e) => Outcome::Unreadable(e),
         };
-        self.opener = opener;
         Ok(outcome)
     }
 
@@ -525,5 +616,30 @@ mod tests {
         let mut manifest: &[u8] = b"BLAKE3 (/dev/null) = af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262\n";
         let result = checker.check(&mut manifest, None, false, &mut |_| {});
         assert!(matches!(result, Err(CheckError::Params(_))), "{result:?}");
+    }
+
+    #[test]
+    fn a_cancel_stops_the_check_mid_file() {
+        let dir = std::env::temp_dir().join(format!("hashlab-check-cancel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("sparse");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(64 << 30)
+            .unwrap();
+        let options = CheckOptions::default();
+        let cancel = options.cancel.clone();
+        let registry = Registry::default();
+        let mut checker = Checker::new(&registry, options);
+        let manifest = format!("{}  {}\n", "0".repeat(64), big.display());
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            cancel.cancel();
+        });
+        // 64 GiB would take half a minute and more: the cancel ends it first.
+        let result = checker.check(&mut manifest.as_bytes(), None, false, &mut |_| {});
+        canceller.join().unwrap();
+        assert!(matches!(result, Err(CheckError::Interrupted)), "{result:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

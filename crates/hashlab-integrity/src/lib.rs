@@ -4,32 +4,49 @@
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod audit;
+pub mod cancel;
 pub mod check;
 pub mod lines;
 pub mod manifest;
 pub mod many;
 #[cfg(unix)]
 mod mapped;
+pub mod outfile;
 #[cfg(unix)]
 pub mod pagecache;
 pub mod plan;
 pub mod read;
+pub mod recorded;
+pub mod stdin;
 pub mod walk;
 
 pub use audit::{
-    audit, audit_with, is_url_name, read_manifest, records_size_or_time, AuditReport, Recorded,
-    RemoteHash,
+    audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, RemoteHash,
 };
+pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Opener, Outcome,
-    Summary,
+    Summary, Unsettled,
 };
-pub use lines::{escape_name, gnu_line, tag_line, LineStyle};
-pub use manifest::{display_name, parse_line, resolve_tag, Entry, Line, TagHint};
-pub use many::{hash_input, hash_inputs, mtime_ns, Fanout, FileDigests, HashJob};
+pub use lines::{
+    escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,
+    name_from_base64, tag_line, LineStyle, NameEscaping,
+};
+pub use manifest::{
+    display_name, parse_line, parse_record, resolve_tag, Entry, Framing, Line, TagHint,
+};
+pub use many::{
+    hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob,
+};
+pub use outfile::{write_file, OutputError, OutputFile, WriteMode};
 pub use plan::{Column, PlanError, SumPlan, SumRequest};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
+pub use recorded::{
+    read_manifest, LineFault, LineProblem, Manifest, ManifestError, Place, ReadOptions, Recorded,
+    MAX_ALGORITHMS, MAX_DIGEST_BYTES,
+};
+pub use stdin::StandardInput;
 pub use walk::{
-    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk, Input,
-    WalkOptions,
+    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
+    FileSystemLoop, Input, WalkOptions,
 };

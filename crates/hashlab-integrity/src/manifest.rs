@@ -106,7 +106,8 @@ pub struct TagHint {
     pub length: Option<usize>,
 }
 
-/// OpenSSL's `dgst` names that are not also a registry tag.
+/// OpenSSL's `dgst` names that are not also a registry tag, as OpenSSL 3
+/// and 1.1 spell them.
 const OPENSSL_NAMES: &[(&str, &str, Option<usize>)] = &[
     ("SHA2-224", "sha224", None),
     ("SHA2-256", "sha256", None),
@@ -120,25 +121,23 @@ const OPENSSL_NAMES: &[(&str, &str, Option<usize>)] = &[
     ("SHAKE-256", "shake256", None),
     ("BLAKE2b512", "blake2b", Some(64)),
     ("BLAKE2s256", "blake2s", Some(32)),
+    ("BLAKE2B-512", "blake2b", Some(64)),
+    ("BLAKE2S-256", "blake2s", Some(32)),
 ];
 
-/// Resolves a tag (case-insensitive) to an algorithm and, where the tag says so, a length.
+/// Resolves a tag to an algorithm and, where the tag says so, a length.
+/// Tags are matched exactly as the tools write them (`SHA256`, `BLAKE2b-256`,
+/// `SHA2-256`): coreutils calls `sha256 (f) = ...` improperly formatted, and
+/// so does `check`, as for every other line coreutils rejects.
 pub fn resolve_tag(registry: &Registry, tag: &str) -> Option<TagHint> {
     let plain = |algorithm: &hashlab::Algorithm| TagHint {
         algorithm: algorithm.name.clone(),
         length: (!algorithm.output.is_xof()).then(|| algorithm.output.default_len()),
     };
-    if let Some(a) = registry
-        .algorithms()
-        .iter()
-        .find(|a| a.tag.eq_ignore_ascii_case(tag))
-    {
+    if let Some(a) = registry.algorithms().iter().find(|a| a.tag == tag) {
         return Some(plain(a));
     }
-    if let Some((_, name, length)) = OPENSSL_NAMES
-        .iter()
-        .find(|(n, _, _)| n.eq_ignore_ascii_case(tag))
-    {
+    if let Some((_, name, length)) = OPENSSL_NAMES.iter().find(|(n, _, _)| *n == tag) {
         let algorithm = registry.algorithm(name).ok()?;
         return Some(match length {
             Some(len) => TagHint {
@@ -157,10 +156,7 @@ pub fn resolve_tag(registry: &Registry, tag: &str) -> Option<TagHint> {
     if bits == 0 || bits % 8 != 0 {
         return None;
     }
-    let algorithm = registry
-        .algorithms()
-        .iter()
-        .find(|a| a.tag.eq_ignore_ascii_case(base))?;
+    let algorithm = registry.algorithms().iter().find(|a| a.tag == base)?;
     Some(TagHint {
         algorithm: algorithm.name.clone(),
         length: Some(bits / 8),
@@ -177,7 +173,7 @@ fn is_tag_byte(b: u8) -> bool {
 
 /// coreutils' `filename_unescape`: only `\\`, `\n` and `\r` are valid; any
 /// other backslash sequence, or a NUL, makes the line malformed.
-fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(name.len());
     let mut bytes = name.iter();
     while let Some(&b) = bytes.next() {
@@ -205,23 +201,47 @@ fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// How a manifest's records end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Framing {
+    /// Lines end with `\n` or `\r\n`; a line starting with a backslash has
+    /// its name escaped, as coreutils writes it.
+    #[default]
+    Lines,
+    /// Records end with NUL, as `sum -z` (coreutils `-z`) writes them: a
+    /// name is exactly its bytes, newlines and carriage returns included,
+    /// and never escaped.
+    Nul,
+}
+
 /// Parses one line. Trailing `\n` and `\r\n` are removed here, so a line from
 /// `read_until(b'\n')` can be passed as it is.
 pub fn parse_line(registry: &Registry, raw: &[u8]) -> Line {
+    parse_record(registry, raw, Framing::Lines)
+}
+
+/// Parses one record of a manifest framed as `framing` says; its terminator
+/// (`\n`, `\r\n` or NUL) may be passed with it.
+pub fn parse_record(registry: &Registry, raw: &[u8], framing: Framing) -> Line {
     if raw.first() == Some(&b'#') {
         return Line::Skip;
     }
-    let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
-    line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = match framing {
+        Framing::Lines => {
+            let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+            line.strip_suffix(b"\r").unwrap_or(line)
+        }
+        Framing::Nul => raw.strip_suffix(b"\0").unwrap_or(raw),
+    };
     if line.is_empty() {
         return Line::Skip;
     }
-    parse_entry(registry, line).unwrap_or(Line::Malformed)
+    parse_entry(registry, line, framing == Framing::Lines).unwrap_or(Line::Malformed)
 }
 
-fn parse_entry(registry: &Registry, line: &[u8]) -> Option<Line> {
+fn parse_entry(registry: &Registry, line: &[u8], escapes: bool) -> Option<Line> {
     let mut i = line.iter().take_while(|&&b| is_white(b)).count();
-    let escaped = line.get(i) == Some(&b'\\');
+    let escaped = escapes && line.get(i) == Some(&b'\\');
     if escaped {
         i += 1;
     }
@@ -380,7 +400,6 @@ mod tests {
             ("MD5 (f) = ", hint("md5", Some(16)), 16),
             ("BLAKE2b-256 (f) = ", hint("blake2b", Some(32)), 32),
             ("BLAKE2b (f) = ", hint("blake2b", Some(64)), 64),
-            ("blake2b-512 (f) = ", hint("blake2b", Some(64)), 64),
             ("XXH3 (f) = ", hint("xxh3-64", Some(8)), 8),
             ("XXH64 (f) = ", hint("xxh64", Some(8)), 8),
             ("XXH32 (f) = ", hint("xxh32", Some(4)), 4),
@@ -473,6 +492,12 @@ mod tests {
             "BLAKE2b-7 (f) = ab",           // bits not a multiple of 8
             "BLAKE2b-0 (f) = ab",           // zero bits
             "BLAKE2b-99999999999 (f) = ab", // absurd bits
+            "sha256 (f) = ab",              // coreutils' tags are upper case
+            "Sha256 (f) = ab",
+            "blake2b-512 (f) = ab",
+            "blake2B (f) = ab",
+            "sha2-256(f)= ab",
+            "xxh64 (f) = ab",
         ] {
             assert_eq!(parse(line.as_bytes()), Line::Malformed, "{line}");
         }

@@ -3,14 +3,17 @@
 //! files that change while they are read.
 
 use std::collections::BTreeMap;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::SystemTime;
 
 use hashlab::{Digest, Hasher};
 
-use crate::read::{hash_open_file, hash_reader, ReadBuffer, ReadStrategy};
+use crate::cancel::Cancel;
+use crate::read::{
+    feed_reader, hash_open_file, hash_reader, size_is_length, Hashed, ReadBuffer, ReadStrategy,
+};
 use crate::walk::Input;
 
 /// Several hashers fed from one read of the data. As a `Hasher` its output is
@@ -94,6 +97,12 @@ pub struct FileDigests {
     pub bytes: u64,
     /// The file's modification time when it was read (none for standard input).
     pub modified: Option<SystemTime>,
+    /// The file's inode number and status-change time (nanoseconds since the
+    /// epoch) when it was read, where the system has them: `sum --json`
+    /// records them so that `audit --changed-only` tells a file from another
+    /// of the same size and modification time put in its place.
+    pub inode: Option<u64>,
+    pub ctime_ns: Option<u64>,
 }
 
 /// A modification time as nanoseconds since the Unix epoch, as manifests record it.
@@ -102,16 +111,59 @@ pub fn mtime_ns(time: SystemTime) -> Option<u64> {
     u64::try_from(since.as_nanos()).ok()
 }
 
+/// A file's inode number and status-change time in nanoseconds since the
+/// epoch (`None` where the system has no such thing, or the time is before 1970).
+pub fn inode_and_ctime_ns(meta: &std::fs::Metadata) -> (Option<u64>, Option<u64>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let ctime = u64::try_from(meta.ctime())
+            .ok()
+            .and_then(|s| s.checked_mul(1_000_000_000))
+            .and_then(|ns| ns.checked_add(u64::try_from(meta.ctime_nsec()).ok()?));
+        (Some(meta.ino()), ctime)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (None, None)
+    }
+}
+
 /// How each file is hashed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct HashJob {
     pub strategy: ReadStrategy,
     /// Hash as git does a blob: `blob <size>\0` first (`git hash-object`).
     pub git_blob: bool,
+    /// Set by the caller to stop: the file in progress, and every one after
+    /// it, ends with an [`Interrupted`](crate::Interrupted) error.
+    pub cancel: Cancel,
+}
+
+impl HashJob {
+    pub fn new(strategy: ReadStrategy) -> HashJob {
+        HashJob {
+            strategy,
+            git_blob: false,
+            cancel: Cancel::new(),
+        }
+    }
 }
 
 fn stamp(meta: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
     (meta.len(), meta.modified().ok())
+}
+
+/// An input whose length is not known before it is read (a pipe, a FIFO, a
+/// file whose size is not its length) is kept in memory up to this many
+/// bytes, and beyond that in an anonymous temporary file: git's header
+/// comes before the bytes and holds their count.
+pub const GIT_BLOB_MEMORY: usize = 8 << 20;
+
+/// git's object header for a blob of `len` bytes.
+fn git_blob_header(len: u64) -> Vec<u8> {
+    format!("blob {len}\0").into_bytes()
 }
 
 /// Hashes one input with every hasher of `fanout`.
@@ -121,39 +173,60 @@ pub fn hash_input(
     buffer: &mut ReadBuffer,
     job: &HashJob,
 ) -> io::Result<FileDigests> {
+    job.cancel.check()?;
     let mut modified = None;
+    let (mut inode, mut ctime_ns) = (None, None);
     let joined = match input {
         Input::Problem(_, e) => return Err(io::Error::new(e.kind(), e.to_string())),
-        Input::Stdin => {
-            if job.git_blob {
-                return Err(io::Error::other(
-                    "--git needs the size first: give a file, not standard input",
-                ));
-            }
-            hash_reader(&mut io::stdin().lock() as &mut dyn Read, fanout, buffer)?
-        }
+        Input::Stdin => hash_stdin(fanout, buffer, job)?,
         Input::File(path) => {
             // Before and after from the open file itself: two fstat calls
             // per file, and both describe the very inode that was read.
             let file = std::fs::File::open(path)?;
             let before = file.metadata()?;
-            if job.git_blob {
-                if before.is_dir() {
-                    return Err(io::Error::from_raw_os_error(21));
-                }
-                fanout.update(format!("blob {}\0", before.len()).as_bytes());
-            }
-            let size = if before.is_file() { before.len() } else { 0 };
             let file_again = file.try_clone()?;
-            let hashed = hash_open_file(file, size, fanout, buffer, &job.strategy)?;
+            let hashed = if !job.git_blob {
+                hash_open_file(file, &before, fanout, buffer, &job.strategy, &job.cancel)?
+            } else if before.is_dir() {
+                return Err(io::Error::from_raw_os_error(21));
+            } else if size_is_length(&file, &before) {
+                fanout.update(&git_blob_header(before.len()));
+                let hashed =
+                    hash_open_file(file, &before, fanout, buffer, &job.strategy, &job.cancel)?;
+                if hashed.bytes != before.len() && stamp(&file_again.metadata()?) == stamp(&before)
+                {
+                    return Err(io::Error::other(format!(
+                        "its size ({} bytes) is not its length ({} bytes read), so its git header was wrong",
+                        before.len(),
+                        hashed.bytes
+                    )));
+                }
+                hashed
+            } else {
+                #[cfg(unix)]
+                let mut reader = crate::read::Waiting::new(&file, &job.cancel);
+                #[cfg(not(unix))]
+                let mut reader = &file;
+                hash_git_blob_of_unknown_length(
+                    &mut reader,
+                    fanout,
+                    buffer,
+                    GIT_BLOB_MEMORY,
+                    &job.cancel,
+                )?
+            };
+            // Only a change of size or time between the start and the end
+            // of the read means the file changed: a size that differs from
+            // the bytes read is a size that was never the length (procfs,
+            // sysfs), and the file was read to its end.
             let after = file_again.metadata()?;
-            let grew_or_shrank = before.is_file() && hashed.bytes != before.len();
-            if before.is_file() && (stamp(&before) != stamp(&after) || grew_or_shrank) {
+            if before.is_file() && stamp(&before) != stamp(&after) {
                 return Err(io::Error::other(
                     "changed while it was being read; its digest would describe neither version",
                 ));
             }
             modified = before.modified().ok();
+            (inode, ctime_ns) = inode_and_ctime_ns(&before);
             hashed
         }
     };
@@ -161,8 +234,133 @@ pub fn hash_input(
         digests: fanout.split(&joined.digest),
         bytes: joined.bytes,
         modified,
+        inode,
+        ctime_ns,
     })
 }
+
+/// Standard input: read until it ends (waiting, where it is a pipe or a
+/// terminal, no longer than a cancel). For a git blob its length comes from
+/// its size where it is a regular file whose size is its length, else from
+/// reading it first.
+fn hash_stdin(fanout: &mut Fanout, buffer: &mut ReadBuffer, job: &HashJob) -> io::Result<Hashed> {
+    let stdin = io::stdin();
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let mut reader = crate::read::Waiting::new(&stdin, &job.cancel);
+        if !job.git_blob {
+            return hash_reader(&mut reader, fanout, buffer, &job.cancel);
+        }
+        if let Some(len) = stdin_length(stdin.as_fd()) {
+            fanout.update(&git_blob_header(len));
+            let hashed = hash_reader(&mut reader, fanout, buffer, &job.cancel)?;
+            if hashed.bytes != len {
+                return Err(io::Error::other(format!(
+                    "{} bytes were read where its size promised {len}, so its git header was wrong",
+                    hashed.bytes
+                )));
+            }
+            return Ok(hashed);
+        }
+        hash_git_blob_of_unknown_length(&mut reader, fanout, buffer, GIT_BLOB_MEMORY, &job.cancel)
+    }
+    #[cfg(not(unix))]
+    {
+        let mut reader = stdin.lock();
+        if !job.git_blob {
+            return hash_reader(&mut reader, fanout, buffer, &job.cancel);
+        }
+        hash_git_blob_of_unknown_length(&mut reader, fanout, buffer, GIT_BLOB_MEMORY, &job.cancel)
+    }
+}
+
+/// The bytes left to read on standard input, where it is a regular file
+/// whose size is its length (`< file`): its size less the offset already
+/// read, as git takes it.
+#[cfg(unix)]
+fn stdin_length(fd: std::os::fd::BorrowedFd<'_>) -> Option<u64> {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    if !size_is_length(&file, &meta) {
+        return None;
+    }
+    // SAFETY: lseek on a descriptor open for the call; SEEK_CUR with offset 0 only asks.
+    let at = unsafe { libc::lseek(file.as_raw_fd(), 0, libc::SEEK_CUR) };
+    u64::try_from(at)
+        .ok()
+        .map(|at| meta.len().saturating_sub(at))
+}
+
+/// A git blob id of `reader`'s bytes, whose count is only known once they
+/// are read: up to `memory` bytes are held in memory, the rest spooled to an
+/// anonymous temporary file (gone when closed, even if we die), then the
+/// header and the bytes are hashed.
+pub(crate) fn hash_git_blob_of_unknown_length(
+    reader: &mut dyn Read,
+    hasher: &mut dyn Hasher,
+    buffer: &mut ReadBuffer,
+    memory: usize,
+    cancel: &Cancel,
+) -> io::Result<Hashed> {
+    let result = (|| {
+        let mut held: Vec<u8> = Vec::new();
+        let mut spool: Option<std::fs::File> = None;
+        let mut total = 0u64;
+        let buf = buffer.as_mut_slice();
+        loop {
+            cancel.check()?;
+            let n = match reader.read(buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            total += n as u64;
+            if spool.is_none() && held.len() + n <= memory {
+                held.extend_from_slice(&buf[..n]);
+                continue;
+            }
+            let spooling = |e: io::Error| {
+                io::Error::new(
+                    e.kind(),
+                    format!("a temporary file to learn its length: {e}"),
+                )
+            };
+            let file = match &mut spool {
+                Some(file) => file,
+                None => {
+                    let mut file = tempfile::tempfile().map_err(spooling)?;
+                    file.write_all(&held).map_err(spooling)?;
+                    held = Vec::new();
+                    spool.insert(file)
+                }
+            };
+            file.write_all(&buf[..n]).map_err(spooling)?;
+        }
+        hasher.update(&git_blob_header(total));
+        hasher.update(&held);
+        if let Some(mut file) = spool {
+            file.seek(io::SeekFrom::Start(0))?;
+            feed_reader(&mut file, hasher, buffer, cancel)?;
+        }
+        Ok(total)
+    })();
+    match result {
+        Ok(bytes) => Ok(Hashed {
+            digest: hasher.finalize_reset(),
+            bytes,
+        }),
+        Err(e) => {
+            hasher.reset();
+            Err(e)
+        }
+    }
+}
+/// The most threads `hash_inputs` starts; more is clamped to this. Each is a
+/// real thread with its own buffer, so a count from a user must be bounded.
+pub const MAX_JOBS: usize = 1024;
 
 /// Hashes every input, on `jobs` threads when there are several inputs, and
 /// hands the results to `emit` in input order. `emit` returning an error stops
@@ -176,6 +374,7 @@ pub fn hash_inputs<E>(
     job: &HashJob,
     emit: &mut dyn FnMut(usize, io::Result<FileDigests>) -> Result<(), E>,
 ) -> Result<(), E> {
+    let jobs = jobs.min(MAX_JOBS);
     if jobs <= 1 || inputs.len() <= 1 {
         let mut fanout = make();
         let mut buffer = ReadBuffer::new(job.strategy.chunk);
@@ -194,6 +393,7 @@ pub fn hash_inputs<E>(
             hashers_share_cores: false,
         },
         git_blob: job.git_blob,
+        cancel: job.cancel.clone(),
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -263,8 +463,8 @@ mod tests {
 
     fn job(git: bool) -> HashJob {
         HashJob {
-            strategy: ReadStrategy::for_hash(hashlab::FileBound::Hash, false),
             git_blob: git,
+            ..HashJob::new(ReadStrategy::for_hash(hashlab::FileBound::Hash, false))
         }
     }
 
@@ -336,16 +536,13 @@ mod tests {
                 file.write_all(b"late bytes").unwrap();
             })
         };
-        let job = HashJob {
-            strategy: ReadStrategy {
-                chunk: ReadBuffer::DEFAULT_SIZE,
-                parallel_hash: false,
-                read_ahead: false,
-                mmap: false,
-                hashers_share_cores: false,
-            },
-            git_blob: false,
-        };
+        let job = HashJob::new(ReadStrategy {
+            chunk: ReadBuffer::DEFAULT_SIZE,
+            parallel_hash: false,
+            read_ahead: false,
+            mmap: false,
+            hashers_share_cores: false,
+        });
         let err = hash_input(
             &Input::File(p.clone()),
             &mut f,
@@ -408,6 +605,137 @@ mod tests {
             }
         });
         assert_eq!(stopped, Err("pipe closed"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Yields its bytes a few at a time, as a pipe does.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn git_blobs_of_unknown_length_are_held_then_spooled() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| ((i * 31) >> 3) as u8).collect();
+        let mut expected = fanout(&["sha1", "sha256"]);
+        expected.update(b"blob 100000\0");
+        expected.update(&data);
+        let expected = expected.finalize_reset();
+        // All in memory, spooled from the start, spooled mid-way, exactly at the bound.
+        for memory in [1 << 20, 0, 10, 99_999, 100_000] {
+            let mut h = fanout(&["sha1", "sha256"]);
+            let got = hash_git_blob_of_unknown_length(
+                &mut Trickle(&data, 777),
+                &mut h,
+                &mut ReadBuffer::new(4096),
+                memory,
+                &Cancel::new(),
+            )
+            .unwrap();
+            assert_eq!(got.digest, expected, "memory {memory}");
+            assert_eq!(got.bytes, data.len() as u64);
+        }
+        // `printf abc | git hash-object --stdin`, and the empty blob.
+        for (bytes, id) in [
+            (&b"abc"[..], "f2ba8f84ab5c1bce84a7b441cb1959cfc7093b7f"),
+            (b"", "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"),
+        ] {
+            for memory in [0, 1 << 20] {
+                let mut h = fanout(&["sha1"]);
+                let got = hash_git_blob_of_unknown_length(
+                    &mut Trickle(bytes, 1),
+                    &mut h,
+                    &mut ReadBuffer::default(),
+                    memory,
+                    &Cancel::new(),
+                )
+                .unwrap();
+                assert_eq!(got.digest.to_hex(), id);
+            }
+        }
+        // Cancelled while spooling: an interrupt, and a clean hasher.
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let mut h = fanout(&["sha1"]);
+        let err = hash_git_blob_of_unknown_length(
+            &mut Trickle(&data, 777),
+            &mut h,
+            &mut ReadBuffer::new(4096),
+            0,
+            &cancel,
+        )
+        .unwrap_err();
+        assert!(crate::is_interrupted(&err));
+        assert_eq!(
+            h.finalize_reset().to_hex(),
+            "da39a3ee5e6b4b0d3255bfef95601890afd80709"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_whose_size_is_not_its_length_is_read_to_its_end() {
+        // procfs says 0 bytes, sysfs a page; both are read to the end.
+        for path in [
+            "/proc/version",
+            "/sys/kernel/mm/transparent_hugepage/enabled",
+        ] {
+            let Ok(bytes) = std::fs::read(path) else {
+                continue;
+            };
+            for git in [false, true] {
+                let mut f = fanout(&["sha256"]);
+                let got = hash_input(
+                    &Input::File(PathBuf::from(path)),
+                    &mut f,
+                    &mut ReadBuffer::default(),
+                    &job(git),
+                )
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+                let mut expected = fanout(&["sha256"]);
+                if git {
+                    expected.update(format!("blob {}\0", bytes.len()).as_bytes());
+                }
+                expected.update(&bytes);
+                assert_eq!(
+                    got.digests[0],
+                    expected.finalize_reset(),
+                    "{path} git {git}"
+                );
+                assert_eq!(got.bytes, bytes.len() as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_job_interrupts_every_input_left() {
+        let dir = std::env::temp_dir().join(format!("hashlab-cancelled-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let inputs: Vec<Input> = (0..10)
+            .map(|i| {
+                let p = dir.join(format!("{i}"));
+                std::fs::write(&p, [i as u8]).unwrap();
+                Input::File(p)
+            })
+            .collect();
+        let make = || fanout(&["sha256"]);
+        for jobs in [1, 3] {
+            let job = job(false);
+            job.cancel.cancel();
+            let mut seen = Vec::new();
+            hash_inputs::<()>(&inputs, &make, jobs, &job, &mut |i, r| {
+                seen.push((i, r.is_err_and(|e| crate::is_interrupted(&e))));
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen, (0..10).map(|i| (i, true)).collect::<Vec<_>>());
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

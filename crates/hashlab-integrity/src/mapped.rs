@@ -27,6 +27,7 @@ use std::sync::OnceLock;
 
 use hashlab::Hasher;
 
+use crate::cancel::Cancel;
 use crate::read::Hashed;
 
 /// Maps hashed at the same time (one per file in flight). When every slot is
@@ -179,8 +180,9 @@ pub fn hash_mapped(
     size: u64,
     hasher: &mut dyn Hasher,
     populate_ahead: bool,
+    cancel: &Cancel,
 ) -> io::Result<Option<Hashed>> {
-    hash_mapped_then(file, size, hasher, populate_ahead, || {})
+    hash_mapped_then(file, size, hasher, populate_ahead, cancel, || {})
 }
 
 /// Pages are populated and hashed in windows of this size...
@@ -189,14 +191,20 @@ const POPULATE_WINDOW: usize = 4 << 20;
 /// disk faster than the hash, an unbounded run ahead would fault in more of a
 /// large file than memory holds, and evict what the hash has yet to read.
 const POPULATE_WINDOWS_AHEAD: usize = 16;
+/// A map hashed by several threads is handed to them in parts this large,
+/// so that a cancel is seen between parts: from a disk reading 100 MB/s, a
+/// part takes a third of a second. A part is whole chunks of every tree hash
+/// (1 KiB for BLAKE3, 8 KiB for K12), so the hashes split no chunk.
+const SHARED_WINDOW: usize = 32 << 20;
 
 /// Hashes `map` on this thread while another asks the kernel to fill in its
 /// page tables a few windows ahead. With read() (even read ahead on another
 /// thread) every byte is copied once more and the hashing core takes the
 /// copy from the other core's cache; a map populated by the other core costs
 /// the hashing thread neither the copy nor the page faults.
+/// Returns false where `cancel` stopped it before the end.
 #[cfg(target_os = "linux")]
-fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher) {
+fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel) -> bool {
     use std::sync::mpsc;
     let (permits, permitted) = mpsc::channel::<()>();
     for _ in 0..POPULATE_WINDOWS_AHEAD {
@@ -230,12 +238,19 @@ fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher) {
                 }
             }
         });
+        let mut finished = true;
         for window in map.chunks(POPULATE_WINDOW) {
+            if cancel.is_cancelled() {
+                finished = false;
+                break;
+            }
             hasher.update(window);
             let _ = permits.send(());
         }
+        // Hanging up stops the populating thread at its next window.
         drop(permits);
-    });
+        finished
+    })
 }
 
 /// madvise(2) on part of a live map; false where the kernel refused.
@@ -248,8 +263,20 @@ fn advise(part: &[u8], advice: libc::c_int) -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher) {
-    hasher.update(map);
+fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel) -> bool {
+    hash_in_parts(map, hasher, cancel, POPULATE_WINDOW)
+}
+
+/// Feeds `map` to `hasher` in parts of `part` bytes, looking at `cancel`
+/// between them; false where it stopped before the end.
+fn hash_in_parts(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel, part: usize) -> bool {
+    for window in map.chunks(part) {
+        if cancel.is_cancelled() {
+            return false;
+        }
+        hasher.update(window);
+    }
+    true
 }
 
 /// As [`hash_mapped`]; `after_mapping` runs between mapping and hashing (tests
@@ -259,6 +286,7 @@ fn hash_mapped_then(
     size: u64,
     hasher: &mut dyn Hasher,
     populate_ahead: bool,
+    cancel: &Cancel,
     after_mapping: impl FnOnce(),
 ) -> io::Result<Option<Hashed>> {
     let Ok(len) = usize::try_from(size) else {
@@ -279,18 +307,22 @@ fn hash_mapped_then(
         return Ok(None);
     };
     after_mapping();
-    if populate_ahead {
-        hash_populating_ahead(&map, hasher);
+    let finished = if populate_ahead {
+        hash_populating_ahead(&map, hasher, cancel)
     } else {
         // No madvise: for a tree-parallel hash MADV_SEQUENTIAL and MAP_POPULATE
         // both measured no faster on a cached file (populate faults everything
         // in on one thread first); for several hashers sharing the map,
         // MADV_SEQUENTIAL made no difference on an uncached one.
-        hasher.update(&map);
-    }
+        hash_in_parts(&map, hasher, cancel, SHARED_WINDOW)
+    };
     let damaged = registration.damaged();
     drop(registration);
     drop(map);
+    if !finished {
+        hasher.reset();
+        return Err(crate::cancel::interrupted());
+    }
     if damaged {
         hasher.reset();
         return Err(io::Error::new(
@@ -341,9 +373,15 @@ mod tests {
                     h.update(&data);
                     let expected = h.finalize_reset();
                     let file = File::open(&path).unwrap();
-                    let got = hash_mapped(&file, data.len() as u64, h.as_mut(), populate_ahead)
-                        .unwrap()
-                        .expect("maps work here");
+                    let got = hash_mapped(
+                        &file,
+                        data.len() as u64,
+                        h.as_mut(),
+                        populate_ahead,
+                        &Cancel::new(),
+                    )
+                    .unwrap()
+                    .expect("maps work here");
                     assert_eq!(got.digest, expected, "{algorithm} {len} {populate_ahead}");
                     assert_eq!(got.bytes, data.len() as u64);
                 }
@@ -366,15 +404,21 @@ mod tests {
                 };
                 let mut h = registry.hasher(algorithm, None, &params).unwrap();
                 let file = File::open(&path).unwrap();
-                let err =
-                    hash_mapped_then(&file, data.len() as u64, h.as_mut(), populate_ahead, || {
+                let err = hash_mapped_then(
+                    &file,
+                    data.len() as u64,
+                    h.as_mut(),
+                    populate_ahead,
+                    &Cancel::new(),
+                    || {
                         let shrink = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
                         shrink.set_len(100_000).unwrap();
-                    })
-                    .unwrap_err();
+                    },
+                )
+                .unwrap_err();
                 assert!(err.to_string().contains("shrank"), "{algorithm}: {err}");
                 // The hasher was reset and the slot released: the next file is fine.
-                let whole = hash_mapped(&file, 100_000, h.as_mut(), populate_ahead)
+                let whole = hash_mapped(&file, 100_000, h.as_mut(), populate_ahead, &Cancel::new())
                     .unwrap()
                     .unwrap();
                 h.update(&data[..100_000]);

@@ -46,6 +46,28 @@ fn excluded(path: &Path, options: &WalkOptions) -> bool {
     set.is_match(path) || path.file_name().is_some_and(|n| set.is_match(n))
 }
 
+/// A directory met again inside itself, through a symbolic link (followed
+/// with `follow_symlinks`) or a bind mount: walking it would never end. It is
+/// reported as an [`Input::Problem`] at its place, once where it is met, and
+/// not entered; the walk goes on, as `find` does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSystemLoop {
+    /// The directory on the way down that it is the same directory as.
+    pub ancestor: PathBuf,
+}
+
+impl std::fmt::Display for FileSystemLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "file system loop: the same directory as {}, which contains it",
+            self.ancestor.display()
+        )
+    }
+}
+
+impl std::error::Error for FileSystemLoop {}
+
 /// Expands the inputs in order. Directories are walked only with `recursive`
 /// (without it they stay as they are and fail when read, as coreutils reports
 /// them); entries are visited in byte order of their names; paths keep the
@@ -57,16 +79,59 @@ pub fn expand(inputs: &[PathBuf], options: &WalkOptions) -> Vec<Input> {
             out.push(Input::Stdin);
             continue;
         }
-        if options.recursive && input.is_dir() {
-            walk_dir(input, options, &mut out);
-        } else if !excluded(input, options) {
-            out.push(Input::File(input.clone()));
+        let dir = if options.recursive {
+            std::fs::metadata(input).ok().filter(|m| m.is_dir())
+        } else {
+            None
+        };
+        match dir {
+            Some(meta) => walk_dir(input, &meta, options, &mut Vec::new(), &mut out),
+            None if !excluded(input, options) => out.push(Input::File(input.clone())),
+            None => {}
         }
     }
     out
 }
 
-fn walk_dir(dir: &Path, options: &WalkOptions, out: &mut Vec<Input>) {
+/// What identifies a directory whatever the path to it: (device, inode).
+#[cfg(unix)]
+type DirId = (u64, u64);
+#[cfg(not(unix))]
+type DirId = ();
+
+#[cfg(unix)]
+fn dir_id(meta: &std::fs::Metadata) -> Option<DirId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn dir_id(_: &std::fs::Metadata) -> Option<DirId> {
+    None
+}
+
+/// Walks `dir`; `above` holds the directories on the way down to it, the
+/// only ones a loop can lead back to (as `find` and walkdir check: a
+/// directory reached twice by two links, not inside itself, is walked twice).
+/// walkdir is not used because it checks for loops only when it follows
+/// links, and a bind mount makes one without any.
+fn walk_dir(
+    dir: &Path,
+    meta: &std::fs::Metadata,
+    options: &WalkOptions,
+    above: &mut Vec<(DirId, PathBuf)>,
+    out: &mut Vec<Input>,
+) {
+    let id = dir_id(meta);
+    if let Some(id) = id {
+        if let Some((_, ancestor)) = above.iter().find(|(a, _)| *a == id) {
+            let found = FileSystemLoop {
+                ancestor: ancestor.clone(),
+            };
+            out.push(Input::Problem(dir.to_path_buf(), io::Error::other(found)));
+            return;
+        }
+    }
     let mut entries: Vec<(PathBuf, std::fs::FileType)> = match std::fs::read_dir(dir) {
         Ok(rd) => {
             let mut v = Vec::new();
@@ -84,31 +149,36 @@ fn walk_dir(dir: &Path, options: &WalkOptions, out: &mut Vec<Input>) {
         }
     };
     entries.sort_by(|a, b| a.0.as_os_str().cmp(b.0.as_os_str()));
+    if let Some(id) = id {
+        above.push((id, dir.to_path_buf()));
+    }
     for (path, kind) in entries {
         if excluded(&path, options) {
             continue;
         }
-        let (is_dir, is_file) = if kind.is_symlink() {
-            if !options.follow_symlinks {
-                continue;
-            }
-            match std::fs::metadata(&path) {
-                Ok(m) => (m.is_dir(), m.is_file()),
-                Err(e) => {
-                    out.push(Input::Problem(path, e));
-                    continue;
-                }
-            }
-        } else {
-            (kind.is_dir(), kind.is_file())
-        };
-        if is_dir {
-            walk_dir(&path, options, out);
-        } else if is_file {
+        if kind.is_file() {
             out.push(Input::File(path));
+            continue;
         }
-        // Sockets, FIFOs and devices met while walking are skipped: reading a
-        // FIFO could block forever.
+        if kind.is_symlink() && !options.follow_symlinks {
+            continue;
+        }
+        // A directory, or a link followed: what it is, and for a directory
+        // which one (the d_type of an entry says neither).
+        if !kind.is_dir() && !kind.is_symlink() {
+            // Sockets, FIFOs and devices met while walking are skipped:
+            // reading a FIFO could block forever.
+            continue;
+        }
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => walk_dir(&path, &m, options, above, out),
+            Ok(m) if m.is_file() => out.push(Input::File(path)),
+            Ok(_) => {}
+            Err(e) => out.push(Input::Problem(path, e)),
+        }
+    }
+    if id.is_some() {
+        above.pop();
     }
 }
 
@@ -247,6 +317,49 @@ mod tests {
             &WalkOptions::default(),
         ));
         assert_eq!(flat, vec![r.clone(), "-".into()]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn loops_are_problems_met_once_and_links_to_one_directory_are_walked_twice() {
+        use std::os::unix::fs::symlink;
+        let root = std::env::temp_dir().join(format!("hashlab-walk-loops-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("top/a/b")).unwrap();
+        std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+        std::fs::write(root.join("top/a/b/leaf"), "l").unwrap();
+        std::fs::write(root.join("elsewhere/x"), "x").unwrap();
+        symlink(".", root.join("top/self")).unwrap();
+        symlink("../..", root.join("top/a/b/up")).unwrap();
+        symlink("../elsewhere", root.join("top/one")).unwrap();
+        symlink("../elsewhere", root.join("top/two")).unwrap();
+        let top = root.join("top");
+        let follow = WalkOptions {
+            recursive: true,
+            follow_symlinks: true,
+            exclude: None,
+        };
+        let walked = expand(std::slice::from_ref(&top), &follow);
+        let t = top.display().to_string();
+        let loop_message =
+            format!("file system loop: the same directory as {t}, which contains it");
+        assert_eq!(
+            names(&walked),
+            vec![
+                format!("{t}/a/b/leaf"),
+                format!("!{t}/a/b/up: {loop_message}"),
+                format!("{t}/one/x"),
+                format!("!{t}/self: {loop_message}"),
+                format!("{t}/two/x"),
+            ]
+        );
+        // The problem is data a caller can tell from a read error.
+        let Input::Problem(_, e) = &walked[1] else {
+            panic!("not a problem")
+        };
+        let found = e.get_ref().unwrap().downcast_ref::<FileSystemLoop>();
+        assert_eq!(found.map(|f| f.ancestor.clone()), Some(top.clone()));
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -3,7 +3,7 @@
 
 use hashlab::Registry;
 use hashlab_integrity::manifest::GnuReading;
-use hashlab_integrity::{gnu_line, parse_line, read_manifest, tag_line, Line};
+use hashlab_integrity::{gnu_line, parse_line, read_manifest, tag_line, Line, ReadOptions};
 use proptest::prelude::*;
 
 proptest! {
@@ -18,10 +18,10 @@ proptest! {
                 let _ = g.resolve(&mut reading);
             }
         }
-        let _ = read_manifest(&registry, &data, "x.sha256", None);
+        let _ = read_manifest(&registry, &data, "x.sha256", &ReadOptions::default());
         let mut hd = b"%%%% HASHDEEP-1.0\n%%%% size,md5,filename\n".to_vec();
         hd.extend_from_slice(&data);
-        let _ = read_manifest(&registry, &hd, "hd", None);
+        let _ = read_manifest(&registry, &hd, "hd", &ReadOptions::default());
     }
 
     #[test]
@@ -54,6 +54,6 @@ fn huge_lines_and_empty_input() {
     let registry = Registry::default();
     let huge = vec![b'a'; 1 << 20];
     assert_eq!(parse_line(&registry, &huge), Line::Malformed);
-    assert!(read_manifest(&registry, b"", "x", None).is_err());
-    assert!(read_manifest(&registry, &huge, "x", None).is_err());
+    assert!(read_manifest(&registry, b"", "x", &ReadOptions::default()).is_err());
+    assert!(read_manifest(&registry, &huge, "x", &ReadOptions::default()).is_err());
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use hashlab::{Class, Registry};
+use hashlab_bench::limits::MeasureError;
 use hashlab_bench::plan::Budget;
 use hashlab_bench::report::{measure, Report, Request};
 use hashlab_bench::runner::Progress;
@@ -641,7 +642,7 @@ pub fn quick_bench(
     size: usize,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Report, String> {
+) -> Result<Report, MeasureError> {
     let request = Request {
         selection: Selection {
             algorithms: Algorithms::Named(algorithms.to_vec()),
@@ -658,7 +659,10 @@ pub fn quick_bench(
         project: None,
         mask: Vec::new(),
         clock_budget: Duration::from_millis(50),
-        command_line: std::env::args().collect(),
+        // Lossy: args() panics on an argument that is not UTF-8 (a path may be).
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         pin: None,
     };
     measure(registry, &request, stop, progress)

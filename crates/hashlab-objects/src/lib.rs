@@ -25,7 +25,9 @@ use std::time::SystemTime;
 
 use futures::{StreamExt, TryStreamExt};
 use hashlab::{Hasher, Registry};
-use hashlab_integrity::{AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash};
+use hashlab_integrity::{
+    AuditError, AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash,
+};
 use object_store::path::Path as Key;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
 
@@ -49,6 +51,10 @@ pub struct Settings {
 impl Settings {
     pub const DEFAULT_RANGE_SIZE: u64 = 8 << 20;
     pub const DEFAULT_REQUESTS: usize = 8;
+    /// The bytes in flight, `requests × range_size`, are held in memory at
+    /// once: at most 4 GiB, so that a setting cannot abort the process on an
+    /// allocation it could never make.
+    pub const MAX_IN_FLIGHT: u64 = 4 << 30;
 }
 
 impl Default for Settings {
@@ -244,6 +250,18 @@ impl ObjectReader {
                 "requests and range size must be at least 1",
             ));
         }
+        let in_flight = (settings.requests as u64).saturating_mul(settings.range_size);
+        if in_flight > Settings::MAX_IN_FLIGHT {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{} requests of {} bytes are over the limit of {} bytes in flight",
+                    settings.requests,
+                    settings.range_size,
+                    Settings::MAX_IN_FLIGHT
+                ),
+            ));
+        }
         // Two threads move bytes off the sockets while the caller's thread
         // hashes; more would only compete with the hashing for cores.
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -427,6 +445,8 @@ impl ObjectReader {
                         digests: fanout.split(&joined),
                         bytes: done.bytes,
                         modified: object.modified,
+                        inode: None,
+                        ctime_ns: None,
                     },
                     etag: md5_digest
                         .map(|d| EtagVerdict::judge(object.e_tag.as_deref(), d.as_bytes())),
@@ -617,7 +637,7 @@ pub fn audit(
     tree: &[Input],
     roots: &[String],
     options: &AuditOptions<'_>,
-) -> Result<AuditOutcome, String> {
+) -> Result<AuditOutcome, AuditError> {
     let mut etags = Vec::new();
     let mut remote = |make: &(dyn Fn() -> Fanout + Sync)| {
         let reader = reader.ok_or("object-store URLs given without a reader to read them")?;
@@ -698,6 +718,27 @@ mod tests {
         assert!(summary.passed());
         summary.add(&judge(Some("00000000000000000000000000000000")));
         assert!(!summary.passed());
+    }
+
+    #[test]
+    fn bytes_in_flight_are_bounded() {
+        let with = |requests, range_size| {
+            ObjectReader::new(Settings {
+                requests,
+                range_size,
+                ..Settings::default()
+            })
+        };
+        for (requests, range_size) in [(0, 1), (1, 0), (usize::MAX, u64::MAX), (2, 4 << 30)] {
+            let err = with(requests, range_size).err().expect("refused");
+            assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        }
+        assert!(with(2, 4 << 30)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("over the limit of 4294967296 bytes in flight"));
+        assert!(with(1, 4 << 30).is_ok());
     }
 
     #[test]

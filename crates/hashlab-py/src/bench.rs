@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use hashlab_bench::limits::{time_budget, MAX_THREADS};
 use hashlab_bench::plan::Budget;
 use hashlab_bench::report::{measure, Request};
 use hashlab_bench::selection::{Algorithms, Backends, Selection};
@@ -102,13 +103,16 @@ fn thread_counts(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
             .map_err(|_| PyTypeError::new_err("threads: an int or a list of ints is required"))?
     };
     for n in given {
-        if !(1..=1024).contains(&n) {
-            return Err(PyValueError::new_err(format!(
-                "threads: {n} is not a thread count (1..1024)"
-            )));
-        }
-        if !counts.contains(&(n as usize)) {
-            counts.push(n as usize);
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|n| (1..=MAX_THREADS).contains(n))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "threads: {n} is not a thread count (1 to {MAX_THREADS})"
+                ))
+            })?;
+        if !counts.contains(&n) {
+            counts.push(n);
         }
     }
     Ok(counts)
@@ -171,12 +175,8 @@ pub fn bench<'py>(
         Budget::standard()
     };
     if let Some(seconds) = max_time {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
-            return Err(PyValueError::new_err(format!(
-                "max_time: {seconds} is not a positive number of seconds"
-            )));
-        }
-        budget.max_time = Duration::from_secs_f64(seconds);
+        budget.max_time =
+            time_budget(seconds).map_err(|e| PyValueError::new_err(format!("max_time: {e}")))?;
     }
     let sizes = self::sizes(sizes, quick)?;
     let threads = thread_counts(threads)?;
@@ -211,7 +211,7 @@ pub fn bench<'py>(
     let stop = AtomicBool::new(false);
     let report = py
         .detach(|| measure(registry, &request, &stop, &mut |_| {}))
-        .map_err(PyValueError::new_err)?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let json = serde_json::to_string(&report)
         .map_err(|e| PyRuntimeError::new_err(format!("the report did not serialize: {e}")))?;
     py.import("json")?.call_method1("loads", (json,))

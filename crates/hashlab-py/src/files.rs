@@ -7,15 +7,17 @@ use std::io;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
-    expand, gnu_line, hash_inputs, tag_line, Fanout, FileDigests, HashJob, Input, ReadStrategy,
-    WalkOptions,
+    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob,
+    Input, ReadStrategy, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::hash::{checked_choice, length_argument};
+use crate::interrupt::interruptible;
 use crate::{registry, value_error};
 
 fn path_of(bytes: &[u8]) -> PathBuf {
@@ -69,6 +71,11 @@ pub fn hash_paths(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = match threads {
         Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),
+        Some(n) if n > MAX_JOBS => {
+            return Err(PyValueError::new_err(format!(
+                "threads: {n} is over the limit of {MAX_JOBS}"
+            )))
+        }
         Some(n) => n,
         None => cores,
     };
@@ -87,11 +94,15 @@ pub fn hash_paths(
     let job = HashJob {
         strategy,
         git_blob: false,
+        cancel: Cancel::new(),
     };
     let worker = choice
         .with_parallel(job.strategy.parallel_hash)
         .map_err(value_error)?;
-    let outcomes = py.detach(|| {
+    // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
+    // the middle of a large file.
+    let long = may_take_long(&inputs);
+    interruptible(py, &job.cancel, long, || {
         let make = || Fanout::new(vec![worker.hasher()]);
         let mut outcomes = Vec::with_capacity(inputs.len());
         let finished = hash_inputs::<std::convert::Infallible>(
@@ -108,14 +119,40 @@ pub fn hash_paths(
             Ok(()) => outcomes,
             Err(never) => match never {},
         }
-    });
-    Ok(outcomes)
+    })
+}
+
+/// Whether hashing `inputs` may take long enough that Ctrl-C must be
+/// watched for: many files, much data, or a file that may make us wait (a
+/// FIFO, a device). A few small files take less time than starting the
+/// thread that watches (`interruptible`).
+fn may_take_long(inputs: &[Input]) -> bool {
+    const FEW: usize = 16;
+    const SMALL: u64 = 16 << 20;
+    if inputs.len() > FEW {
+        return true;
+    }
+    let mut total = 0u64;
+    for input in inputs {
+        let Input::File(path) = input else {
+            return true;
+        };
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => total += m.len(),
+            // Fails at once when opened.
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return true,
+            Err(_) => {}
+        }
+    }
+    total >= SMALL
 }
 
 /// The files under `roots` as `hashlab sum -r` walks them: directories
 /// recursively in byte order of names, symbolic links met while walking
 /// skipped, paths in the form given. Returns (path, errno, message) with the
-/// error fields set for what could not be listed.
+/// error fields set for what could not be listed, and for a directory met
+/// again inside itself (a bind mount), which is not entered.
 #[pyfunction]
 pub fn walk(
     py: Python<'_>,
@@ -164,17 +201,18 @@ pub fn format_manifest<'py>(
         let line = if tagged {
             tag_line(&tag, name.as_bytes(), hex)
         } else {
-            gnu_line(hex, name.as_bytes())
+            gnu_line_as(hex, name.as_bytes(), escaping_for(&algorithm.name))
         };
         out.extend_from_slice(&line);
     }
     Ok(PyBytes::new(py, &out))
 }
 
-/// Reads a manifest in any form `hashlab check` reads (GNU, BSD tags,
-/// openssl dgst lines, hashdeep): (name, algorithm, hex) per entry.
-/// `manifest_name` helps guess the algorithm as `x.sha256` does; `algorithm`
-/// overrides the guess.
+/// Reads a manifest in any form `hashlab audit` reads (GNU, BSD tags,
+/// openssl dgst lines, hashdeep, `sum --json`): (name, algorithm, hex) per
+/// entry. `manifest_name` helps guess the algorithm as `x.sha256` does;
+/// `algorithm` overrides the guess. A line that cannot be read raises
+/// ValueError naming it: a manifest object holds every entry or none.
 #[pyfunction]
 #[pyo3(signature = (data, manifest_name, algorithm=None))]
 pub fn read_manifest(
@@ -182,10 +220,18 @@ pub fn read_manifest(
     manifest_name: &str,
     algorithm: Option<&str>,
 ) -> PyResult<Vec<(Vec<u8>, String, String)>> {
-    let recorded =
-        hashlab_integrity::read_manifest(registry(), data.as_bytes(), manifest_name, algorithm)
+    let options = hashlab_integrity::ReadOptions {
+        algorithm,
+        ..Default::default()
+    };
+    let manifest =
+        hashlab_integrity::read_manifest(registry(), data.as_bytes(), manifest_name, &options)
             .map_err(|e| PyValueError::new_err(format!("{manifest_name}: {e}")))?;
-    Ok(recorded
+    if let Some(problem) = manifest.problems.first() {
+        return Err(PyValueError::new_err(format!("{manifest_name}: {problem}")));
+    }
+    Ok(manifest
+        .entries
         .into_iter()
         .map(|r| (r.name, r.algorithm, hashlab::hex::encode(&r.digest)))
         .collect())

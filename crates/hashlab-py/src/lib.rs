@@ -9,6 +9,7 @@ mod bench;
 mod buffer;
 mod files;
 mod hash;
+mod interrupt;
 mod objects;
 
 use std::sync::OnceLock;

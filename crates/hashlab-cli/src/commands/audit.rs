@@ -1,11 +1,14 @@
 //! `hashlab audit`: the library compares; this prints.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::{expand, read_manifest, records_size_or_time, AuditReport, WalkOptions};
+use hashlab_integrity::many::MAX_JOBS;
+use hashlab_integrity::{
+    expand, read_manifest, records_size_or_time, AuditError, AuditReport, Framing, ManifestError,
+    ReadOptions, WalkOptions,
+};
 use hashlab_objects::{
     audit as objects_audit, is_object_url, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict,
     ObjectReader, Settings as ObjectSettings,
@@ -13,6 +16,7 @@ use hashlab_objects::{
 use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
+use crate::commands::sum::usage;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 
@@ -63,6 +67,12 @@ fn rows(report: &AuditReport) -> Vec<AuditRow> {
             .iter()
             .map(|(n, why)| row("unreadable", n, why)),
     );
+    out.extend(
+        report
+            .skipped
+            .iter()
+            .map(|(n, what)| row("skipped", n, what)),
+    );
     out.extend(report.matched.iter().map(|n| row("matched", n, "")));
     out.extend(
         report
@@ -79,6 +89,8 @@ struct AuditJson<'a> {
     counts: Counts,
     #[serde(flatten)]
     report: &'a AuditReport,
+    /// The manifest's lines that could not be read ("line 9: ..."), as warned on stderr.
+    manifest_problems: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -89,21 +101,52 @@ struct Counts {
     new: usize,
     moved: usize,
     unreadable: usize,
+    skipped: usize,
     assumed: usize,
 }
 
 pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
+    if let Some(name) = &args.algorithm {
+        registry
+            .algorithm(name)
+            .map_err(|e| Failure::Usage(format!("-a: {e}")))?;
+    }
     let manifest = std::fs::read(&args.manifest).map_err(|e| {
         Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
     })?;
-    let recorded = read_manifest(
+    let shown = args.manifest.display();
+    let warn = |problem: &dyn std::fmt::Display| errln!("hashlab: {shown}: {problem}");
+    let options = ReadOptions {
+        algorithm: args.algorithm.as_deref(),
+        framing: if args.zero {
+            Framing::Nul
+        } else {
+            Framing::Lines
+        },
+    };
+    let read = read_manifest(
         &registry,
         &manifest,
         &args.manifest.to_string_lossy(),
-        args.algorithm.as_deref(),
+        &options,
     )
-    .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    .map_err(|e| {
+        if let ManifestError::NoEntries { problems } = &e {
+            for problem in problems {
+                warn(problem);
+            }
+        }
+        match e {
+            ManifestError::Algorithm(e) => usage(e),
+            e @ ManifestError::TooManyAlgorithms { .. } => Failure::Usage(format!("{shown}: {e}")),
+            e => Failure::Runtime(format!("{shown}: {e}")),
+        }
+    })?;
+    for problem in &read.problems {
+        warn(problem);
+    }
+    let recorded = read.entries;
     if args.changed_only && !records_size_or_time(&recorded) {
         return Err(Failure::Usage(format!(
             "--changed-only: {} records no sizes or modification times (write it with `sum --format hashdeep` or `sum --json`)",
@@ -135,6 +178,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     );
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -160,26 +204,25 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             verify_etag: args.verify_etag,
         },
     )
-    .map_err(|e| {
-        if urls.iter().any(|u| e.starts_with(u.as_str())) {
-            Failure::Runtime(e)
-        } else {
-            Failure::Usage(e)
+    .map_err(|e| match e {
+        e @ (AuditError::TooManyAlgorithms { .. } | AuditError::DigestTooLong { .. }) => {
+            Failure::Usage(format!("{shown}: {e}"))
         }
+        e => Failure::Runtime(e.to_string()),
     })?;
     let mut etag_summary = EtagSummary::default();
     for (name, verdict) in &etags {
         etag_summary.add(verdict);
         if *verdict != EtagVerdict::Matches {
-            eprintln!("hashlab: {name}: {}", verdict.describe());
+            errln!("hashlab: {name}: {}", verdict.describe());
         }
     }
     if args.verify_etag {
-        eprintln!("hashlab: {}", etag_summary.describe());
+        errln!("hashlab: {}", etag_summary.describe());
     }
     if args.changed_only {
-        eprintln!(
-            "hashlab: audit --changed-only: {} files with the recorded size and modification time were not re-hashed; bitrot changes neither, so only a full audit finds it there",
+        errln!(
+            "hashlab: audit --changed-only: {} files with the recorded size and times were not re-hashed; bitrot changes none of them, so only a full audit finds it there",
             report.assumed.len()
         );
     }
@@ -190,10 +233,11 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         new: report.new.len(),
         moved: report.moved.len(),
         unreadable: report.unreadable.len(),
+        skipped: report.skipped.len(),
         assumed: report.assumed.len(),
     };
     let summary = format!(
-        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable{}",
+        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable{}{}",
         if report.passed() {
             "audit passed"
         } else {
@@ -205,6 +249,11 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         counts.new,
         counts.moved,
         counts.unreadable,
+        if counts.skipped > 0 {
+            format!(", {} skipped (not files audit reads)", counts.skipped)
+        } else {
+            String::new()
+        },
         if args.changed_only {
             format!(", {} assumed (not re-hashed)", counts.assumed)
         } else {
@@ -217,6 +266,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                 passed: report.passed(),
                 counts,
                 report: &report,
+                manifest_problems: read.problems.iter().map(|p| p.to_string()).collect(),
             })
             .map_err(|e| Failure::Runtime(e.to_string()))?;
             v.push(b'\n');
@@ -232,8 +282,8 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             {
                 match r.status {
                     "moved" => text.push_str(&format!("moved: {} -> {}\n", r.name, r.detail)),
-                    "unreadable" => {
-                        text.push_str(&format!("unreadable: {}: {}\n", r.name, r.detail))
+                    "unreadable" | "skipped" => {
+                        text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail))
                     }
                     status => text.push_str(&format!("{status}: {}\n", r.name)),
                 }
@@ -243,10 +293,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             text.into_bytes()
         }
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&bytes)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&bytes)?;
     Ok(if report.passed() && etag_summary.passed() {
         ExitCode::SUCCESS
     } else {

@@ -1,6 +1,6 @@
 //! `hashlab bench`: parse, run the engine, export. The measuring is in hashlab-bench.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hashlab::Registry;
+use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS};
 use hashlab_bench::mask;
 use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
@@ -33,10 +34,10 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
         } else {
             part.parse::<usize>()
                 .ok()
-                .filter(|n| *n >= 1 && *n <= 1024)
+                .filter(|n| (1..=MAX_THREADS).contains(n))
                 .ok_or_else(|| {
                     Failure::Usage(format!(
-                        "--threads: '{part}' is not a thread count (1..1024 or 'all')"
+                        "--threads: '{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')"
                     ))
                 })?
         };
@@ -47,6 +48,37 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     Ok(counts)
 }
 
+/// A request the library refused, as a usage error naming the option at fault.
+pub(crate) fn request_error(error: RequestError) -> Failure {
+    let option = match &error {
+        RequestError::Misalign { .. } => "--misalign",
+        RequestError::NoSizes
+        | RequestError::SizeTooLarge { .. }
+        | RequestError::TooManySizes { .. } => "--sizes",
+        RequestError::InputsDoNotFit { .. } | RequestError::InputsOverMemory { .. } => {
+            "--sizes/--threads"
+        }
+        RequestError::Threads { .. } => "--threads",
+        RequestError::MaxTime { .. } => "--max-time",
+        RequestError::Pin { .. } => "--pin",
+        RequestError::UnknownBackends { .. } => "--backends",
+        // Set by this command, not by an option.
+        RequestError::ClockBudget { .. } => "internal",
+    };
+    Failure::Usage(format!("{option}: {error}"))
+}
+
+/// What `measure` failed with, as this command reports it.
+pub(crate) fn measure_error(error: MeasureError) -> Failure {
+    match error {
+        MeasureError::Request(e) => request_error(e),
+        MeasureError::Failed(message) => Failure::Runtime(message),
+    }
+}
+
+/// The bench request the options ask for, validated by the library: no
+/// option can make the run overflow, index out of range or abort on an
+/// allocation.
 pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, Failure> {
     let usage = |e: String| Failure::Usage(e);
     let algorithms = if !args.algorithms.is_empty() {
@@ -92,12 +124,7 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
         Budget::standard()
     };
     if let Some(seconds) = args.max_time {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e6) {
-            return Err(usage(format!(
-                "--max-time: {seconds} is not a positive number of seconds"
-            )));
-        }
-        budget.max_time = Duration::from_secs_f64(seconds);
+        budget.max_time = time_budget(seconds).map_err(request_error)?;
     }
     let file = match &args.file {
         None => None,
@@ -120,12 +147,14 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             }
             Some(FileTarget {
                 path: path.clone(),
-                size: meta.len() as usize,
+                size: usize::try_from(meta.len()).map_err(|_| {
+                    usage(format!("--file: {}: too large to address", path.display()))
+                })?,
                 cold: args.cold,
             })
         }
     };
-    Ok(Request {
+    let request = Request {
         selection: Selection {
             algorithms,
             backends,
@@ -145,9 +174,14 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             .map(|f| f.trim().to_ascii_lowercase())
             .collect(),
         clock_budget: Duration::from_millis(if args.quick { 100 } else { 300 }),
-        command_line: std::env::args().collect(),
+        // Lossy: args() panics on an argument that is not UTF-8 (a path may be).
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         pin: args.pin,
-    })
+    };
+    request.validate(registry).map_err(request_error)?;
+    Ok(request)
 }
 
 /// The output format: `--format`, else the `-o` file's extension, else a table.
@@ -213,7 +247,7 @@ pub(crate) fn measure_with_progress(
     let interactive = std::io::stderr().is_terminal() && !quiet;
     let estimate = plan.estimate();
     if interactive && estimate > Duration::from_secs(15) {
-        eprintln!(
+        errln!(
             "hashlab: {} cells; this run may take up to {:.0} s (Ctrl-C keeps what was measured)",
             plan.cells.len(),
             estimate.as_secs_f64()
@@ -245,7 +279,7 @@ pub(crate) fn measure_with_progress(
             bar.set_position(p.done as u64);
         }
     };
-    let report = measure(registry, request, &stop, &mut on_progress).map_err(Failure::Runtime)?;
+    let report = measure(registry, request, &stop, &mut on_progress).map_err(measure_error)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -270,19 +304,13 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let rendered = render(&report, args, format, colour && args.output.is_none())?;
     if let Some(path) = &args.output {
-        write_atomically(path, &rendered)?;
+        hashlab_integrity::write_file(path, &rendered)?;
         if !args.quiet {
             let human = render(&report, args, Format::Table, colour)?;
-            std::io::stdout()
-                .lock()
-                .write_all(&human)
-                .map_err(Failure::from_write)?;
+            crate::stdio::write_out(&human)?;
         }
     } else {
-        std::io::stdout()
-            .lock()
-            .write_all(&rendered)
-            .map_err(Failure::from_write)?;
+        crate::stdio::write_out(&rendered)?;
     }
     // Only now, with the results out, is the history touched: a damaged or
     // locked database cannot cost the run.
@@ -299,28 +327,6 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
-    })
-}
-
-/// Writes next to the target and renames, so a failure never leaves a partial file.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let fail =
-        |e: std::io::Error| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e)));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Failure::Usage(format!("-o: {}: not a file name", path.display())))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
     })
 }
 

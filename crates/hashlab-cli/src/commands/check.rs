@@ -1,13 +1,13 @@
 //! `hashlab check`: verify manifests, with `sha256sum -c`'s output and exit codes.
 
 use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader};
 use std::process::ExitCode;
 
 use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{
-    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, LineResult,
-    Opener, Outcome, Summary,
+    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, Framing,
+    LineResult, Opener, Outcome, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
@@ -16,6 +16,7 @@ use hashlab_objects::{
 use crate::cli::CheckArgs;
 use crate::commands::sum::{key_and_customization, usage};
 use crate::failure::{io_message, Failure};
+use crate::stdio::LineOutput;
 
 /// A name as coreutils' `quotef` shows it in messages: bare when the shell
 /// would read it as one word, quoted otherwise.
@@ -53,7 +54,7 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let (key, customization) = key_and_customization(&args.secret)?;
+    let (key, customization) = key_and_customization(&registry, &args.secret)?;
     let algorithm = match &args.algorithm {
         Some(name) => {
             let algorithm = registry.algorithm(name).map_err(usage)?.clone();
@@ -86,10 +87,20 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         customization,
         ignore_missing: args.ignore_missing,
         no_mmap: args.no_mmap,
+        // No handler: nothing to clean up, so a signal ends `check` at once.
+        cancel: Default::default(),
+        framing: if args.zero {
+            Framing::Nul
+        } else {
+            Framing::Lines
+        },
     };
     let mut etags = EtagSummary::default();
-    let mut checker =
-        Checker::new(&registry, options).with_opener(object_opener(args.verify_etag, &mut etags));
+    let mut checker = Checker::new(&registry, options).with_opener(object_opener(
+        args.allow_remote,
+        args.verify_etag,
+        &mut etags,
+    ));
     let manifests = if args.manifests.is_empty() {
         vec!["-".into()]
     } else {
@@ -101,7 +112,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     }
     drop(checker);
     if args.verify_etag {
-        eprintln!("hashlab: {}", etags.describe());
+        errln!("hashlab: {}", etags.describe());
         ok &= etags.passed();
     }
     Ok(if ok {
@@ -112,14 +123,23 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Reads the lines that name object-store URLs through hashlab-objects (a
-/// client made at the first such line); with `verify_etag`, the MD5 of each
-/// object is judged against its ETag on the way.
-fn object_opener(verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
+/// client made at the first such line) when `allow_remote`; without it such
+/// a line fails unread, and no client is made: the manifest may come from
+/// anyone, and a request to a store it names would carry the user's
+/// credentials. With `verify_etag`, the MD5 of each object is judged
+/// against its ETag on the way.
+fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
     let mut reader: Option<ObjectReader> = None;
     Box::new(move |name: &[u8], hasher: &mut dyn Hasher| {
         let url = std::str::from_utf8(name)
             .ok()
             .filter(|n| is_object_url(n))?;
+        if !allow_remote {
+            return Some(Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "an object-store URL; hashlab reads the URLs a manifest names only with --allow-remote",
+            )));
+        }
         if reader.is_none() {
             match ObjectReader::new(ObjectSettings::default()) {
                 Ok(made) => reader = Some(made),
@@ -145,7 +165,7 @@ fn object_opener(verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
                         EtagVerdict::judge(e_tag.as_deref(), md5.finalize_reset().as_bytes());
                     etags.add(&verdict);
                     if verdict != EtagVerdict::Matches {
-                        eprintln!("hashlab: {url}: {}", verdict.describe());
+                        errln!("hashlab: {url}: {}", verdict.describe());
                     }
                 }
                 Ok(bytes)
@@ -184,23 +204,20 @@ fn check_one(
         .map(|t| format!("{t} "))
         .unwrap_or_default();
 
-    let stdin;
     let mut reader: Box<dyn io::BufRead> = if from_stdin {
-        stdin = io::stdin();
-        Box::new(stdin.lock())
+        Box::new(BufReader::new(StandardInput))
     } else {
         match File::open(manifest) {
             Ok(f) => Box::new(BufReader::new(f)),
             Err(e) => {
-                eprintln!("hashlab: {shown}: {}", io_message(&e));
+                errln!("hashlab: {shown}: {}", io_message(&e));
                 return Ok(false);
             }
         }
     };
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut write_error: Option<io::Error> = None;
+    let mut out = LineOutput::new();
+    let mut write_error: Option<Failure> = None;
     let mut report = |r: &LineResult| {
         if write_error.is_some() {
             return;
@@ -212,13 +229,13 @@ fn check_one(
             Outcome::Missing => None,
             Outcome::Unreadable(e) => {
                 let _ = out.flush();
-                eprintln!("hashlab: {}: {}", quote(&r.name), io_message(e));
+                errln!("hashlab: {}: {}", quote(&r.name), io_message(e));
                 Some("FAILED open or read")
             }
             Outcome::Malformed => {
                 if args.warn {
                     let _ = out.flush();
-                    eprintln!(
+                    errln!(
                         "hashlab: {shown}: {}: improperly formatted {kind}checksum line",
                         r.line_number
                     );
@@ -235,31 +252,37 @@ fn check_one(
             line.extend_from_slice(b": ");
             line.extend_from_slice(verdict.as_bytes());
             line.push(b'\n');
-            if let Err(e) = out.write_all(&line) {
-                write_error = Some(e);
+            match out.write_line(&line) {
+                Ok(()) => {}
+                // The checker cannot be stopped mid-manifest, and nothing of
+                // ours needs cleaning up: end now, as coreutils does, rather
+                // than hash every remaining file for nobody.
+                Err(Failure::BrokenPipe) => crate::stdio::die_of_broken_pipe(),
+                Err(e) => write_error = Some(e),
             }
         }
     };
     let result = checker.check(reader.as_mut(), hint.as_deref(), from_stdin, &mut report);
     if let Some(e) = write_error {
-        return Err(Failure::from_write(e));
+        return Err(e);
     }
-    out.flush().map_err(Failure::from_write)?;
+    out.flush()?;
     let summary: Summary = match result {
         Ok(summary) => summary,
         Err(CheckError::Read(_)) => {
-            eprintln!("hashlab: {shown}: read error");
+            errln!("hashlab: {shown}: read error");
             return Ok(false);
         }
         Err(CheckError::Params(e)) => {
             return Err(Failure::Usage(format!("{shown}: {e}")));
         }
+        Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
     };
     if !summary.any_properly_formatted() {
-        eprintln!("hashlab: {shown}: no properly formatted checksum lines found");
+        errln!("hashlab: {shown}: no properly formatted checksum lines found");
     } else if !args.status {
         if summary.malformed > 0 {
-            eprintln!(
+            errln!(
                 "hashlab: {}",
                 plural(
                     summary.malformed,
@@ -269,7 +292,7 @@ fn check_one(
             );
         }
         if summary.unreadable > 0 {
-            eprintln!(
+            errln!(
                 "hashlab: {}",
                 plural(
                     summary.unreadable,
@@ -279,7 +302,7 @@ fn check_one(
             );
         }
         if summary.mismatched > 0 {
-            eprintln!(
+            errln!(
                 "hashlab: {}",
                 plural(
                     summary.mismatched,
@@ -289,7 +312,7 @@ fn check_one(
             );
         }
         if args.ignore_missing && summary.matched == 0 {
-            eprintln!("hashlab: {shown}: no file was verified");
+            errln!("hashlab: {shown}: no file was verified");
         }
     }
     Ok(summary.passed(args.strict, args.ignore_missing))

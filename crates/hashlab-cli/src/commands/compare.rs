@@ -2,7 +2,6 @@
 //! (ratios, significance, rankings, flips) is `hashlab_bench::comparison`; this
 //! reads the inputs and prints.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -93,6 +92,10 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         .transpose()?;
     let loaded = inputs(args)?;
     let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
+    if let Some(sizes) = &sizes {
+        comparison::check_sizes(&refs, sizes)
+            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
+    }
     let result = comparison::compare(
         &refs,
         &Options {
@@ -106,10 +109,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render_grid(&long_headers(), &long_rows(&result), Format::Csv)?,
         Format::Table | Format::Md => human(&result, format)?.into_bytes(),
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,13 +1,12 @@
 //! `hashlab cpu`: this machine as benchmarks see it, and the SIMD path each
 //! algorithm's default backend takes here.
 
-use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use hashlab::{dispatch, Registry};
 use hashlab_bench::clock::{self, ClockSource};
 use hashlab_bench::environment::{self, Environment};
+use hashlab_bench::limits::clock_budget;
 use serde::Serialize;
 
 use crate::cli::{CpuArgs, Format};
@@ -256,7 +255,9 @@ fn sections(report: &CpuReport, format: Format) -> Result<Vec<u8>, Failure> {
 
 pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let clock = clock::calibrate(Duration::from_millis(args.clock_ms));
+    let budget =
+        clock_budget(args.clock_ms).map_err(|e| Failure::Usage(format!("--clock-ms: {e}")))?;
+    let clock = clock::calibrate(budget);
     let command_line = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -270,10 +271,7 @@ pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat(&report), Format::Csv)?,
         format @ (Format::Table | Format::Md) => sections(&report, format)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

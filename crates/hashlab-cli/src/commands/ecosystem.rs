@@ -1,7 +1,6 @@
 //! `hashlab ecosystem`: which runtimes and tools on this machine offer each
 //! algorithm, probed live, beside what the availability table says.
 
-use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -33,10 +32,7 @@ pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat_rows(&report), Format::Csv)?,
         format @ (Format::Table | Format::Md) => human(&report, &registry, format, args.timeout)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,7 +2,6 @@
 //! history database once a run's results are out. Storage is in hashlab-history,
 //! the judging in hashlab-bench's regression module.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,7 +30,8 @@ pub fn database_path(db: &DbArgs) -> Result<PathBuf, String> {
     })
 }
 
-/// Opens the history for writing; the default location's folder is made on first use.
+/// Opens the history for saving, creating it where nothing is yet; the
+/// default location's folder is made on first use.
 fn open_for_writing(db: &DbArgs) -> Result<History, String> {
     let path = database_path(db)?;
     if db.db.is_none() {
@@ -47,12 +47,7 @@ fn open_for_writing(db: &DbArgs) -> Result<History, String> {
 /// instead of creating an empty one.
 pub fn open_existing(db: &DbArgs) -> Result<Option<History>, Failure> {
     let path = database_path(db).map_err(Failure::Runtime)?;
-    if !path.exists() {
-        return Ok(None);
-    }
-    History::open(&path)
-        .map(Some)
-        .map_err(|e| Failure::Runtime(e.to_string()))
+    History::open_existing(&path).map_err(|e| Failure::Runtime(e.to_string()))
 }
 
 #[derive(Serialize)]
@@ -67,26 +62,29 @@ impl Tabular for RunRow {
     }
     fn cells(&self) -> Vec<String> {
         let r = &self.0;
+        // Rows come from a file anyone may have edited: nothing in them
+        // reaches a terminal as a control sequence.
+        let printable = |text: &str| crate::output::printable(text).into_owned();
         let version = match &r.git_commit {
             Some(c) => format!("{} ({c})", r.version),
             None => r.version.clone(),
         };
         vec![
             r.id.to_string(),
-            r.date.clone(),
-            format!("{} [{}]", r.cpu_model, r.machine),
+            printable(&r.date),
+            printable(&format!("{} [{}]", r.cpu_model, r.machine)),
             if r.cpu_mask.is_empty() {
                 "-".into()
             } else {
-                r.cpu_mask.join(",")
+                printable(&r.cpu_mask.join(","))
             },
-            version,
+            printable(&version),
             if r.partial {
                 format!("{} (partial)", r.cells)
             } else {
                 r.cells.to_string()
             },
-            r.command.clone(),
+            printable(&r.command),
         ]
     }
 }
@@ -97,7 +95,7 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
             .list()
             .map_err(|e| Failure::Runtime(e.to_string()))?,
         None => {
-            eprintln!(
+            errln!(
                 "hashlab: {}: no history yet (hashlab bench --save stores runs there)",
                 database_path(&args.db).map_err(Failure::Runtime)?.display()
             );
@@ -106,10 +104,7 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
     };
     let rows: Vec<RunRow> = runs.into_iter().map(RunRow).collect();
     let out = render(&rows, args.format.chosen().unwrap_or(Format::Table))?;
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -189,7 +184,7 @@ pub fn after_bench(
         return Ok(None);
     }
     if report.run.partial {
-        eprintln!("hashlab: the run was interrupted: not saved and not checked for regressions");
+        errln!("hashlab: the run was interrupted: not saved and not checked for regressions");
         return Ok(None);
     }
     let not_saved = if save {
@@ -197,8 +192,19 @@ pub fn after_bench(
     } else {
         ""
     };
-    let mut history =
-        open_for_writing(db).map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
+    // Only saving creates a history; a check alone reads the one there is.
+    let history = if save {
+        Some(open_for_writing(db).map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?)
+    } else {
+        open_existing(db)?
+    };
+    let Some(mut history) = history else {
+        errln!(
+            "hashlab: {}: no history yet, so no earlier run on this machine to check against (--save stores runs there)",
+            database_path(db).map_err(Failure::Runtime)?.display()
+        );
+        return Ok(None);
+    };
     let mut regressed = false;
     if let Some(min_effect) = check_regression {
         let machine = Machine::of(report);
@@ -206,7 +212,7 @@ pub fn after_bench(
             .last_on_machine(&machine)
             .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
         match last {
-            None => eprintln!(
+            None => errln!(
                 "hashlab: {}: no earlier run on this machine ({}{}) to check against",
                 history.path().display(),
                 machine.cpu_model,
@@ -218,7 +224,12 @@ pub fn after_bench(
             ),
             Some((summary, before)) => {
                 let check = regression::check(&before, report, min_effect);
-                eprint!("{}", describe(&check, &summary));
+                let summary = RunSummary {
+                    date: crate::output::printable(&summary.date).into_owned(),
+                    version: crate::output::printable(&summary.version).into_owned(),
+                    ..summary
+                };
+                crate::stdio::write_err(&describe(&check, &summary));
                 regressed = check.regressed();
             }
         }
@@ -227,7 +238,7 @@ pub fn after_bench(
         let id = history
             .save(report)
             .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
-        eprintln!("hashlab: saved as run {id} in {}", history.path().display());
+        errln!("hashlab: saved as run {id} in {}", history.path().display());
     }
     Ok(regressed.then(|| ExitCode::from(REGRESSION_EXIT)))
 }

@@ -1,7 +1,6 @@
 //! `hashlab info ALGO`: the facts about one algorithm with their sources,
 //! where it ships, its backends here, and speeds from a results file.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -51,10 +50,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat_rows(&page), Format::Csv)?,
         format @ (Format::Table | Format::Md) => human(&page, format)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

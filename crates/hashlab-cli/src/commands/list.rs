@@ -1,6 +1,5 @@
 //! `hashlab list`: the registry as a table.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use hashlab::{Algorithm, BackendStatus, KeyRule, OutputRule, Registry};
@@ -180,9 +179,6 @@ pub fn run(args: &ListArgs) -> Result<ExitCode, Failure> {
             out.extend(unavailable.concat().into_bytes());
         }
     }
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }

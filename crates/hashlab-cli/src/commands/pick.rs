@@ -2,11 +2,12 @@
 //! use, with the reasons and numbers behind each, and why popular ones were
 //! left out. The judging is in hashlab-judge.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use hashlab::Registry;
+use hashlab_bench::limits::MeasureError;
 use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pick::{
     candidates, quick_bench, rank, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds, Use,
@@ -73,7 +74,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         }
         None => {
             if std::io::stderr().is_terminal() {
-                eprintln!(
+                errln!(
                     "hashlab: measuring {} candidates at {} on this machine (a quick bench; --results FILE uses saved results)",
                     found.names.len(),
                     size_label(request.size())
@@ -81,7 +82,10 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
             }
             let stop = AtomicBool::new(false);
             let report = quick_bench(&registry, &found.names, request.size(), &stop, &mut |_| {})
-                .map_err(Failure::Runtime)?;
+                .map_err(|e| match e {
+                MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
+                MeasureError::Failed(message) => Failure::Runtime(message),
+            })?;
             (report, SpeedOrigin::Here, "a quick bench here".to_string())
         }
     };
@@ -103,10 +107,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         Format::Csv => render(&flat_rows(&pick), Format::Csv)?,
         format @ (Format::Table | Format::Md) => human(&pick, format)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,7 +1,7 @@
 //! `hashlab quality`: the statistical quality suite of `hashlab-quality` on
 //! one algorithm; exit status 1 when any test fails.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use hashlab::Registry;
@@ -150,10 +150,7 @@ pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
             out
         }
     };
-    std::io::stdout()
-        .lock()
-        .write_all(&out)
-        .map_err(Failure::from_write)?;
+    crate::stdio::write_out(&out)?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {

@@ -1,7 +1,6 @@
 //! `hashlab report`: read results (or run the bench), write the page or one
 //! chart. The page and charts are made in hashlab-report.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,7 +15,7 @@ use hashlab_report::{
 };
 
 use crate::cli::{BenchArgs, ChartChoice, ReportArgs, ReportFormat};
-use crate::commands::bench::{measure_with_progress, request, write_atomically};
+use crate::commands::bench::{measure_with_progress, request};
 use crate::failure::{io_message, Failure};
 
 /// `hashlab bench`'s own options, parsed from the words a person would type,
@@ -28,7 +27,7 @@ struct BenchWords {
     args: BenchArgs,
 }
 
-fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
+pub(crate) fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
     // Threads 1 and all: the report has a thread-scaling section to fill.
     let mut words: Vec<String> = vec!["--threads".into(), "1,all".into()];
     if args.quick {
@@ -168,15 +167,12 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     .map_err(|e| Failure::Runtime(e.to_string()))?;
 
     if output == Path::new("-") {
-        std::io::stdout()
-            .lock()
-            .write_all(rendered.as_bytes())
-            .map_err(Failure::from_write)?;
+        crate::stdio::write_out(rendered.as_bytes())?;
     } else {
-        write_atomically(&output, rendered.as_bytes())?;
+        hashlab_integrity::write_file(&output, rendered.as_bytes())?;
         if !args.quiet {
             let shown = std::fs::canonicalize(&output).unwrap_or(output);
-            println!("{}", shown.display());
+            crate::stdio::write_out(format!("{}\n", shown.display()).as_bytes())?;
         }
     }
     // As in `bench`: the history is touched only once the page is out, so a

@@ -4,14 +4,16 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hashlab::{hex, HashError, HashParams, Registry};
+use hashlab::{hex, HashError, HashParams, KeyRule, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, gnu_line, hash_inputs, mtime_ns, parse_file_list,
-    reads_from_spinning_disk, tag_line, Fanout, FileDigests, HashJob, Input, LineStyle,
-    ReadStrategy, WalkOptions,
+    escape_name, escaping_for, exclude_set, expand, gnu_line_as, hash_inputs, hashdeep_line,
+    is_interrupted, mtime_ns, name_base64, parse_file_list, reads_from_spinning_disk, tag_line,
+    Cancel, Fanout, FileDigests, HashJob, Input, LineStyle, OutputFile, ReadStrategy,
+    StandardInput, WalkOptions,
 };
 use serde::Serialize;
 
+use hashlab_integrity::many::MAX_JOBS;
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
 };
@@ -19,10 +21,16 @@ use hashlab_objects::{
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
+use crate::stdio::LineOutput;
 
 #[derive(Serialize)]
 struct SumRow {
+    /// The name as text (a byte that is not UTF-8 shows as U+FFFD).
     file: String,
+    /// The name's exact bytes, base64, when it is not UTF-8 (JSON only), so
+    /// that `audit` reads back the name the file system has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_base64: Option<String>,
     algorithm: String,
     backend: String,
     bytes: u64,
@@ -31,6 +39,12 @@ struct SumRow {
     /// files whose size and time are unchanged (JSON only).
     #[serde(skip_serializing_if = "Option::is_none")]
     mtime_ns: Option<u64>,
+    /// Inode and status-change time when read, so that `audit --changed-only`
+    /// tells the file from another put in its place with the same size and time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inode: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ctime_ns: Option<u64>,
 }
 
 impl Tabular for SumRow {
@@ -74,19 +88,56 @@ pub(crate) fn usage(error: HashError) -> Failure {
 /// The key and customization string, when given.
 pub(crate) type KeyAndCustomization = (Option<Vec<u8>>, Option<Vec<u8>>);
 
+/// The longest key any algorithm of the registry takes (HMAC and KMAC: 1 MiB).
+fn longest_key(registry: &Registry) -> usize {
+    registry
+        .algorithms()
+        .iter()
+        .map(|a| match a.key {
+            KeyRule::None => 0,
+            KeyRule::Optional { max, .. } | KeyRule::Defaulted { max, .. } => max,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Reads a key file no further than one byte past `limit`, so that a file
+/// without end (`/dev/zero`, a pipe) is refused instead of read until memory
+/// runs out.
+fn read_key_file(path: &Path, limit: usize) -> Result<Vec<u8>, Failure> {
+    let fail = |e: io::Error| {
+        Failure::Usage(format!(
+            "--key-file: {}: {}",
+            path.display(),
+            io_message(&e)
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut key = Vec::new();
+    io::Read::read_to_end(
+        &mut io::Read::take(file, (limit as u64).saturating_add(1)),
+        &mut key,
+    )
+    .map_err(fail)?;
+    if key.len() > limit {
+        return Err(Failure::Usage(format!(
+            "--key-file: {}: longer than {limit} bytes, the limit of the longest key any algorithm takes",
+            path.display()
+        )));
+    }
+    Ok(key)
+}
+
 /// `--key`/`--key-file` and `--custom`/`--custom-hex`, decoded; shared with `check`.
-pub(crate) fn key_and_customization(secret: &KeyArgs) -> Result<KeyAndCustomization, Failure> {
+pub(crate) fn key_and_customization(
+    registry: &Registry,
+    secret: &KeyArgs,
+) -> Result<KeyAndCustomization, Failure> {
     let key = match (&secret.key, &secret.key_file) {
         (Some(text), _) => {
             Some(hex::decode(text).map_err(|e| Failure::Usage(format!("--key: {e}")))?)
         }
-        (None, Some(path)) => Some(std::fs::read(path).map_err(|e| {
-            Failure::Usage(format!(
-                "--key-file: {}: {}",
-                path.display(),
-                io_message(&e)
-            ))
-        })?),
+        (None, Some(path)) => Some(read_key_file(path, longest_key(registry))?),
         (None, None) => None,
     };
     let customization = match (&secret.custom, &secret.custom_hex) {
@@ -99,14 +150,25 @@ pub(crate) fn key_and_customization(secret: &KeyArgs) -> Result<KeyAndCustomizat
     Ok((key, customization))
 }
 
-fn params(args: &SumArgs) -> Result<HashParams, Failure> {
-    let (key, customization) = key_and_customization(&args.secret)?;
+pub(crate) fn params(registry: &Registry, args: &SumArgs) -> Result<HashParams, Failure> {
+    let (key, customization) = key_and_customization(registry, &args.secret)?;
     Ok(HashParams {
         key,
         length: args.length,
         customization,
         parallel: false,
     })
+}
+
+/// `--jobs` past the most threads the hashing starts.
+pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
+    Failure::Usage(format!("--jobs: {jobs} is over the limit of {MAX_JOBS}"))
+}
+
+/// The options checked as `run` checks them before reading any file
+/// (parameters, algorithms, backends), for `validate`.
+pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
+    columns(registry, args, &params(registry, args)?).map(|_| ())
 }
 
 /// The bytes of a path as it was given, for the manifest line.
@@ -197,7 +259,7 @@ fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
     if let Some(list) = &args.files_from {
         let bytes = if list.as_os_str() == "-" {
             let mut v = Vec::new();
-            io::Read::read_to_end(&mut io::stdin().lock(), &mut v).map_err(|e| {
+            io::Read::read_to_end(&mut StandardInput, &mut v).map_err(|e| {
                 Failure::Usage(format!("--files-from: standard input: {}", io_message(&e)))
             })?;
             v
@@ -217,92 +279,47 @@ fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
     Ok(names)
 }
 
-/// Where manifest lines go: stdout, or a temporary file renamed over `-o`'s
-/// target only when the run completes.
+/// Where manifest lines go: standard output, or `-o`'s file, which takes
+/// the output only when the run completes (`hashlab_integrity::outfile`).
 enum Sink {
-    /// Buffered: a line per write() cost 20,000 system calls (~15 % of the
-    /// run) for 20,000 small files. On a terminal each line is flushed at once.
-    Stdout {
-        out: std::io::BufWriter<io::StdoutLock<'static>>,
-        each_line: bool,
-    },
-    File {
-        file: std::io::BufWriter<std::fs::File>,
-        temp: PathBuf,
-        target: PathBuf,
-    },
+    Stdout(LineOutput),
+    File(OutputFile),
 }
 
 impl Sink {
     fn open(output: Option<&Path>) -> Result<Sink, Failure> {
-        let Some(target) = output else {
-            let out = io::stdout().lock();
-            return Ok(Sink::Stdout {
-                each_line: std::io::IsTerminal::is_terminal(&io::stdout()),
-                out: std::io::BufWriter::with_capacity(64 * 1024, out),
-            });
-        };
-        let name = target
-            .file_name()
-            .ok_or_else(|| Failure::Usage(format!("-o: {}: not a file name", target.display())))?;
-        let temp = target.with_file_name(format!(
-            ".{}.hashlab-{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        // Errors name the file the user asked for, not our temp file beside it.
-        let file = std::fs::File::create(&temp)
-            .map_err(|e| Failure::Runtime(format!("{}: {}", target.display(), io_message(&e))))?;
-        Ok(Sink::File {
-            file: std::io::BufWriter::new(file),
-            temp,
-            target: target.to_path_buf(),
+        Ok(match output {
+            Some(target) => Sink::File(OutputFile::create(target)?),
+            None => Sink::Stdout(LineOutput::new()),
         })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         match self {
-            Sink::Stdout { out, each_line } => {
-                out.write_all(bytes).map_err(Failure::from_write)?;
-                if *each_line {
-                    out.flush().map_err(Failure::from_write)?;
-                }
-                Ok(())
-            }
-            Sink::File { file, target, .. } => file
-                .write_all(bytes)
-                .map_err(|e| Failure::Runtime(format!("{}: {}", target.display(), io_message(&e)))),
+            Sink::Stdout(out) => out.write_line(bytes),
+            Sink::File(file) => file.write_all(bytes).map_err(|e| {
+                Failure::Runtime(format!("{}: {}", file.target().display(), io_message(&e)))
+            }),
         }
     }
 
     /// Flushes what is written so far (so stdout lines precede a stderr complaint).
     fn flush(&mut self) -> Result<(), Failure> {
         match self {
-            Sink::Stdout { out, .. } => out.flush().map_err(Failure::from_write),
-            Sink::File { .. } => Ok(()),
+            Sink::Stdout(out) => out.flush(),
+            Sink::File(_) => Ok(()),
         }
     }
 
     fn finish(self) -> Result<(), Failure> {
         match self {
-            Sink::Stdout { mut out, .. } => out.flush().map_err(Failure::from_write),
-            Sink::File { file, temp, target } => {
-                let fail = |e: io::Error| {
-                    let _ = std::fs::remove_file(&temp);
-                    Failure::Runtime(format!("{}: {}", target.display(), io_message(&e)))
-                };
-                let file = file.into_inner().map_err(|e| fail(e.into_error()))?;
-                file.sync_all().map_err(fail)?;
-                std::fs::rename(&temp, &target).map_err(fail)
-            }
+            Sink::Stdout(mut out) => out.flush(),
+            Sink::File(file) => Ok(file.commit()?),
         }
     }
 
-    fn abandon(self) {
-        if let Sink::File { temp, .. } = self {
-            let _ = std::fs::remove_file(temp);
-        }
-    }
+    /// Leaves `-o`'s file as it was (the temporary file goes with the sink).
+    fn abandon(self) {}
 }
 
 /// The names of one run, in order: runs of local inputs (walked as `-r`
@@ -364,7 +381,7 @@ fn named_input(input: &Input) -> Named {
 
 pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let params = params(args)?;
+    let params = params(&registry, args)?;
     let columns = columns(&registry, args, &params)?;
     let names = names(args)?;
     let walk = WalkOptions {
@@ -396,6 +413,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let rotating = reads_from_spinning_disk(&first_files(&local_inputs, 8));
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(jobs_over_limit(n)),
         Some(n) => n,
         // On a spinning disk, several readers make the head seek between files.
         None if rotating => 1,
@@ -421,6 +439,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let job = HashJob {
         strategy,
         git_blob: args.git,
+        cancel: Cancel::new(),
     };
     let make_with = |parallel: bool| {
         let mut p = params.clone();
@@ -469,11 +488,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if args.output.is_some() {
-        let flag = std::sync::Arc::clone(&interrupted);
-        // With -o, an interrupt must leave the old manifest and no temp file.
-        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+        // With -o, an interrupt must leave the old manifest and no temp file:
+        // the hash in progress stops at its next chunk, and the run unwinds.
+        let cancel = job.cancel.clone();
+        let _ = ctrlc::set_handler(move || cancel.cancel());
     }
     let mut sink = Sink::open(args.output.as_deref())?;
     if hashdeep {
@@ -486,10 +505,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let mut done = 0usize;
     let end = if args.zero { b'\0' } else { b'\n' };
     let mut emit = |named: Named, result: io::Result<FileDigests>| -> Result<(), Failure> {
-        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(Failure::Runtime(
-                "interrupted; the previous manifest is untouched".into(),
-            ));
+        if job.cancel.is_cancelled() {
+            return Err(Failure::Interrupted);
         }
         done += 1;
         if let Some(bar) = &progress {
@@ -507,28 +524,27 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 digests,
                 bytes,
                 modified,
+                inode,
+                ctime_ns,
             }) => {
                 if hashdeep {
-                    let mut line = format!("{bytes}").into_bytes();
-                    for d in &digests {
-                        line.push(b',');
-                        line.extend_from_slice(d.to_hex().as_bytes());
-                    }
-                    line.push(b',');
-                    line.extend_from_slice(&absolute);
-                    line.push(b'\n');
-                    return sink.write(&line);
+                    let hex: Vec<String> = digests.iter().map(|d| d.to_hex()).collect();
+                    let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
+                    return sink.write(&hashdeep_line(bytes, &hex, &absolute));
                 }
                 for (column, digest) in columns.iter().zip(digests) {
                     let hex = digest.to_hex();
                     if format.is_some() {
                         rows.push(SumRow {
                             file: String::from_utf8_lossy(&label).into_owned(),
+                            file_base64: name_base64(&label),
                             algorithm: column.algorithm.name.clone(),
                             backend: column.backend.clone(),
                             bytes,
                             digest: hex,
                             mtime_ns: modified.and_then(mtime_ns),
+                            inode,
+                            ctime_ns,
                         });
                         continue;
                     }
@@ -547,7 +563,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                         }
                     } else {
                         let mut l = match column.style {
-                            LineStyle::Gnu => gnu_line(&hex, &label),
+                            LineStyle::Gnu => {
+                                gnu_line_as(&hex, &label, escaping_for(&column.algorithm.name))
+                            }
                             LineStyle::Tag => tag_line(&column.tag, &label, &hex),
                         };
                         l.pop();
@@ -557,9 +575,10 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                     sink.write(&line)?;
                 }
             }
+            Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
             Err(e) => {
                 sink.flush()?;
-                eprintln!("hashlab: {shown}: {}", io_message(&e));
+                errln!("hashlab: {shown}: {}", io_message(&e));
                 failed = true;
             }
         }
@@ -590,8 +609,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     if let Err(e) = result {
         sink.abandon();
         return match e {
-            Failure::Runtime(m) if m.starts_with("interrupted") => {
-                eprintln!("hashlab: {m}");
+            Failure::Interrupted => {
+                errln!("hashlab: interrupted; the previous manifest is untouched");
                 Ok(ExitCode::from(130))
             }
             other => Err(other),
@@ -605,7 +624,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     }
     sink.finish()?;
     if args.verify_etag {
-        eprintln!("hashlab: {}", etags.describe());
+        errln!("hashlab: {}", etags.describe());
     }
     Ok(if failed || !etags.passed() {
         ExitCode::from(1)
@@ -648,7 +667,7 @@ fn hash_object_roots(
                 if let Some(verdict) = &d.etag {
                     etags.add(verdict);
                     if *verdict != EtagVerdict::Matches {
-                        eprintln!("hashlab: {}: {}", objects[i].name, verdict.describe());
+                        errln!("hashlab: {}: {}", objects[i].name, verdict.describe());
                     }
                 }
                 d.digests
@@ -659,19 +678,28 @@ fn hash_object_roots(
     Ok(())
 }
 
-/// hashdeep's header: the columns, where it ran, and how.
+/// hashdeep's header: the columns, where it ran, and how. The directory and
+/// the arguments are escaped as coreutils escapes names: a newline in them
+/// would end the comment line and leave the rest as a broken entry.
 fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
     let names: Vec<&str> = columns.iter().map(|c| c.algorithm.name.as_str()).collect();
+    let comment = |bytes: &[u8]| escape_name(bytes).0;
     let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
+        .map(|d| comment(&name_bytes(&d)))
         .unwrap_or_default();
-    let command: Vec<String> = std::env::args().collect();
-    format!(
-        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: {cwd}\n## $ {}\n##\n",
-        names.join(","),
-        command.join(" ")
+    let command: Vec<Vec<u8>> = std::env::args_os()
+        .map(|a| comment(&name_bytes(Path::new(&a))))
+        .collect();
+    let mut header = format!(
+        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: ",
+        names.join(",")
     )
-    .into_bytes()
+    .into_bytes();
+    header.extend_from_slice(&cwd);
+    header.extend_from_slice(b"\n## $ ");
+    header.extend_from_slice(&command.join(&b' '));
+    header.extend_from_slice(b"\n##\n");
+    header
 }
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long

@@ -1,7 +1,7 @@
 //! GitHub-flavoured Markdown tables.
 
 fn escape(cell: &str) -> String {
-    cell.replace('|', "\\|").replace('\n', " ")
+    super::printable(&cell.replace('\n', " ")).replace('|', "\\|")
 }
 
 pub fn render(headers: &[&str], rows: &[Vec<String>]) -> String {

@@ -11,6 +11,29 @@ use serde::Serialize;
 use crate::cli::Format;
 use crate::failure::Failure;
 
+/// `text` with every control character (ESC, CR, BEL, the C1 range...) and
+/// every bidirectional override written as a visible escape (`\x1b`,
+/// `\u{202e}`), so text from a file or a name cannot move the cursor, retitle
+/// the terminal or reorder what is shown around it.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if hidden(c) && (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A row type that every format can print.
 pub trait Tabular: Serialize {
     fn headers() -> &'static [&'static str];

@@ -11,8 +11,17 @@ pub fn render_emphasized(
     rows: &[Vec<String>],
     emphasize: &dyn Fn(usize, usize) -> bool,
 ) -> String {
+    // Cells may hold names and text from files: shown, never obeyed.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|cell| super::printable(cell).into_owned())
+                .collect()
+        })
+        .collect();
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
+    for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
@@ -70,6 +79,13 @@ mod tests {
     fn columns_line_up() {
         let out = super::render(&["a", "bb"], &[vec!["long".into(), "x".into()]]);
         assert_eq!(out, "a     bb\n----  --\nlong  x\n");
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        let out = super::render(&["a"], &[vec!["\x1b]0;pwned\x07\u{202e}x".into()]]);
+        assert!(!out.contains('\x1b') && !out.contains('\x07') && !out.contains('\u{202e}'));
+        assert!(out.contains("\\x1b]0;pwned\\x07\\u{202e}x"), "{out}");
     }
 
     #[test]

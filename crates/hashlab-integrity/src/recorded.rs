@@ -1,0 +1,660 @@
+//! Reading a manifest for `audit`: every form `check` reads (GNU, BSD tag and
+//! openssl lines, newline- or NUL-terminated), hashdeep's, and `sum --json`'s.
+//! A line that cannot be read is one [`LineProblem`] and the rest is read, as
+//! `check` goes on past an improperly formatted line.
+
+use std::fmt;
+
+use hashlab::{HashError, Registry};
+use serde::Deserialize;
+
+use crate::check::{algorithm_from_manifest_name, settle, Unsettled};
+use crate::manifest::{parse_record, unescape, Framing, GnuReading, Line, TagHint};
+
+/// At most this many (algorithm, output length) pairs in one audited
+/// manifest: every file of the tree is hashed with each of them (a new file
+/// may be any missing entry, moved), so each pair costs a pass over the
+/// tree and a digest kept per new file. hashdeep offers five.
+pub const MAX_ALGORITHMS: usize = 16;
+
+/// The longest digest an audited manifest may record, in bytes: twice the
+/// longest fixed output of any algorithm here (64). With
+/// [`MAX_ALGORITHMS`], a new file costs at most 2 KiB of digests, whatever
+/// the manifest says. Longer XOF digests are checked by `check`, which keeps none.
+pub const MAX_DIGEST_BYTES: usize = 128;
+
+/// One file as a manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    pub name: Vec<u8>,
+    pub algorithm: String,
+    pub digest: Vec<u8>,
+    /// Recorded by hashdeep manifests and `sum --json`.
+    pub size: Option<u64>,
+    /// Modification time, nanoseconds since the epoch; recorded by `sum --json`.
+    pub mtime_ns: Option<u64>,
+    /// Inode number and status-change time (nanoseconds since the epoch)
+    /// when the file was read; recorded by `sum --json`. A file replaced by
+    /// another of the same size and modification time (two files swapped
+    /// within one timestamp tick) has another inode, and a rename or a
+    /// rewrite sets the status-change time, which no user can set back.
+    pub inode: Option<u64>,
+    pub ctime_ns: Option<u64>,
+}
+
+impl Recorded {
+    fn new(name: Vec<u8>, algorithm: String, digest: Vec<u8>) -> Recorded {
+        Recorded {
+            name,
+            algorithm,
+            digest,
+            size: None,
+            mtime_ns: None,
+            inode: None,
+            ctime_ns: None,
+        }
+    }
+}
+
+/// How to read a manifest.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions<'a> {
+    /// The algorithm of every line (canonical or any name the registry
+    /// knows), over what the lines and the manifest's name say.
+    pub algorithm: Option<&'a str>,
+    /// How checksum lines end; hashdeep and JSON manifests are recognised
+    /// by their first bytes whatever this says.
+    pub framing: Framing,
+}
+
+/// A manifest as read: its entries, and the lines that could not be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    pub entries: Vec<Recorded>,
+    pub problems: Vec<LineProblem>,
+}
+
+/// Where in a manifest a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// 1-based, counting every line (comments and blank lines too).
+    Line(u64),
+    /// 1-based index in a JSON manifest's array.
+    Entry(u64),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Line(n) => write!(f, "line {n}"),
+            Place::Entry(n) => write!(f, "entry {n}"),
+        }
+    }
+}
+
+/// Why one line (or JSON entry) was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineFault {
+    /// Not a checksum line in any form this reader knows.
+    NotAChecksumLine,
+    /// A hashdeep line that is not `size,<digest>...,filename`.
+    NotHashdeep { digests: usize },
+    /// The algorithm or length could not be settled (see [`Unsettled`]).
+    Unsettled(Unsettled),
+    /// An algorithm this registry does not know (JSON's `algorithm` field).
+    UnknownAlgorithm(String),
+    /// The digest is not hex.
+    NotHex,
+    /// Longer than [`MAX_DIGEST_BYTES`].
+    DigestTooLong { bytes: usize, limit: usize },
+    /// An empty name, a NUL in it, or an escape coreutils does not write.
+    BadName,
+    /// A JSON entry without the fields `sum --json` writes.
+    NotAnEntry(String),
+}
+
+impl fmt::Display for LineFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineFault::NotAChecksumLine => write!(f, "improperly formatted checksum line"),
+            LineFault::NotHashdeep { digests } => write!(
+                f,
+                "not size,{}filename as the header says",
+                "digest,".repeat(*digests)
+            ),
+            LineFault::Unsettled(why) => write!(f, "{why}"),
+            LineFault::UnknownAlgorithm(name) => write!(f, "unknown algorithm '{name}'"),
+            LineFault::NotHex => write!(f, "the digest is not hex"),
+            LineFault::DigestTooLong { bytes, limit } => write!(
+                f,
+                "a {bytes}-byte digest; audit compares digests of at most {limit} bytes"
+            ),
+            LineFault::BadName => write!(f, "the file name is empty or badly escaped"),
+            LineFault::NotAnEntry(why) => write!(f, "not an entry of `hashlab sum --json`: {why}"),
+        }
+    }
+}
+
+/// One line of a manifest that was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineProblem {
+    pub place: Place,
+    pub fault: LineFault,
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.fault)
+    }
+}
+
+/// Why a manifest could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManifestError {
+    /// The algorithm asked for is unknown.
+    Algorithm(HashError),
+    /// Not one entry could be read; `problems` says why, line by line.
+    NoEntries { problems: Vec<LineProblem> },
+    /// Starts like `sum --json`'s array but is not valid JSON of that shape.
+    Json(String),
+    /// A hashdeep manifest whose header cannot be used.
+    HashdeepHeader(&'static str),
+    /// A hashdeep manifest without a column of the algorithm asked for.
+    NoHashdeepColumn { algorithm: String },
+    /// More (algorithm, length) pairs than [`MAX_ALGORITHMS`].
+    TooManyAlgorithms { limit: usize },
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ManifestError::Algorithm(e) => write!(f, "{e}"),
+            ManifestError::NoEntries { problems } if problems.is_empty() => {
+                write!(f, "no properly formatted checksum lines found")
+            }
+            ManifestError::NoEntries { problems } => write!(
+                f,
+                "no properly formatted checksum lines found ({} improperly formatted)",
+                problems.len()
+            ),
+            ManifestError::Json(e) => write!(f, "not a `hashlab sum --json` manifest: {e}"),
+            ManifestError::HashdeepHeader(why) => write!(f, "hashdeep manifest: {why}"),
+            ManifestError::NoHashdeepColumn { algorithm } => {
+                write!(f, "hashdeep manifest: no {algorithm} column")
+            }
+            ManifestError::TooManyAlgorithms { limit } => write!(
+                f,
+                "more than {limit} algorithm and length pairs; audit hashes every file with each, and takes at most {limit}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// hashdeep's column names for the algorithms both tools know, strongest first.
+const HASHDEEP_COLUMNS: &[(&str, &str)] = &[("sha256", "sha256"), ("sha1", "sha1"), ("md5", "md5")];
+
+/// Reads a manifest of any form `check` reads, hashdeep's, or `sum --json`'s.
+/// `manifest_name` helps like `x.sha256` does. Lines that cannot be read are
+/// listed in [`Manifest::problems`]; it is an error only when none can be.
+pub fn read_manifest(
+    registry: &Registry,
+    bytes: &[u8],
+    manifest_name: &str,
+    options: &ReadOptions<'_>,
+) -> Result<Manifest, ManifestError> {
+    let algorithm = match options.algorithm {
+        Some(name) => Some(
+            registry
+                .algorithm(name)
+                .map_err(ManifestError::Algorithm)?
+                .name
+                .as_str(),
+        ),
+        None => None,
+    };
+    let manifest = if bytes.starts_with(b"%%%% HASHDEEP-1.0") {
+        read_hashdeep(registry, bytes, algorithm)?
+    } else if options.framing == Framing::Lines && bytes.trim_ascii_start().starts_with(b"[") {
+        read_sum_json(registry, bytes, algorithm)?
+    } else {
+        read_lines(registry, bytes, manifest_name, algorithm, options.framing)
+    };
+    if manifest.entries.is_empty() {
+        return Err(ManifestError::NoEntries {
+            problems: manifest.problems,
+        });
+    }
+    if pairs(&manifest.entries).len() > MAX_ALGORITHMS {
+        return Err(ManifestError::TooManyAlgorithms {
+            limit: MAX_ALGORITHMS,
+        });
+    }
+    Ok(manifest)
+}
+
+/// The distinct (algorithm, digest length) pairs, in order of first use.
+pub(crate) fn pairs(recorded: &[Recorded]) -> Vec<(String, usize)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in recorded {
+        if seen.insert((r.algorithm.as_str(), r.digest.len())) {
+            out.push((r.algorithm.clone(), r.digest.len()));
+        }
+        // A hostile manifest may hold thousands: stop counting past the limit.
+        if out.len() > MAX_ALGORITHMS {
+            break;
+        }
+    }
+    out
+}
+
+fn within_limit(digest: &[u8]) -> Result<(), LineFault> {
+    if digest.len() > MAX_DIGEST_BYTES {
+        return Err(LineFault::DigestTooLong {
+            bytes: digest.len(),
+            limit: MAX_DIGEST_BYTES,
+        });
+    }
+    Ok(())
+}
+
+fn read_lines(
+    registry: &Registry,
+    bytes: &[u8],
+    manifest_name: &str,
+    algorithm: Option<&str>,
+    framing: Framing,
+) -> Manifest {
+    let hint = algorithm_from_manifest_name(registry, manifest_name);
+    let end = match framing {
+        Framing::Lines => b'\n',
+        Framing::Nul => b'\0',
+    };
+    let mut reading = GnuReading::Undecided;
+    let mut out = Manifest::default();
+    for (n, raw) in bytes.split_inclusive(|b| *b == end).enumerate() {
+        let place = Place::Line(n as u64 + 1);
+        let read = |reading: &mut GnuReading| -> Result<Option<Recorded>, LineFault> {
+            let settled = |tag: Option<&TagHint>, len: usize| {
+                settle(registry, algorithm, None, tag, len, hint.as_deref())
+                    .map_err(LineFault::Unsettled)
+            };
+            let (entry, algorithm) = match parse_record(registry, raw, framing) {
+                Line::Skip => return Ok(None),
+                Line::Malformed => return Err(LineFault::NotAChecksumLine),
+                Line::Entry(e) => {
+                    let (algorithm, _) = settled(e.tag.as_ref(), e.expected.len())?;
+                    (e, algorithm)
+                }
+                // The digest settles before the line settles the reading, as in `check`.
+                Line::Gnu(g) => {
+                    let (algorithm, _) = settled(None, g.expected.len())?;
+                    (
+                        g.resolve(reading).ok_or(LineFault::NotAChecksumLine)?,
+                        algorithm,
+                    )
+                }
+            };
+            within_limit(&entry.expected)?;
+            Ok(Some(Recorded::new(
+                entry.name,
+                algorithm.name.clone(),
+                entry.expected,
+            )))
+        };
+        match read(&mut reading) {
+            Ok(Some(r)) => out.entries.push(r),
+            Ok(None) => {}
+            Err(fault) => out.problems.push(LineProblem { place, fault }),
+        }
+    }
+    out
+}
+
+/// One object of `hashlab sum --json`'s array.
+#[derive(Deserialize)]
+struct JsonLine {
+    /// The name as text; where it is not UTF-8, `file_base64` has its bytes.
+    file: String,
+    #[serde(default)]
+    file_base64: Option<String>,
+    algorithm: String,
+    digest: String,
+    bytes: Option<u64>,
+    mtime_ns: Option<u64>,
+    #[serde(default)]
+    inode: Option<u64>,
+    #[serde(default)]
+    ctime_ns: Option<u64>,
+}
+
+/// `hashlab sum --json`: our own manifest, the one that records modification
+/// times, inodes and status-change times (for `audit --changed-only`).
+fn read_sum_json(
+    registry: &Registry,
+    bytes: &[u8],
+    algorithm: Option<&str>,
+) -> Result<Manifest, ManifestError> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_slice(bytes).map_err(|e| ManifestError::Json(e.to_string()))?;
+    let mut out = Manifest::default();
+    for (n, value) in values.into_iter().enumerate() {
+        let read = || -> Result<Recorded, LineFault> {
+            let line: JsonLine =
+                serde_json::from_value(value).map_err(|e| LineFault::NotAnEntry(e.to_string()))?;
+            let named = algorithm.unwrap_or(&line.algorithm);
+            let known = registry
+                .algorithm(named)
+                .map_err(|_| LineFault::UnknownAlgorithm(named.to_string()))?;
+            let digest = hashlab::hex::decode(&line.digest).map_err(|_| LineFault::NotHex)?;
+            let tag = TagHint {
+                algorithm: known.name.clone(),
+                length: None,
+            };
+            let (known, _) = settle(registry, None, None, Some(&tag), digest.len(), None)
+                .map_err(LineFault::Unsettled)?;
+            within_limit(&digest)?;
+            let name = match &line.file_base64 {
+                Some(b64) => crate::lines::name_from_base64(b64).ok_or(LineFault::BadName)?,
+                None => line.file.into_bytes(),
+            };
+            if name.is_empty() || name.contains(&0) {
+                return Err(LineFault::BadName);
+            }
+            Ok(Recorded {
+                size: line.bytes,
+                mtime_ns: line.mtime_ns,
+                inode: line.inode,
+                ctime_ns: line.ctime_ns,
+                ..Recorded::new(name, known.name.clone(), digest)
+            })
+        };
+        match read() {
+            Ok(r) => out.entries.push(r),
+            Err(fault) => out.problems.push(LineProblem {
+                place: Place::Entry(n as u64 + 1),
+                fault,
+            }),
+        }
+    }
+    Ok(out)
+}
+
+fn read_hashdeep(
+    registry: &Registry,
+    bytes: &[u8],
+    algorithm: Option<&str>,
+) -> Result<Manifest, ManifestError> {
+    let mut lines = bytes
+        .split(|b| *b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    lines.next();
+    let header = lines.next().and_then(|l| l.strip_prefix(b"%%%% ")).ok_or(
+        ManifestError::HashdeepHeader("no '%%%% size,...' line after the first"),
+    )?;
+    let columns: Vec<String> = String::from_utf8_lossy(header)
+        .split(',')
+        .map(|c| c.trim().to_ascii_lowercase())
+        .collect();
+    if columns.first().map(String::as_str) != Some("size")
+        || columns.last().map(String::as_str) != Some("filename")
+    {
+        return Err(ManifestError::HashdeepHeader(
+            "the columns must start with size and end with filename",
+        ));
+    }
+    let wanted: Vec<&(&str, &str)> = match algorithm {
+        Some(name) => {
+            let column = HASHDEEP_COLUMNS
+                .iter()
+                .find(|(_, ours)| *ours == name)
+                .ok_or_else(|| ManifestError::NoHashdeepColumn {
+                    algorithm: name.to_string(),
+                })?;
+            vec![column]
+        }
+        None => HASHDEEP_COLUMNS.iter().collect(),
+    };
+    let (column, algorithm) = wanted
+        .iter()
+        .find_map(|(hd, ours)| columns.iter().position(|c| c == hd).map(|i| (i, *ours)))
+        .ok_or_else(|| match algorithm {
+            Some(name) => ManifestError::NoHashdeepColumn {
+                algorithm: name.to_string(),
+            },
+            None => ManifestError::HashdeepHeader("none of md5, sha1, sha256 is among its columns"),
+        })?;
+    let expected_len = registry
+        .algorithm(algorithm)
+        .map_err(ManifestError::Algorithm)?
+        .output
+        .default_len();
+    let digests = columns.len() - 2;
+    let mut out = Manifest::default();
+    for (n, line) in lines.enumerate() {
+        if line.is_empty() || line.starts_with(b"#") || line.starts_with(b"%") {
+            continue;
+        }
+        let read = || -> Result<Recorded, LineFault> {
+            // hashlab writes a name hashdeep's format cannot hold escaped,
+            // the line starting with a backslash; hashdeep's lines start with a size.
+            let (line, escaped) = match line.strip_prefix(b"\\") {
+                Some(rest) => (rest, true),
+                None => (line, false),
+            };
+            // The file name is last and may itself contain commas.
+            let fields: Vec<&[u8]> = line.splitn(digests + 2, |b| *b == b',').collect();
+            let not_hashdeep = || LineFault::NotHashdeep { digests };
+            if fields.len() != digests + 2 {
+                return Err(not_hashdeep());
+            }
+            let size: u64 = std::str::from_utf8(fields[0])
+                .ok()
+                .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(not_hashdeep)?;
+            let digest = std::str::from_utf8(fields[column])
+                .ok()
+                .and_then(|hex| hashlab::hex::decode(hex).ok())
+                .ok_or(LineFault::NotHex)?;
+            if digest.len() != expected_len {
+                return Err(LineFault::Unsettled(Unsettled::Length {
+                    algorithm: algorithm.to_string(),
+                    bytes: digest.len(),
+                }));
+            }
+            let raw_name = fields[digests + 1];
+            let name = if escaped {
+                unescape(raw_name).ok_or(LineFault::BadName)?
+            } else {
+                raw_name.to_vec()
+            };
+            if name.is_empty() || name.contains(&0) {
+                return Err(LineFault::BadName);
+            }
+            Ok(Recorded {
+                size: Some(size),
+                ..Recorded::new(name, algorithm.to_string(), digest)
+            })
+        };
+        match read() {
+            Ok(r) => out.entries.push(r),
+            Err(fault) => out.problems.push(LineProblem {
+                place: Place::Line(n as u64 + 3),
+                fault,
+            }),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8], name: &str) -> Result<Manifest, ManifestError> {
+        read_manifest(&Registry::default(), bytes, name, &ReadOptions::default())
+    }
+
+    const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72";
+
+    #[test]
+    fn hashdeep_manifests_are_read() {
+        let text = format!("%%%% HASHDEEP-1.0\n%%%% size,md5,sha256,filename\n## Invoked from: /x\n##\n3,{MD5_ABC},{SHA256_ABC},/x/a,b\n");
+        let r = read(text.as_bytes(), "hd.txt").unwrap();
+        assert_eq!(r.entries[0].algorithm, "sha256");
+        assert_eq!(r.entries[0].name, b"/x/a,b");
+        assert_eq!(r.entries[0].size, Some(3));
+        let md5 = ReadOptions {
+            algorithm: Some("md5"),
+            ..Default::default()
+        };
+        let r = read_manifest(&Registry::default(), text.as_bytes(), "hd", &md5).unwrap();
+        assert_eq!(hashlab::hex::encode(&r.entries[0].digest), MD5_ABC);
+        assert!(matches!(
+            read(
+                b"%%%% HASHDEEP-1.0\n%%%% size,tiger,filename\n1,00,/a\n",
+                "hd"
+            ),
+            Err(ManifestError::HashdeepHeader(_))
+        ));
+        assert!(read(b"junk\n", "m")
+            .unwrap_err()
+            .to_string()
+            .contains("no properly formatted"));
+    }
+
+    #[test]
+    fn one_bad_line_is_one_problem_in_every_format() {
+        // hashdeep: a name with a newline, written raw, breaks its line in two.
+        let text = format!(
+            "%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\n## $ hashdeep\n##\n\
+             3,{SHA256_ABC},/x/good\n3,{SHA256_ABC},/x/bad\nname\n\\3,{SHA256_ABC},/x/es\\ncaped\n3,zz,/x/nothex\n3,{SHA256_ABC},/x/last\n"
+        );
+        let r = read(text.as_bytes(), "hd").unwrap();
+        let names: Vec<&[u8]> = r.entries.iter().map(|e| e.name.as_slice()).collect();
+        assert_eq!(
+            names,
+            [&b"/x/good"[..], b"/x/bad", b"/x/es\ncaped", b"/x/last"]
+        );
+        let at: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            at,
+            [
+                "line 7: not size,digest,filename as the header says",
+                "line 9: the digest is not hex"
+            ]
+        );
+
+        let lines = format!(
+            "{SHA256_ABC}  a\nnot a line\n{MD5_ABC}  b\n\\{SHA256_ABC}  bad\\escape\n{SHA256_ABC}  c\n"
+        );
+        let r = read(lines.as_bytes(), "m.sha256").unwrap();
+        assert_eq!(r.entries.len(), 2);
+        let at: Vec<Place> = r.problems.iter().map(|p| p.place).collect();
+        assert_eq!(at, [Place::Line(2), Place::Line(3), Place::Line(4)]);
+        assert!(matches!(
+            r.problems[1].fault,
+            LineFault::Unsettled(Unsettled::Length { bytes: 16, .. })
+        ));
+
+        let json = format!(
+            r#"[{{"file":"a","algorithm":"sha256","digest":"{SHA256_ABC}"}},
+                {{"file":"b","algorithm":"nosuch","digest":"00"}},
+                {{"file":"c","algorithm":"sha256","digest":"xyz"}},
+                {{"nofile":1}},
+                {{"file":"d","algorithm":"md5","digest":"{SHA256_ABC}"}},
+                {{"file":"e","file_base64":"!!","algorithm":"sha256","digest":"{SHA256_ABC}"}},
+                {{"file":"f","algorithm":"sha256","digest":"{SHA256_ABC}","bytes":3}}]"#
+        );
+        let r = read(json.as_bytes(), "m.json").unwrap();
+        assert_eq!(r.entries.len(), 2);
+        assert_eq!(r.entries[1].size, Some(3));
+        let at: Vec<Place> = r.problems.iter().map(|p| p.place).collect();
+        assert_eq!(at, [2, 3, 4, 5, 6].map(Place::Entry), "{:?}", r.problems);
+        assert!(matches!(
+            read(b"[1,", "m.json"),
+            Err(ManifestError::Json(_))
+        ));
+    }
+
+    #[test]
+    fn nul_terminated_records_keep_every_byte_of_their_names() {
+        let mut z = Vec::new();
+        for name in [&b"new\nline"[..], b"cr\r", b"back\\slash", b"\\n"] {
+            z.extend_from_slice(SHA256_ABC.as_bytes());
+            z.extend_from_slice(b"  ");
+            z.extend_from_slice(name);
+            z.push(0);
+        }
+        let options = ReadOptions {
+            framing: Framing::Nul,
+            ..Default::default()
+        };
+        let r = read_manifest(&Registry::default(), &z, "m", &options).unwrap();
+        let names: Vec<&[u8]> = r.entries.iter().map(|e| e.name.as_slice()).collect();
+        assert_eq!(names, [&b"new\nline"[..], b"cr\r", b"back\\slash", b"\\n"]);
+        assert!(r.problems.is_empty());
+    }
+
+    #[test]
+    fn limits_bound_what_a_manifest_can_make_audit_keep() {
+        // Thousands of XOF lengths: refused whole, before any file is hashed.
+        let many: String = (1..=MAX_ALGORITHMS + 1)
+            .map(|n| format!("SHAKE128 (f{n}) = {}\n", "ab".repeat(n)))
+            .collect();
+        assert_eq!(
+            read(many.as_bytes(), "m"),
+            Err(ManifestError::TooManyAlgorithms {
+                limit: MAX_ALGORITHMS
+            })
+        );
+        let fits: String = (1..=MAX_ALGORITHMS)
+            .map(|n| format!("SHAKE128 (f{n}) = {}\n", "ab".repeat(n)))
+            .collect();
+        assert_eq!(
+            read(fits.as_bytes(), "m").unwrap().entries.len(),
+            MAX_ALGORITHMS
+        );
+        // One over-long digest: that line only.
+        let long = format!(
+            "SHAKE128 (big) = {}\nSHAKE128 (f) = {}\n",
+            "ab".repeat(MAX_DIGEST_BYTES + 1),
+            "ab".repeat(16)
+        );
+        let r = read(long.as_bytes(), "m").unwrap();
+        assert_eq!(r.entries.len(), 1);
+        assert_eq!(
+            r.problems[0].fault,
+            LineFault::DigestTooLong {
+                bytes: MAX_DIGEST_BYTES + 1,
+                limit: MAX_DIGEST_BYTES
+            }
+        );
+    }
+
+    #[test]
+    fn json_names_are_read_losslessly_and_old_manifests_still_read() {
+        let odd = b"nu/bad\xffname";
+        let json = format!(
+            r#"[{{"file":"{}","file_base64":"{}","algorithm":"sha256","digest":"{SHA256_ABC}","inode":7,"ctime_ns":9}},
+                {{"file":"plain","algorithm":"sha256","digest":"{SHA256_ABC}","bytes":3,"mtime_ns":5}}]"#,
+            String::from_utf8_lossy(odd),
+            crate::lines::name_base64(odd).unwrap()
+        );
+        let r = read(json.as_bytes(), "m.json").unwrap();
+        assert_eq!(r.entries[0].name, odd);
+        assert_eq!(
+            (r.entries[0].inode, r.entries[0].ctime_ns),
+            (Some(7), Some(9))
+        );
+        assert_eq!(r.entries[1].name, b"plain");
+        assert_eq!(
+            (r.entries[1].size, r.entries[1].mtime_ns),
+            (Some(3), Some(5))
+        );
+    }
+}
