@@ -48,27 +48,20 @@ pub fn algorithm_from_manifest_name(registry: &Registry, name: &str) -> Option<S
     } else {
         lower.rsplit_once('.')?.1
     };
-    let candidate = match candidate {
-        "b2" => "blake2b",
-        "b3" => "blake3",
-        "xxh3" => "xxh3-64",
-        "xxh128" => "xxh3-128",
-        other => other,
-    };
+    // The tools' short names (b2, b3, xxh3, xxh128) are the catalog's aliases.
     registry.algorithm(candidate).ok().map(|a| a.name.clone())
 }
 
-/// The one algorithm coreutils offers for a digest of this many bytes.
-pub(crate) fn algorithm_from_length(bytes: usize) -> Option<&'static str> {
-    match bytes {
-        16 => Some("md5"),
-        20 => Some("sha1"),
-        28 => Some("sha224"),
-        32 => Some("sha256"),
-        48 => Some("sha384"),
-        64 => Some("sha512"),
-        _ => None,
-    }
+/// The one algorithm coreutils offers for a digest of this many bytes (md5sum,
+/// sha1sum, sha224sum..sha512sum): the catalog marks them `bare_gnu_default`.
+pub(crate) fn algorithm_from_length(
+    registry: &Registry,
+    bytes: usize,
+) -> Option<&std::sync::Arc<Algorithm>> {
+    registry
+        .algorithms()
+        .iter()
+        .find(|a| a.bare_gnu_default && a.output.default_len() == bytes)
 }
 
 /// Why a line's algorithm or length could not be settled: coreutils calls
@@ -130,7 +123,7 @@ pub(crate) fn settle<'r>(
         (None, None) => match hint {
             Some(name) => (known(name)?, None),
             None => (
-                known(algorithm_from_length(len).ok_or(Unsettled::Undecided { bytes: len })?)?,
+                algorithm_from_length(registry, len).ok_or(Unsettled::Undecided { bytes: len })?,
                 None,
             ),
         },

@@ -43,13 +43,13 @@ pub enum NameEscaping {
     B3sum,
 }
 
-/// The escaping of `sum`'s GNU lines for an algorithm (canonical name): the
-/// tool that reads them is b3sum for BLAKE3, a coreutils program otherwise.
-pub fn escaping_for(algorithm: &str) -> NameEscaping {
-    if algorithm == "blake3" {
-        NameEscaping::B3sum
-    } else {
-        NameEscaping::Coreutils
+/// The escaping of `sum`'s GNU lines for an algorithm whose lines take
+/// `form` (its catalog entry): the tool that reads them is b3sum for BLAKE3,
+/// a coreutils program otherwise.
+pub fn escaping_for(form: hashlab::LineForm) -> NameEscaping {
+    match form {
+        hashlab::LineForm::B3sum => NameEscaping::B3sum,
+        hashlab::LineForm::Gnu | hashlab::LineForm::Tagged => NameEscaping::Coreutils,
     }
 }
 
@@ -179,14 +179,16 @@ mod tests {
 
     #[test]
     fn blake3_lines_are_escaped_as_b3sum_reads_them() {
-        let b3 = |name: &[u8]| gnu_line_as("ab", name, escaping_for("blake3"));
+        let registry = hashlab::Registry::default();
+        let lines = |name: &str| registry.algorithm(name).unwrap().lines;
+        let b3 = |name: &[u8]| gnu_line_as("ab", name, escaping_for(lines("blake3")));
         assert_eq!(b3(b"e\rf"), b"ab  e\rf\n");
         assert_eq!(b3(b"a\\b\rc"), b"\\ab  a\\\\b\rc\n");
         assert_eq!(b3(b"c\nd"), b"\\ab  c\\nd\n");
         // A CR last would read as a CRLF line end: escaped there only.
         assert_eq!(b3(b"e\r"), b"\\ab  e\\r\n");
         assert_eq!(b3(b"\r\r"), b"\\ab  \r\\r\n");
-        assert_eq!(escaping_for("sha256"), NameEscaping::Coreutils);
+        assert_eq!(escaping_for(lines("sha256")), NameEscaping::Coreutils);
     }
 
     #[test]

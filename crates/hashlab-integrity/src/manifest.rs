@@ -106,25 +106,6 @@ pub struct TagHint {
     pub length: Option<usize>,
 }
 
-/// OpenSSL's `dgst` names that are not also a registry tag, as OpenSSL 3
-/// and 1.1 spell them.
-const OPENSSL_NAMES: &[(&str, &str, Option<usize>)] = &[
-    ("SHA2-224", "sha224", None),
-    ("SHA2-256", "sha256", None),
-    ("SHA2-384", "sha384", None),
-    ("SHA2-512", "sha512", None),
-    ("SHA2-512/224", "sha512-224", None),
-    ("SHA2-512/256", "sha512-256", None),
-    ("SHA512/224", "sha512-224", None),
-    ("SHA512/256", "sha512-256", None),
-    ("SHAKE-128", "shake128", None),
-    ("SHAKE-256", "shake256", None),
-    ("BLAKE2b512", "blake2b", Some(64)),
-    ("BLAKE2s256", "blake2s", Some(32)),
-    ("BLAKE2B-512", "blake2b", Some(64)),
-    ("BLAKE2S-256", "blake2s", Some(32)),
-];
-
 /// Resolves a tag to an algorithm and, where the tag says so, a length.
 /// Tags are matched exactly as the tools write them (`SHA256`, `BLAKE2b-256`,
 /// `SHA2-256`): coreutils calls `sha256 (f) = ...` improperly formatted, and
@@ -137,15 +118,17 @@ pub fn resolve_tag(registry: &Registry, tag: &str) -> Option<TagHint> {
     if let Some(a) = registry.algorithms().iter().find(|a| a.tag == tag) {
         return Some(plain(a));
     }
-    if let Some((_, name, length)) = OPENSSL_NAMES.iter().find(|(n, _, _)| *n == tag) {
-        let algorithm = registry.algorithm(name).ok()?;
-        return Some(match length {
-            Some(len) => TagHint {
-                algorithm: algorithm.name.clone(),
-                length: Some(*len),
-            },
-            None => plain(algorithm),
-        });
+    // Other tools' spellings (OpenSSL's `SHA2-256`, `BLAKE2b512`), from the catalog.
+    for algorithm in registry.algorithms() {
+        if let Some(foreign) = algorithm.foreign_tags.iter().find(|f| f.tag == tag) {
+            return Some(match foreign.length {
+                Some(len) => TagHint {
+                    algorithm: algorithm.name.clone(),
+                    length: Some(len),
+                },
+                None => plain(algorithm),
+            });
+        }
     }
     // `TAG-BITS`, as b2sum writes a non-default length.
     let (base, bits) = tag.rsplit_once('-')?;

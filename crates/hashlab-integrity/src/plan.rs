@@ -9,8 +9,11 @@ use std::path::Path;
 
 use hashlab::{Choice, FileBound, HashError, HashParams, LineForm, Registry};
 
-use crate::lines::{gnu_line, tag_line, LineStyle};
-use crate::many::{Fanout, FileDigests, HashJob};
+use crate::cancel::Cancel;
+use crate::lines::{
+    escape_name, escaping_for, gnu_line_as, hashdeep_line, tag_line, LineStyle, NameEscaping,
+};
+use crate::many::{Fanout, FileDigests, HashJob, MAX_JOBS};
 use crate::read::ReadStrategy;
 use crate::walk::reads_from_spinning_disk;
 
@@ -58,6 +61,11 @@ pub enum PlanError {
         algorithm: String,
     },
     NoJobs,
+    /// More files at once than threads may be started.
+    TooManyJobs {
+        jobs: usize,
+        limit: usize,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -78,6 +86,9 @@ impl fmt::Display for PlanError {
                 "{algorithm} is not stable across versions or machines, so a manifest of it could not be checked later"
             ),
             PlanError::NoJobs => f.write_str("at least one file must be hashed at a time"),
+            PlanError::TooManyJobs { jobs, limit } => {
+                write!(f, "{jobs} is over the limit of {limit}")
+            }
         }
     }
 }
@@ -97,6 +108,8 @@ pub struct Column {
     /// The BSD tag at this output length (`BLAKE2b-256`).
     pub tag: String,
     pub style: LineStyle,
+    /// How names are escaped in its GNU lines (as the tool that checks them reads them).
+    pub escaping: NameEscaping,
 }
 
 /// Everything decided about a run before the first file is read.
@@ -113,6 +126,8 @@ pub struct SumPlan {
     pub hashdeep: bool,
     pub terminator: u8,
     zero_terminated: bool,
+    /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
+    range_choices: Vec<Choice>,
 }
 
 impl SumPlan {
@@ -131,11 +146,10 @@ impl SumPlan {
             .map(|n| n.trim())
             .filter(|n| !n.is_empty())
         {
-            let choice = registry.resolve(name, request.backend.as_deref(), &request.params)?;
-            if columns.iter().any(|c| c.choice.name() == choice.name()) {
+            let algorithm = registry.algorithm(name)?;
+            if columns.iter().any(|c| c.choice.name() == algorithm.name) {
                 continue;
             }
-            let algorithm = choice.algorithm();
             if !algorithm.stable {
                 return Err(PlanError::UnstableOutput {
                     algorithm: algorithm.name.clone(),
@@ -151,6 +165,7 @@ impl SumPlan {
                     algorithm: algorithm.name.clone(),
                 });
             }
+            let choice = registry.resolve(name, request.backend.as_deref(), &request.params)?;
             let style = if request.tagged || algorithm.lines == LineForm::Tagged {
                 LineStyle::Tag
             } else {
@@ -159,6 +174,7 @@ impl SumPlan {
             columns.push(Column {
                 tag: choice.tag(),
                 style,
+                escaping: escaping_for(algorithm.lines),
                 choice,
             });
         }
@@ -169,6 +185,12 @@ impl SumPlan {
         let rotating = reads_from_spinning_disk(sample);
         let jobs = match request.jobs {
             Some(0) => return Err(PlanError::NoJobs),
+            Some(n) if n > MAX_JOBS => {
+                return Err(PlanError::TooManyJobs {
+                    jobs: n,
+                    limit: MAX_JOBS,
+                })
+            }
             Some(n) => n,
             None if rotating => 1,
             None => cores,
@@ -181,6 +203,12 @@ impl SumPlan {
         )
         .sharing_cores_with(columns.len());
         let parallel_hash = strategy.parallel_hash;
+        // Object-store ranges of megabytes arrive on one thread while others
+        // fetch: a tree-parallel hash spreads each range over the cores.
+        let range_choices = columns
+            .iter()
+            .map(|c| c.choice.with_parallel(tree_parallel && cores > 1))
+            .collect::<Result<Vec<_>, _>>()?;
         for column in &mut columns {
             column.choice = column.choice.with_parallel(parallel_hash)?;
         }
@@ -197,20 +225,29 @@ impl SumPlan {
                 b'\n'
             },
             zero_terminated: request.zero_terminated,
+            range_choices,
         })
     }
 
-    /// How each file is hashed.
-    pub fn job(&self) -> HashJob {
+    /// How each file is hashed; `cancel` stops the run (Ctrl-C, SIGTERM).
+    pub fn job(&self, cancel: Cancel) -> HashJob {
         HashJob {
             strategy: self.strategy,
             git_blob: self.git_blob,
+            cancel,
         }
     }
 
     /// Fresh hashers for one worker, one per column.
     pub fn fanout(&self) -> Fanout {
         Fanout::new(self.columns.iter().map(|c| c.choice.hasher()).collect())
+    }
+
+    /// Fresh hashers for the ranges of objects read from a store: these come
+    /// in megabytes on the calling thread, so a tree-parallel hash spreads
+    /// each over the cores.
+    pub fn fanout_for_ranges(&self) -> Fanout {
+        Fanout::new(self.range_choices.iter().map(|c| c.hasher()).collect())
     }
 
     /// The columns' algorithms, in order.
@@ -221,18 +258,12 @@ impl SumPlan {
     /// The manifest lines for one file: one per column, or one hashdeep line
     /// (`absolute` is the name hashdeep writes and matches: an absolute path).
     pub fn lines(&self, name: &[u8], absolute: &[u8], digests: &FileDigests) -> Vec<u8> {
-        let mut out = Vec::new();
         if self.hashdeep {
-            out.extend_from_slice(digests.bytes.to_string().as_bytes());
-            for d in &digests.digests {
-                out.push(b',');
-                out.extend_from_slice(d.to_hex().as_bytes());
-            }
-            out.push(b',');
-            out.extend_from_slice(absolute);
-            out.push(b'\n');
-            return out;
+            let hex: Vec<String> = digests.digests.iter().map(|d| d.to_hex()).collect();
+            let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
+            return hashdeep_line(digests.bytes, &hex, absolute);
         }
+        let mut out = Vec::new();
         for (column, digest) in self.columns.iter().zip(&digests.digests) {
             let hex = digest.to_hex();
             let mut line = if self.zero_terminated {
@@ -245,7 +276,7 @@ impl SumPlan {
                 }
             } else {
                 let mut l = match column.style {
-                    LineStyle::Gnu => gnu_line(&hex, name),
+                    LineStyle::Gnu => gnu_line_as(&hex, name, column.escaping),
                     LineStyle::Tag => tag_line(&column.tag, name, &hex),
                 };
                 l.pop();
@@ -257,8 +288,11 @@ impl SumPlan {
         out
     }
 
-    /// hashdeep's header: the columns, where it ran (`cwd`) and how (`command`).
-    pub fn hashdeep_header(&self, cwd: &str, command: &str) -> Vec<u8> {
+    /// hashdeep's header: the columns, where it ran (`cwd`) and how
+    /// (`command`, the arguments), both escaped as coreutils escapes names: a
+    /// newline in them would end the comment line and leave the rest as a
+    /// broken entry.
+    pub fn hashdeep_header(&self, cwd: &[u8], command: &[&[u8]]) -> Vec<u8> {
         let columns: Vec<&str> = self
             .columns
             .iter()
@@ -270,11 +304,18 @@ impl SumPlan {
                     .unwrap_or(c.choice.name())
             })
             .collect();
-        format!(
-            "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: {cwd}\n## $ {command}\n##\n",
+        let comment = |bytes: &[u8]| escape_name(bytes).0;
+        let mut header = format!(
+            "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: ",
             columns.join(",")
         )
-        .into_bytes()
+        .into_bytes();
+        header.extend_from_slice(&comment(cwd));
+        header.extend_from_slice(b"\n## $ ");
+        let command: Vec<Vec<u8>> = command.iter().map(|a| comment(a)).collect();
+        header.extend_from_slice(&command.join(&b' '));
+        header.extend_from_slice(b"\n##\n");
+        header
     }
 }
 

@@ -201,7 +201,7 @@ pub fn format_manifest<'py>(
         let line = if tagged {
             tag_line(&tag, name.as_bytes(), hex)
         } else {
-            gnu_line_as(hex, name.as_bytes(), escaping_for(&algorithm.name))
+            gnu_line_as(hex, name.as_bytes(), escaping_for(algorithm.lines))
         };
         out.extend_from_slice(&line);
     }

@@ -149,6 +149,9 @@ pub enum LineForm {
     /// Always `TAG (NAME) = DIGEST`: the GNU form would be misread by the tool
     /// that checks it (xxhsum reads a 16-digit GNU line as XXH64, not XXH3).
     Tagged,
+    /// `DIGEST  NAME` with names escaped as b3sum, which checks these lines,
+    /// reads them (a carriage return inside a name is written as it is).
+    B3sum,
 }
 
 /// The design an algorithm descends from, which is how charts group the

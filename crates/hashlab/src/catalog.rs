@@ -479,7 +479,7 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
-            foreign_tags: &[("BLAKE2b512", Some(64))],
+            foreign_tags: &[("BLAKE2b512", Some(64)), ("BLAKE2B-512", Some(64))],
             ..blake2(
                 "blake2b",
                 &["blake2b512", "blake2b-512", "b2"],
@@ -490,7 +490,7 @@ fn specs() -> Vec<Spec> {
             )
         },
         Spec {
-            foreign_tags: &[("BLAKE2s256", Some(32))],
+            foreign_tags: &[("BLAKE2s256", Some(32)), ("BLAKE2S-256", Some(32))],
             ..blake2(
                 "blake2s",
                 &["blake2s256", "blake2s-256"],
@@ -525,6 +525,7 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             name: "blake3",
+            lines: LineForm::B3sum,
             aliases: &["b3"],
             family: "BLAKE3",
             lineage: Lineage::Blake,

@@ -6,10 +6,9 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, KeyRule, Registry};
 use hashlab_integrity::{
-    escape_name, escaping_for, exclude_set, expand, gnu_line_as, hash_inputs, hashdeep_line,
-    is_interrupted, mtime_ns, name_base64, parse_file_list, reads_from_spinning_disk, tag_line,
-    Cancel, Fanout, FileDigests, HashJob, Input, LineStyle, OutputFile, ReadStrategy,
-    StandardInput, WalkOptions,
+    exclude_set, expand, hash_inputs, is_interrupted, mtime_ns, name_base64, parse_file_list,
+    Cancel, Fanout, FileDigests, Input, OutputFile, PlanError, StandardInput, SumPlan, SumRequest,
+    WalkOptions,
 };
 use serde::Serialize;
 
@@ -168,7 +167,37 @@ pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
 /// The options checked as `run` checks them before reading any file
 /// (parameters, algorithms, backends), for `validate`.
 pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
-    columns(registry, args, &params(registry, args)?).map(|_| ())
+    plan(registry, args, &params(registry, args)?, &[]).map(|_| ())
+}
+
+/// The run's plan: every algorithm resolved once, the reading decided.
+/// `sample`: a few of the files, to tell a rotating disk.
+fn plan(
+    registry: &Registry,
+    args: &SumArgs,
+    params: &HashParams,
+    sample: &[&Path],
+) -> Result<SumPlan, Failure> {
+    let request = SumRequest {
+        algorithms: args.algorithm.split(',').map(str::to_string).collect(),
+        backend: args.backend.clone(),
+        params: params.clone(),
+        tagged: args.tag,
+        zero_terminated: args.zero,
+        git_blob: args.git,
+        hashdeep: args.format == Some(SumFormat::Hashdeep),
+        jobs: args.jobs,
+        allow_mmap: !args.no_mmap,
+    };
+    SumPlan::new(registry, &request, sample).map_err(|e| match e {
+        PlanError::Hash(e) => usage(e),
+        PlanError::NoAlgorithm => Failure::Usage(format!("-a: {e}")),
+        PlanError::NotAGitObjectFormat { .. } => Failure::Usage(format!("--git: {e}")),
+        PlanError::NotAHashdeepColumn { .. } => Failure::Usage(format!("--format hashdeep: {e}")),
+        PlanError::UnstableOutput { .. } => Failure::Usage(format!("-a: {e}")),
+        PlanError::NoJobs => Failure::Usage("--jobs: must be at least 1".into()),
+        PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
+    })
 }
 
 /// The bytes of a path as it was given, for the manifest line.
@@ -182,75 +211,6 @@ pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
     {
         path.to_string_lossy().into_owned().into_bytes()
     }
-}
-
-/// One algorithm of a `sum` run: its metadata, backend and how its lines look.
-struct Column {
-    algorithm: std::sync::Arc<hashlab::Algorithm>,
-    backend: String,
-    tag: String,
-    style: LineStyle,
-}
-
-fn columns(
-    registry: &Registry,
-    args: &SumArgs,
-    params: &HashParams,
-) -> Result<Vec<Column>, Failure> {
-    let mut out: Vec<Column> = Vec::new();
-    for name in args
-        .algorithm
-        .split(',')
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-    {
-        let algorithm = registry.algorithm(name).map_err(usage)?.clone();
-        if out.iter().any(|c| c.algorithm.name == algorithm.name) {
-            continue;
-        }
-        if args.git && !matches!(algorithm.name.as_str(), "sha1" | "sha256") {
-            return Err(Failure::Usage(format!(
-                "--git: git names objects with sha1 or sha256, not {}",
-                algorithm.name
-            )));
-        }
-        let backend = match &args.backend {
-            Some(b) => registry
-                .backend(&algorithm.name, b)
-                .map_err(usage)?
-                .name
-                .clone(),
-            None => registry
-                .default_backend(&algorithm.name)
-                .map_err(usage)?
-                .0
-                .name
-                .clone(),
-        };
-        // Validates key, length and customization for this algorithm and backend now,
-        // so a bad option fails before any file is read.
-        let probe = registry
-            .hasher(&algorithm.name, Some(&backend), params)
-            .map_err(usage)?;
-        let tag = algorithm.tag_for_length(probe.output_len());
-        // xxhsum reads a 16-digit GNU line as XXH64, so XXH3 lines always carry
-        // their tag, as xxhsum writes them.
-        let style = if args.tag || algorithm.name == "xxh3-64" {
-            LineStyle::Tag
-        } else {
-            LineStyle::Gnu
-        };
-        out.push(Column {
-            algorithm,
-            backend,
-            tag,
-            style,
-        });
-    }
-    if out.is_empty() {
-        return Err(Failure::Usage("-a: no algorithm given".into()));
-    }
-    Ok(out)
 }
 
 /// The names to hash, from the arguments or `--files-from`.
@@ -382,7 +342,8 @@ fn named_input(input: &Input) -> Named {
 pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let params = params(&registry, args)?;
-    let columns = columns(&registry, args, &params)?;
+    // Parameters and algorithms are refused before any name is read.
+    plan(&registry, args, &params, &[])?;
     let names = names(args)?;
     let walk = WalkOptions {
         recursive: args.recursive,
@@ -409,57 +370,10 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             Segment::Objects(_) => Vec::new(),
         })
         .collect();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let rotating = reads_from_spinning_disk(&first_files(&local_inputs, 8));
-    let jobs = match args.jobs {
-        Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
-        Some(n) if n > MAX_JOBS => return Err(jobs_over_limit(n)),
-        Some(n) => n,
-        // On a spinning disk, several readers make the head seek between files.
-        None if rotating => 1,
-        None => cores,
-    };
-    // One file: the threads go inside it (tree-parallel hashes, read-ahead).
-    let tree_parallel = columns.len() == 1
-        && registry
-            .backend(&columns[0].algorithm.name, &columns[0].backend)
-            .is_ok_and(|b| b.parallel);
-    // The slowest column sets the pace, whatever the order of -a.
-    let slowest = if columns
-        .iter()
-        .any(|c| c.algorithm.file_bound == hashlab::FileBound::Hash)
-    {
-        hashlab::FileBound::Hash
-    } else {
-        hashlab::FileBound::Reading
-    };
-    // Threads faulting pages of one map make a rotating disk's head seek.
-    let strategy = ReadStrategy::for_hash_with(slowest, tree_parallel, !args.no_mmap && !rotating)
-        .sharing_cores_with(columns.len());
-    let job = HashJob {
-        strategy,
-        git_blob: args.git,
-        cancel: Cancel::new(),
-    };
-    let make_with = |parallel: bool| {
-        let mut p = params.clone();
-        p.parallel = parallel;
-        Fanout::new(
-            columns
-                .iter()
-                .map(|c| {
-                    registry
-                        .hasher(&c.algorithm.name, Some(&c.backend), &p)
-                        .expect("validated when the columns were built")
-                })
-                .collect(),
-        )
-    };
-    let make = || make_with(job.strategy.parallel_hash);
-    // Objects arrive in ranges of megabytes on this thread while the
-    // runtime's threads fetch: a tree-parallel hash spreads each range over
-    // the cores.
-    let make_for_objects = || make_with(tree_parallel && cores > 1);
+    let plan = plan(&registry, args, &params, &first_files(&local_inputs, 8))?;
+    let job = plan.job(Cancel::new());
+    let make = || plan.fanout();
+    let make_for_objects = || plan.fanout_for_ranges();
 
     let format = match (args.json, args.format) {
         (true, _) | (false, Some(SumFormat::Json)) => Some(Format::Json),
@@ -468,18 +382,6 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         (false, Some(SumFormat::Md)) => Some(Format::Md),
         (false, Some(SumFormat::Hashdeep)) | (false, None) => None,
     };
-    let hashdeep = args.format == Some(SumFormat::Hashdeep);
-    if hashdeep {
-        if let Some(c) = columns
-            .iter()
-            .find(|c| !["md5", "sha1", "sha256"].contains(&c.algorithm.name.as_str()))
-        {
-            return Err(Failure::Usage(format!(
-                "--format hashdeep: hashdeep reads md5, sha1 and sha256, not {}",
-                c.algorithm.name
-            )));
-        }
-    }
     let reader = if any_objects {
         Some(
             ObjectReader::new(ObjectSettings::default())
@@ -495,15 +397,21 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         let _ = ctrlc::set_handler(move || cancel.cancel());
     }
     let mut sink = Sink::open(args.output.as_deref())?;
-    if hashdeep {
-        sink.write(&hashdeep_header(&columns))?;
+    if plan.hashdeep {
+        let cwd = std::env::current_dir()
+            .map(|d| name_bytes(&d))
+            .unwrap_or_default();
+        let command: Vec<Vec<u8>> = std::env::args_os()
+            .map(|a| name_bytes(Path::new(&a)))
+            .collect();
+        let command: Vec<&[u8]> = command.iter().map(Vec::as_slice).collect();
+        sink.write(&plan.hashdeep_header(&cwd, &command))?;
     }
     let progress = progress_bar(args, &local_inputs);
     let mut rows = Vec::new();
     let mut failed = false;
     let mut etags = EtagSummary::default();
     let mut done = 0usize;
-    let end = if args.zero { b'\0' } else { b'\n' };
     let mut emit = |named: Named, result: io::Result<FileDigests>| -> Result<(), Failure> {
         if job.cancel.is_cancelled() {
             return Err(Failure::Interrupted);
@@ -527,52 +435,28 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 inode,
                 ctime_ns,
             }) => {
-                if hashdeep {
-                    let hex: Vec<String> = digests.iter().map(|d| d.to_hex()).collect();
-                    let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
-                    return sink.write(&hashdeep_line(bytes, &hex, &absolute));
-                }
-                for (column, digest) in columns.iter().zip(digests) {
-                    let hex = digest.to_hex();
-                    if format.is_some() {
-                        rows.push(SumRow {
-                            file: String::from_utf8_lossy(&label).into_owned(),
-                            file_base64: name_base64(&label),
-                            algorithm: column.algorithm.name.clone(),
-                            backend: column.backend.clone(),
-                            bytes,
-                            digest: hex,
-                            mtime_ns: modified.and_then(mtime_ns),
-                            inode,
-                            ctime_ns,
-                        });
-                        continue;
-                    }
-                    let mut line = if args.zero {
-                        // coreutils -z: no escaping, NUL-terminated.
-                        match column.style {
-                            LineStyle::Gnu => [hex.as_bytes(), b"  ", &label].concat(),
-                            LineStyle::Tag => [
-                                column.tag.as_bytes(),
-                                b" (",
-                                &label,
-                                b") = ",
-                                hex.as_bytes(),
-                            ]
-                            .concat(),
-                        }
-                    } else {
-                        let mut l = match column.style {
-                            LineStyle::Gnu => {
-                                gnu_line_as(&hex, &label, escaping_for(&column.algorithm.name))
-                            }
-                            LineStyle::Tag => tag_line(&column.tag, &label, &hex),
-                        };
-                        l.pop();
-                        l
+                if format.is_none() {
+                    let digests = FileDigests {
+                        digests,
+                        bytes,
+                        modified,
+                        inode,
+                        ctime_ns,
                     };
-                    line.push(end);
-                    sink.write(&line)?;
+                    return sink.write(&plan.lines(&label, &absolute, &digests));
+                }
+                for (column, digest) in plan.columns.iter().zip(digests) {
+                    rows.push(SumRow {
+                        file: String::from_utf8_lossy(&label).into_owned(),
+                        file_base64: name_base64(&label),
+                        algorithm: column.choice.name().to_string(),
+                        backend: column.choice.backend_name().to_string(),
+                        bytes,
+                        digest: digest.to_hex(),
+                        mtime_ns: modified.and_then(mtime_ns),
+                        inode,
+                        ctime_ns,
+                    });
                 }
             }
             Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
@@ -587,7 +471,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let mut result = Ok(());
     for segment in &segments {
         result = match segment {
-            Segment::Local(inputs) => hash_inputs(inputs, &make, jobs, &job, &mut |i, r| {
+            Segment::Local(inputs) => hash_inputs(inputs, &make, plan.jobs, &job, &mut |i, r| {
                 emit(named_input(&inputs[i]), r)
             }),
             Segment::Objects(urls) => {
@@ -676,30 +560,6 @@ fn hash_object_roots(
         })?;
     }
     Ok(())
-}
-
-/// hashdeep's header: the columns, where it ran, and how. The directory and
-/// the arguments are escaped as coreutils escapes names: a newline in them
-/// would end the comment line and leave the rest as a broken entry.
-fn hashdeep_header(columns: &[Column]) -> Vec<u8> {
-    let names: Vec<&str> = columns.iter().map(|c| c.algorithm.name.as_str()).collect();
-    let comment = |bytes: &[u8]| escape_name(bytes).0;
-    let cwd = std::env::current_dir()
-        .map(|d| comment(&name_bytes(&d)))
-        .unwrap_or_default();
-    let command: Vec<Vec<u8>> = std::env::args_os()
-        .map(|a| comment(&name_bytes(Path::new(&a))))
-        .collect();
-    let mut header = format!(
-        "%%%% HASHDEEP-1.0\n%%%% size,{},filename\n## Invoked from: ",
-        names.join(",")
-    )
-    .into_bytes();
-    header.extend_from_slice(&cwd);
-    header.extend_from_slice(b"\n## $ ");
-    header.extend_from_slice(&command.join(&b' '));
-    header.extend_from_slice(b"\n##\n");
-    header
 }
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long
