@@ -15,10 +15,29 @@ use crate::results::{
     Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress, RunOutcome};
-use crate::selection::{cells, Selection};
+use crate::selection::{cells, Algorithms, Backends, Selection, DEFAULT_BASELINE};
 use crate::workbench::Workbench;
 
-/// What a caller asks for.
+/// The sizes `hashlab bench` measures when none are named.
+pub const DEFAULT_SIZES: [usize; 9] = [
+    16,
+    64,
+    256,
+    1 << 10,
+    4 << 10,
+    16 << 10,
+    64 << 10,
+    1 << 20,
+    16 << 20,
+];
+/// The sizes of `hashlab bench --quick`.
+pub const QUICK_SIZES: [usize; 5] = [64, 1 << 10, 16 << 10, 64 << 10, 1 << 20];
+/// The seed of the inputs and of the order of cells, unless one is given.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// What a caller asks for. [`Request::standard`] and [`Request::quick`] hold
+/// the one set of defaults every caller starts from (the CLI, the Python
+/// package, `pick`'s own measurement, the report's run).
 #[derive(Debug, Clone)]
 pub struct Request {
     pub selection: Selection,
@@ -35,6 +54,46 @@ pub struct Request {
     pub command_line: Vec<String>,
     /// `--pin`: the CPU the measuring thread runs on.
     pub pin: Option<usize>,
+}
+
+impl Request {
+    /// What `hashlab bench` measures with no option: the default algorithms
+    /// and backends at [`DEFAULT_SIZES`] on one thread, beside the baseline.
+    pub fn standard() -> Request {
+        Request {
+            selection: Selection {
+                algorithms: Algorithms::Default,
+                backends: Backends::Default,
+                sizes: DEFAULT_SIZES.to_vec(),
+                threads: vec![1],
+                latency: false,
+                also: vec![DEFAULT_BASELINE.to_string()],
+                file: None,
+            },
+            budget: Budget::standard(),
+            seed: DEFAULT_SEED,
+            misalign: 0,
+            project: None,
+            mask: Vec::new(),
+            clock_budget: std::time::Duration::from_millis(300),
+            command_line: Vec::new(),
+            pin: None,
+        }
+    }
+
+    /// `hashlab bench --quick`: [`QUICK_SIZES`], a shorter budget and clock.
+    pub fn quick() -> Request {
+        let standard = Request::standard();
+        Request {
+            selection: Selection {
+                sizes: QUICK_SIZES.to_vec(),
+                ..standard.selection
+            },
+            budget: Budget::quick(),
+            clock_budget: std::time::Duration::from_millis(100),
+            ..standard
+        }
+    }
 }
 
 /// Everything a run produced; the JSON output is exactly this.

@@ -6,7 +6,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use hashlab::{HashParams, Hasher, Registry};
-use hashlab_integrity::{hash_file, ReadBuffer, ReadStrategy};
+use hashlab_integrity::{hash_file, ReadBuffer, ReadStrategy, SumPlan, SumRequest};
 
 use crate::limits::RequestError;
 use crate::plan::{CellSpec, Mode};
@@ -265,16 +265,17 @@ impl Measure for Workbench<'_> {
                     .map_err(|e| format!("an input of {} bytes: {e}", cell.size))?,
             },
             Mode::File { cold } => {
-                // The same choices `hashlab sum` makes.
-                let tree_parallel = self
-                    .registry
-                    .backend(&cell.algorithm, &cell.backend)
-                    .is_ok_and(|b| b.parallel);
-                let bound = self
-                    .registry
-                    .algorithm(&cell.algorithm)
-                    .map_or(hashlab::FileBound::Hash, |a| a.file_bound);
-                let strategy = ReadStrategy::for_hash(bound, tree_parallel);
+                // The plan `hashlab sum` makes for this one file.
+                let request = SumRequest {
+                    algorithms: vec![cell.algorithm.clone()],
+                    backend: Some(cell.backend.clone()),
+                    jobs: Some(1),
+                    allow_mmap: true,
+                    ..SumRequest::default()
+                };
+                let strategy = SumPlan::new(self.registry, &request, &[])
+                    .map_err(|e| format!("{}: {e}", cell.algorithm))?
+                    .strategy;
                 if cold && !self.notes.iter().any(|n| n.starts_with("cold cache")) {
                     let note = cold_cache_check(self.file_path()?);
                     self.notes.push(note);

@@ -232,3 +232,11 @@ fn colour_on_stdout() -> bool {
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         && std::env::var_os("CLICOLOR").is_none_or(|v| v != "0")
 }
+
+/// The command line as it was typed, for the records reports keep; lossy,
+/// since `env::args()` panics on an argument that is not UTF-8 (a path may be).
+pub fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}

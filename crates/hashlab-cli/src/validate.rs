@@ -35,8 +35,7 @@ where
         Command::Report(args) => {
             size(&args.size)?;
             if args.inputs.is_empty() {
-                let bench = commands::report::bench_args(args)?;
-                commands::bench::request(&bench, registry)?;
+                commands::report::bench_request(args, registry)?;
             }
             Ok(())
         }

@@ -229,6 +229,20 @@ impl SumPlan {
         })
     }
 
+    /// The same plan with the reader thread on or off, as a caller that knows
+    /// the machine's other load decides (Dask workers sharing its cores):
+    /// cores taken by others are not free for a tree-parallel hash either.
+    pub fn with_read_ahead(mut self, read_ahead: bool) -> Result<SumPlan, PlanError> {
+        self.strategy.read_ahead = read_ahead;
+        if !read_ahead && self.strategy.parallel_hash {
+            self.strategy.parallel_hash = false;
+            for column in &mut self.columns {
+                column.choice = column.choice.with_parallel(false)?;
+            }
+        }
+        Ok(self)
+    }
+
     /// How each file is hashed; `cancel` stops the run (Ctrl-C, SIGTERM).
     pub fn job(&self, cancel: Cancel) -> HashJob {
         HashJob {

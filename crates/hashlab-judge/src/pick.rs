@@ -7,10 +7,9 @@ use std::time::Duration;
 
 use hashlab::{Class, Registry};
 use hashlab_bench::limits::MeasureError;
-use hashlab_bench::plan::Budget;
 use hashlab_bench::report::{measure, Report, Request};
 use hashlab_bench::runner::Progress;
-use hashlab_bench::selection::{Algorithms, Backends, Selection};
+use hashlab_bench::selection::{Algorithms, Selection};
 use hashlab_bench::sizes::size_label;
 use serde::Serialize;
 
@@ -636,34 +635,27 @@ fn availability_text(request: &PickRequest, entries: &[Entry]) -> String {
 
 /// A quick single-thread bench of `algorithms` at exactly `size` on this
 /// machine, default backends, for `pick` without a results file.
+/// `command_line` is recorded in the report.
 pub fn quick_bench(
     registry: &Registry,
     algorithms: &[String],
     size: usize,
+    command_line: &[String],
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, MeasureError> {
+    let quick = Request::quick();
     let request = Request {
         selection: Selection {
             algorithms: Algorithms::Named(algorithms.to_vec()),
-            backends: Backends::Default,
             sizes: vec![size],
-            threads: vec![1],
-            latency: false,
             also: Vec::new(),
-            file: None,
+            ..quick.selection
         },
-        budget: Budget::quick(),
-        seed: 1,
-        misalign: 0,
-        project: None,
-        mask: Vec::new(),
+        // A glance for one size: the clock matters less than the wait.
         clock_budget: Duration::from_millis(50),
-        // Lossy: args() panics on an argument that is not UTF-8 (a path may be).
-        command_line: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
-        pin: None,
+        command_line: command_line.to_vec(),
+        ..quick
     };
     measure(registry, &request, stop, progress)
 }

@@ -2,10 +2,8 @@
 //! same report the CLI prints with `--json` (same schema, same serde code).
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use hashlab_bench::limits::{time_budget, MAX_THREADS};
-use hashlab_bench::plan::Budget;
 use hashlab_bench::report::{measure, Request};
 use hashlab_bench::selection::{Algorithms, Backends, Selection};
 use hashlab_bench::sizes::parse_size;
@@ -15,11 +13,8 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 use crate::registry;
 
-/// The CLI's defaults (`hashlab bench` and `bench --quick`), so a call with no
-/// arguments measures what the command does.
-const DEFAULT_SIZES: &str = "16,64,256,1K,4K,16K,64K,1M,16M";
-const QUICK_SIZES: &str = "64,1K,16K,64K,1M";
-const DEFAULT_SEED: u64 = 1;
+/// The CLI's seed, so a call with no arguments measures what the command does.
+const DEFAULT_SEED: u64 = hashlab_bench::report::DEFAULT_SEED;
 
 /// A str (comma-separated) or a list/tuple of str, as a list of words.
 fn words(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
@@ -48,14 +43,10 @@ fn words(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 
 /// Sizes as ints, size strings ("8K", "1MiB"), a list of either, or a
 /// comma-separated string, as `bench --sizes` reads them.
-fn sizes(value: Option<&Bound<'_, PyAny>>, quick: bool) -> PyResult<Vec<usize>> {
+fn sizes(value: Option<&Bound<'_, PyAny>>, defaults: &[usize]) -> PyResult<Vec<usize>> {
     let bad = |e: String| PyValueError::new_err(format!("sizes: {e}"));
     let Some(value) = value else {
-        let text = if quick { QUICK_SIZES } else { DEFAULT_SIZES };
-        return Ok(text
-            .split(',')
-            .map(|s| parse_size(s).expect("built-in sizes parse"))
-            .collect());
+        return Ok(defaults.to_vec());
     };
     let one = |item: &Bound<'_, PyAny>| -> PyResult<usize> {
         if item.is_instance_of::<PyInt>() {
@@ -169,16 +160,18 @@ pub fn bench<'py>(
         .map_err(|e| PyValueError::new_err(format!("baseline: {e}")))?
         .name
         .clone();
-    let mut budget = if quick {
-        Budget::quick()
+    // The CLI's defaults (`hashlab bench`, `bench --quick`).
+    let defaults = if quick {
+        Request::quick()
     } else {
-        Budget::standard()
+        Request::standard()
     };
+    let mut budget = defaults.budget.clone();
     if let Some(seconds) = max_time {
         budget.max_time =
             time_budget(seconds).map_err(|e| PyValueError::new_err(format!("max_time: {e}")))?;
     }
-    let sizes = self::sizes(sizes, quick)?;
+    let sizes = self::sizes(sizes, &defaults.selection.sizes)?;
     let threads = thread_counts(threads)?;
     let command_line = vec![
         "python".to_string(),
@@ -195,18 +188,13 @@ pub fn bench<'py>(
             backends,
             sizes,
             threads,
-            latency: false,
             also: vec![baseline],
-            file: None,
+            ..defaults.selection
         },
         budget,
         seed,
-        misalign: 0,
-        project: None,
-        mask: Vec::new(),
-        clock_budget: Duration::from_millis(if quick { 100 } else { 300 }),
         command_line,
-        pin: None,
+        ..defaults
     };
     let stop = AtomicBool::new(false);
     let report = py

@@ -7,16 +7,15 @@ use std::io;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
-use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
-    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, Fanout, FileDigests, HashJob,
-    Input, ReadStrategy, WalkOptions,
+    escaping_for, expand, gnu_line_as, hash_inputs, tag_line, Cancel, FileDigests, Input,
+    PlanError, SumPlan, SumRequest, WalkOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::hash::{checked_choice, length_argument};
+use crate::hash::{checked_choice, length_argument, params};
 use crate::interrupt::interruptible;
 use crate::{registry, value_error};
 
@@ -67,43 +66,48 @@ pub fn hash_paths(
     customization: Option<&Bound<'_, PyAny>>,
     read_ahead: Option<bool>,
 ) -> PyResult<Vec<Outcome>> {
-    let choice = checked_choice(algorithm, backend, key, length, customization)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads: must be at least 1")),
-        Some(n) if n > MAX_JOBS => {
-            return Err(PyValueError::new_err(format!(
-                "threads: {n} is over the limit of {MAX_JOBS}"
-            )))
-        }
-        Some(n) => n,
-        None => cores,
-    };
+    // Bad names, keys and lengths fail here, before any file is touched.
+    checked_choice(algorithm, backend, key, length, customization)?;
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads: must be at least 1"));
+    }
     let inputs: Vec<Input> = paths
         .iter()
         .map(|p| Input::File(path_of(p.as_bytes())))
         .collect();
-    // As `hashlab sum` decides: threads inside one file only when there is one file.
-    let tree_parallel = inputs.len() == 1 && choice.backend().parallel;
-    let mut strategy = ReadStrategy::for_hash(choice.algorithm().file_bound, tree_parallel);
-    if let Some(read_ahead) = read_ahead {
-        strategy.read_ahead = read_ahead;
-        // Cores taken by other workers are not free for a tree-parallel hash either.
-        strategy.parallel_hash &= read_ahead;
-    }
-    let job = HashJob {
-        strategy,
-        git_blob: false,
-        cancel: Cancel::new(),
+    let sample: Vec<&std::path::Path> = inputs
+        .iter()
+        .take(8)
+        .filter_map(|i| match i {
+            Input::File(p) => Some(p.as_path()),
+            _ => None,
+        })
+        .collect();
+    // The plan `hashlab sum` makes: the same reading, threads and hashers.
+    let request = SumRequest {
+        algorithms: vec![algorithm.to_string()],
+        backend: backend.map(str::to_string),
+        params: params(key, length, customization)?,
+        jobs: threads,
+        allow_mmap: true,
+        ..SumRequest::default()
     };
-    let worker = choice
-        .with_parallel(job.strategy.parallel_hash)
-        .map_err(value_error)?;
+    let refused = |e: PlanError| match e {
+        PlanError::Hash(e) => value_error(e),
+        PlanError::TooManyJobs { .. } => PyValueError::new_err(format!("threads: {e}")),
+        other => PyValueError::new_err(other.to_string()),
+    };
+    let mut plan = SumPlan::new(registry(), &request, &sample).map_err(refused)?;
+    if let Some(read_ahead) = read_ahead {
+        plan = plan.with_read_ahead(read_ahead).map_err(refused)?;
+    }
+    let job = plan.job(Cancel::new());
+    let jobs = plan.jobs;
     // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
     // the middle of a large file.
     let long = may_take_long(&inputs);
     interruptible(py, &job.cancel, long, || {
-        let make = || Fanout::new(vec![worker.hasher()]);
+        let make = || plan.fanout();
         let mut outcomes = Vec::with_capacity(inputs.len());
         let finished = hash_inputs::<std::convert::Infallible>(
             &inputs,

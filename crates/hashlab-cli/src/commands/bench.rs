@@ -10,7 +10,7 @@ use std::time::Duration;
 use hashlab::Registry;
 use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS};
 use hashlab_bench::mask;
-use hashlab_bench::plan::{Budget, Mode, NULL_ALGORITHM};
+use hashlab_bench::plan::{Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
 use hashlab_bench::results::{speedup, CellResult};
 use hashlab_bench::runner::{Phase, Progress};
@@ -21,9 +21,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::cli::{BenchArgs, Format, Unit};
 use crate::failure::{io_message, Failure};
 use crate::output::{render_grid, table};
-
-const DEFAULT_SIZES: &str = "16,64,256,1K,4K,16K,64K,1M,16M";
-const QUICK_SIZES: &str = "64,1K,16K,64K,1M";
 
 fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -99,14 +96,14 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
     } else {
         Backends::Default
     };
+    let defaults = if args.quick {
+        Request::quick()
+    } else {
+        Request::standard()
+    };
     let sizes = match &args.sizes {
         Some(text) => parse_sizes(text).map_err(|e| usage(format!("--sizes: {e}")))?,
-        None => parse_sizes(if args.quick {
-            QUICK_SIZES
-        } else {
-            DEFAULT_SIZES
-        })
-        .expect("built-in sizes parse"),
+        None => defaults.selection.sizes.clone(),
     };
     let baseline = registry
         .algorithm(&args.baseline)
@@ -118,11 +115,7 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
         .as_deref()
         .map(|p| parse_amount(p).map_err(|e| usage(format!("--project: {e}"))))
         .transpose()?;
-    let mut budget = if args.quick {
-        Budget::quick()
-    } else {
-        Budget::standard()
-    };
+    let mut budget = defaults.budget.clone();
     if let Some(seconds) = args.max_time {
         budget.max_time = time_budget(seconds).map_err(request_error)?;
     }
@@ -173,11 +166,8 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             .iter()
             .map(|f| f.trim().to_ascii_lowercase())
             .collect(),
-        clock_budget: Duration::from_millis(if args.quick { 100 } else { 300 }),
-        // Lossy: args() panics on an argument that is not UTF-8 (a path may be).
-        command_line: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
+        clock_budget: defaults.clock_budget,
+        command_line: crate::stdio::command_line(),
         pin: args.pin,
     };
     request.validate(registry).map_err(request_error)?;
@@ -829,4 +819,39 @@ fn human(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn parsed(words: &[&str]) -> Request {
+        let cli = crate::cli::Cli::try_parse_from(["hashlab", "bench"].iter().chain(words))
+            .expect("parses");
+        let crate::cli::Command::Bench(args) = cli.command else {
+            unreachable!("a bench command")
+        };
+        request(&args, &Registry::default()).expect("a valid request")
+    }
+
+    /// The command's defaults are the library's, which the Python package
+    /// and `report` start from too.
+    #[test]
+    fn bench_without_options_asks_what_the_library_defaults_to() {
+        for (words, defaults) in [
+            (&[][..], Request::standard()),
+            (&["--quick"][..], Request::quick()),
+        ] {
+            let asked = parsed(words);
+            assert_eq!(asked.selection.sizes, defaults.selection.sizes);
+            assert_eq!(asked.selection.threads, defaults.selection.threads);
+            assert_eq!(asked.selection.also, defaults.selection.also);
+            assert_eq!(asked.selection.algorithms, defaults.selection.algorithms);
+            assert_eq!(asked.budget, defaults.budget);
+            assert_eq!(asked.seed, defaults.seed);
+            assert_eq!(asked.misalign, defaults.misalign);
+            assert_eq!(asked.clock_budget, defaults.clock_budget);
+        }
+    }
 }

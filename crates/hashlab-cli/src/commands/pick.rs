@@ -81,8 +81,15 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
                 );
             }
             let stop = AtomicBool::new(false);
-            let report = quick_bench(&registry, &found.names, request.size(), &stop, &mut |_| {})
-                .map_err(|e| match e {
+            let report = quick_bench(
+                &registry,
+                &found.names,
+                request.size(),
+                &crate::stdio::command_line(),
+                &stop,
+                &mut |_| {},
+            )
+            .map_err(|e| match e {
                 MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
                 MeasureError::Failed(message) => Failure::Runtime(message),
             })?;

@@ -4,49 +4,48 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Parser;
 use hashlab::Registry;
 use hashlab_bench::comparison::{compare, Options as CompareOptions};
-use hashlab_bench::report::Report;
+use hashlab_bench::limits::time_budget;
+use hashlab_bench::report::{Report, Request};
+use hashlab_bench::selection::Algorithms;
 use hashlab_bench::sizes::parse_size;
 use hashlab_report::{
     chart_svg, comparison_section, html_report, judgement_section, parse_results, ChartKind, Input,
     Options, Section,
 };
 
-use crate::cli::{BenchArgs, ChartChoice, ReportArgs, ReportFormat};
-use crate::commands::bench::{measure_with_progress, request};
+use crate::cli::{ChartChoice, ReportArgs, ReportFormat};
+use crate::commands::bench::{measure_with_progress, request_error};
 use crate::failure::{io_message, Failure};
 
-/// `hashlab bench`'s own options, parsed from the words a person would type,
-/// so the report's run is exactly `hashlab bench` with those words.
-#[derive(Parser)]
-#[command(no_binary_name = true)]
-struct BenchWords {
-    #[command(flatten)]
-    args: BenchArgs,
-}
-
-pub(crate) fn bench_args(args: &ReportArgs) -> Result<BenchArgs, Failure> {
-    // Threads 1 and all: the report has a thread-scaling section to fill.
-    let mut words: Vec<String> = vec!["--threads".into(), "1,all".into()];
-    if args.quick {
-        words.push("--quick".into());
-    }
-    if args.quiet {
-        words.push("--quiet".into());
-    }
+/// The report's own run: `hashlab bench` (or `bench --quick`) from the
+/// library's defaults, on one thread and on every core (the report has a
+/// thread-scaling section to fill), validated as `bench` validates.
+pub(crate) fn bench_request(args: &ReportArgs, registry: &Registry) -> Result<Request, Failure> {
+    let mut request = if args.quick {
+        Request::quick()
+    } else {
+        Request::standard()
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    request.selection.threads = if cores > 1 { vec![1, cores] } else { vec![1] };
     if !args.algorithms.is_empty() {
-        words.push("--algorithms".into());
-        words.push(args.algorithms.join(","));
+        request.selection.algorithms = Algorithms::Named(
+            args.algorithms
+                .iter()
+                .flat_map(|a| a.split(','))
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect(),
+        );
     }
     if let Some(seconds) = args.max_time {
-        words.push("--max-time".into());
-        words.push(seconds.to_string());
+        request.budget.max_time = time_budget(seconds).map_err(request_error)?;
     }
-    BenchWords::try_parse_from(words)
-        .map(|w| w.args)
-        .map_err(|e| Failure::Usage(e.to_string()))
+    request.command_line = crate::stdio::command_line();
+    request.validate(registry).map_err(request_error)?;
+    Ok(request)
 }
 
 /// A label per input: the file name without `.json`, or the whole path where
@@ -129,8 +128,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let mut partial = false;
     let inputs = if args.inputs.is_empty() {
-        let bench = bench_args(args)?;
-        let request = request(&bench, &registry)?;
+        let request = bench_request(args, &registry)?;
         let report = measure_with_progress(&registry, &request, args.quiet)?;
         partial = report.run.partial;
         vec![Input {
