@@ -11,12 +11,18 @@ fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
 }
 
-/// Runs a peer tool when it is installed; says so when it is not.
+/// Runs a peer tool when it is installed; says so when it is not, and fails
+/// under CI (`HASHLAB_CI`), where scripts/setup has installed every peer.
 fn peer(tool: &str) -> Option<Command> {
     match Command::new(tool).arg("--version").output() {
         Ok(o) if o.status.success() => Some(Command::new(tool)),
         _ => {
-            eprintln!("SKIPPED: {tool} is not installed (scripts/setup installs it)");
+            let reason = format!("{tool} is not installed (scripts/setup installs it)");
+            assert!(
+                std::env::var_os("HASHLAB_CI").is_none_or(|v| v.is_empty()),
+                "HASHLAB_CI is set and a peer tool is missing: {reason}"
+            );
+            eprintln!("SKIPPED: {reason}");
             None
         }
     }

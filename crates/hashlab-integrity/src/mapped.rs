@@ -217,7 +217,7 @@ fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel) -
             // read after another: sequential access widens the kernel's read
             // ahead, and each window's read starts while the last is faulted
             // in (uncached 1 GiB sha256: 1.12 s without either, 0.68-0.71 s
-            // with both, as fast as read(); docs/design.md).
+            // with both, as fast as read(); docs/design-notes.md).
             advise(map, libc::MADV_SEQUENTIAL);
             if let Some(first) = windows.first() {
                 advise(first, libc::MADV_WILLNEED);

@@ -2,7 +2,7 @@
 //!
 //! The buffer is page-aligned: on Linux, read() from the page cache into a large
 //! unaligned buffer measured about 5x slower here than into an aligned one
-//! (1.7 vs 9.3 GB/s at 1 MiB), see docs/design.md.
+//! (1.7 vs 9.3 GB/s at 1 MiB), see docs/design-notes.md.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
@@ -131,7 +131,7 @@ const PIPELINE_BUFFERS: usize = 3;
 
 /// Like `hash_reader`, but a second thread reads the next chunk while this one
 /// hashes the last, so the copy out of the page cache and the hash overlap
-/// (measured in docs/design.md). Memory: `PIPELINE_BUFFERS` x `chunk` bytes.
+/// (measured in docs/design-notes.md). Memory: `PIPELINE_BUFFERS` x `chunk` bytes.
 pub fn hash_reader_read_ahead(
     reader: &mut (dyn Read + Send),
     hasher: &mut dyn Hasher,
@@ -226,7 +226,7 @@ impl ReadStrategy {
     /// (blake3, XKCP K12) also spreads each chunk over all cores, but only
     /// where a core is left for the reader: on two cores, three busy threads
     /// measured slower and far noisier than the reader plus one hashing
-    /// thread (docs/design.md).
+    /// thread (docs/design-notes.md).
     ///
     /// Hashes that run faster than a read from the page cache copies
     /// ([`FileBound::Reading`]: xxHash, CRC, HighwayHash, 12-55 GB/s against
@@ -247,7 +247,7 @@ impl ReadStrategy {
     /// one thread reads the map while the second core populates it ahead (on
     /// Linux, which has MADV_POPULATE_READ): no copy, and no faults on the
     /// hashing core (sha256 on a cached 1 GiB file: measurements in
-    /// docs/design.md). Hashes faster than the page cache hands out bytes
+    /// docs/design-notes.md). Hashes faster than the page cache hands out bytes
     /// read instead: for them a map measured slower than read() into an
     /// aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s).
     pub fn for_hash_with(bound: FileBound, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {

@@ -4,7 +4,7 @@
 //! The charts are drawn by a small module of our own rather than a plotting
 //! crate: every mark carries its exact value (`data-` attributes) and a
 //! `<title>`, colours come from CSS classes so light, dark and print modes
-//! restyle them, and a test reads the values back (docs/design.md says more).
+//! restyle them, and a test reads the values back (docs/design-notes.md says more).
 //! Takes `hashlab_bench::report::Report` values, returns strings; reads and
 //! writes no files and prints nothing.
 
