@@ -219,7 +219,7 @@ impl EtagSummary {
 
     pub fn describe(&self) -> String {
         format!(
-            "--verify-etag: {} matched, {} MISMATCHED, {} not comparable (multipart upload), {} not comparable (no MD5 ETag)",
+            "{} matched, {} MISMATCHED, {} not comparable (multipart upload), {} not comparable (no MD5 ETag)",
             self.matched, self.mismatched, self.multipart, self.not_md5
         )
     }

@@ -218,7 +218,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         }
     }
     if args.verify_etag {
-        errln!("hashlab: {}", etag_summary.describe());
+        errln!("hashlab: --verify-etag: {}", etag_summary.describe());
     }
     if args.changed_only {
         errln!(

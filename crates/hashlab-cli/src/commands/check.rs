@@ -112,7 +112,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     }
     drop(checker);
     if args.verify_etag {
-        errln!("hashlab: {}", etags.describe());
+        errln!("hashlab: --verify-etag: {}", etags.describe());
         ok &= etags.passed();
     }
     Ok(if ok {

@@ -348,7 +348,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let walk = WalkOptions {
         recursive: args.recursive,
         follow_symlinks: args.follow,
-        exclude: exclude_set(&args.exclude).map_err(Failure::Usage)?,
+        exclude: exclude_set(&args.exclude).map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
     };
     let segments = segments(&names, &walk);
     let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
@@ -508,7 +508,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     }
     sink.finish()?;
     if args.verify_etag {
-        errln!("hashlab: {}", etags.describe());
+        errln!("hashlab: --verify-etag: {}", etags.describe());
     }
     Ok(if failed || !etags.passed() {
         ExitCode::from(1)
