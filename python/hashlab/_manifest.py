@@ -218,23 +218,12 @@ class Manifest:
 
     def write(self, path):
         """Writes the manifest (header comments, then the lines ``hashlab check``
-        reads) atomically: a temporary file beside it, synced, renamed over."""
-        path = os.fspath(path)
-        directory, name = os.path.split(os.path.abspath(path))
-        temp = os.path.join(directory, f".{os.fsdecode(name)}.hashlab-{os.getpid()}.tmp")
-        try:
-            with open(temp, "wb") as out:
-                out.write(self.header())
-                out.write(self.lines())
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except FileNotFoundError:
-                pass
-            raise
+        reads) as ``hashlab sum -o`` writes a file: a regular file is replaced
+        whole or not at all (a temporary file of random name, created
+        exclusively, synced and renamed over, keeping the mode and owner); a
+        symbolic link is followed to its target; a device or FIFO is written
+        through. Raises OSError naming the file."""
+        _hashlab.write_file(os.fsencode(os.fspath(path)), self.header() + self.lines())
 
     @classmethod
     def read(cls, path, algorithm=None):

@@ -143,3 +143,47 @@ def test_entries_are_sorted_by_the_bytes_of_their_names():
     assert [os.fsencode(n) for n, _ in m.entries] == sorted(os.fsencode(n) for n in names)
     ascii_only = hashlab.Manifest("crc32c", [(n, "00000000") for n in names if n.isascii()])
     assert [n for n, _ in ascii_only.entries] == ["A", "a", "a-c", "a/b", "b"]
+
+
+def test_manifest_write_is_as_safe_as_sum_o(tmp_path):
+    """Manifest.write writes as `hashlab sum -o`: links planted at the temp
+    names the old code guessed are not followed, a link is written through
+    to its target, a FIFO stays a FIFO, the mode is kept, and a failure
+    leaves the old file whole with no temporary file."""
+    import os
+    import stat
+    import threading
+
+    m = hashlab.Manifest("sha256", [("a", "0" * 64)])
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    target = tmp_path / "M.sha256"
+    os.symlink(victim, tmp_path / f".M.sha256.hashlab-{os.getpid()}.tmp")
+    target.write_bytes(b"old\n")
+    os.chmod(target, 0o600)
+    m.write(target)
+    assert victim.read_bytes() == b"precious"
+    assert hashlab.Manifest.read(target) == m
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
+
+    link = tmp_path / "link"
+    os.symlink("behind", link)
+    m.write(link)
+    assert os.path.islink(link) and hashlab.Manifest.read(tmp_path / "behind") == m
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    m.write(fifo)
+    reader.join()
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and got == [m.header() + m.lines()]
+
+    with pytest.raises(OSError) as failure:
+        m.write("/dev/full")
+    assert failure.value.errno == 28
+    before = sorted(os.listdir(tmp_path))
+    with pytest.raises(OSError):
+        m.write(tmp_path / "no-such-dir" / "M")
+    assert sorted(os.listdir(tmp_path)) == before

@@ -32,10 +32,7 @@ pub fn exclude_set(patterns: &[String]) -> Result<Option<GlobSet>, String> {
     for p in patterns {
         builder.add(Glob::new(p).map_err(|e| format!("'{p}': {e}"))?);
     }
-    builder
-        .build()
-        .map(Some)
-        .map_err(|e| e.to_string())
+    builder.build().map(Some).map_err(|e| e.to_string())
 }
 
 fn excluded(path: &Path, options: &WalkOptions) -> bool {
@@ -378,8 +375,6 @@ mod tests {
             parse_file_list(b"a\nb\0c\0", true),
             vec![PathBuf::from("a\nb"), PathBuf::from("c")]
         );
-        assert!(exclude_set(&["[".into()])
-            .unwrap_err()
-            .starts_with("'['"));
+        assert!(exclude_set(&["[".into()]).unwrap_err().starts_with("'['"));
     }
 }

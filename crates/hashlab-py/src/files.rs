@@ -240,3 +240,24 @@ pub fn read_manifest(
         .map(|r| (r.name, r.algorithm, hashlab::hex::encode(&r.digest)))
         .collect())
 }
+
+/// Writes `data` as the whole content of `path` as `hashlab sum -o` does: a
+/// regular file is replaced by a temporary file (random name, created
+/// exclusively, never through a planted link) renamed over it, keeping its
+/// mode and owner; a link is followed to its target; a device or FIFO is
+/// written through. On any error the old file is left whole and no
+/// temporary file remains; raises OSError with the errno and the path.
+#[pyfunction]
+pub fn write_file(py: Python<'_>, path: Bound<'_, PyBytes>, data: &[u8]) -> PyResult<()> {
+    let target = path_of(path.as_bytes());
+    py.detach(|| hashlab_integrity::write_file(&target, data))
+        .map_err(|e| {
+            let errno = e.io_error().raw_os_error();
+            let message = io_message(e.io_error());
+            let filename = PyBytes::new(py, path.as_bytes()).into_any().unbind();
+            match errno {
+                Some(n) => pyo3::exceptions::PyOSError::new_err((n, message, filename)),
+                None => pyo3::exceptions::PyOSError::new_err(format!("{e}")),
+            }
+        })
+}

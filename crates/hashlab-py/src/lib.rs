@@ -42,7 +42,7 @@ mod _hashlab {
     #[pymodule_export]
     use super::bench::{bench, compare};
     #[pymodule_export]
-    use super::files::{format_manifest, hash_paths, read_manifest, walk};
+    use super::files::{format_manifest, hash_paths, read_manifest, walk, write_file};
     #[pymodule_export]
     use super::hash::{algorithm_info, new, Hash};
     #[pymodule_export]

@@ -348,7 +348,8 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let walk = WalkOptions {
         recursive: args.recursive,
         follow_symlinks: args.follow,
-        exclude: exclude_set(&args.exclude).map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
+        exclude: exclude_set(&args.exclude)
+            .map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
     };
     let segments = segments(&names, &walk);
     let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
