@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod cancel;
 pub mod check;
+mod hashed;
 pub mod lines;
 pub mod manifest;
 pub mod many;

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use hashlab::Hasher;
 
 use crate::cancel::Cancel;
-use crate::read::Hashed;
+use crate::hashed::Hashed;
 
 /// Maps hashed at the same time (one per file in flight). When every slot is
 /// taken, the caller reads the file instead.

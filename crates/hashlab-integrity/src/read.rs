@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::sync::mpsc;
 
-use hashlab::{Digest, FileBound, Hasher};
+use hashlab::{FileBound, Hasher};
 
 use crate::cancel::Cancel;
 
@@ -58,12 +58,7 @@ impl Default for ReadBuffer {
     }
 }
 
-/// A finished hash and how many bytes went into it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hashed {
-    pub digest: Digest,
-    pub bytes: u64,
-}
+pub use crate::hashed::Hashed;
 
 /// Feeds everything `reader` yields into `hasher` and finalizes; stops with
 /// an [`Interrupted`](crate::Interrupted) error at the first chunk after
