@@ -210,7 +210,16 @@ pub fn measure(
         environment,
         clock_after,
         settings: Settings {
-            sizes: request.selection.sizes.clone(),
+            sizes: request
+                .selection
+                .sizes
+                .iter()
+                .fold(Vec::new(), |mut once, &s| {
+                    if !once.contains(&s) {
+                        once.push(s);
+                    }
+                    once
+                }),
             threads: thread_counts.clone(),
             seed: request.seed,
             misalign: request.misalign,

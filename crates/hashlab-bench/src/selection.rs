@@ -161,13 +161,20 @@ pub fn pairs_on(
 /// then the multi-thread and latency cells.
 pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<CellSpec> {
     let mut cells = Vec::new();
+    // A size asked for twice (`sizes="64,64"`, from any caller) is one cell.
+    let mut sizes: Vec<usize> = Vec::with_capacity(selection.sizes.len());
+    for &size in &selection.sizes {
+        if !sizes.contains(&size) {
+            sizes.push(size);
+        }
+    }
     let cell = |alg: &str, backend: &str, size, mode| CellSpec {
         algorithm: alg.to_string(),
         backend: backend.to_string(),
         size,
         mode,
     };
-    for &size in &selection.sizes {
+    for &size in &sizes {
         cells.push(cell(
             NULL_ALGORITHM,
             NULL_BACKEND,
@@ -177,7 +184,7 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
     }
     for (alg, backend) in pairs {
         let parallel = registry.backend(alg, backend).is_ok_and(|b| b.parallel);
-        for &size in &selection.sizes {
+        for &size in &sizes {
             cells.push(cell(alg, backend, size, Mode::Streams { threads: 1 }));
             for &n in selection.threads.iter().filter(|n| **n > 1) {
                 cells.push(cell(alg, backend, size, Mode::Streams { threads: n }));
@@ -231,6 +238,22 @@ mod tests {
         assert!(fast
             .iter()
             .all(|(a, _)| !["sha256", "hmac-sha256"].contains(&a.as_str())));
+    }
+
+    #[test]
+    fn a_size_asked_twice_is_one_cell() {
+        let r = Registry::default();
+        let mut s = sel(Algorithms::Named(vec!["sha256".into()]), Backends::Default);
+        s.sizes = vec![64, 64, 1024, 64];
+        s.threads = vec![1];
+        s.latency = false;
+        let (p, _) = pairs(&r, &s).unwrap();
+        let sizes: Vec<usize> = cells(&r, &p, &s)
+            .iter()
+            .filter(|c| c.algorithm == "sha256")
+            .map(|c| c.size)
+            .collect();
+        assert_eq!(sizes, [64, 1024]);
     }
 
     #[test]
