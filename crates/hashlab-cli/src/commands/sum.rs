@@ -73,9 +73,6 @@ pub(crate) fn usage(error: HashError) -> Failure {
         _ => "",
     };
     let message = match &error {
-        HashError::LengthNotAccepted { algorithm, fixed } => {
-            format!("{algorithm} has a fixed output of {fixed} bytes; --length is not accepted")
-        }
         HashError::UnknownAlgorithm { suggestions, .. } if suggestions.is_empty() => {
             format!("{error} (see 'hashlab list')")
         }
