@@ -185,6 +185,21 @@ fn a_closed_pipe_ends_the_command_by_sigpipe() {
 
 #[test]
 fn a_closed_pipe_is_noticed_before_the_next_file() {
+    // Another test of this binary that forks at the wrong moment holds a copy
+    // of our pipe's read end until its exec, and then the write succeeds: a
+    // race of the harness, not of hashlab, so a run ending without SIGPIPE is
+    // tried again, and three in a row fail.
+    let mut outcomes = Vec::new();
+    for _ in 0..3 {
+        match closed_pipe_attempt() {
+            Ok(()) => return,
+            Err(o) => outcomes.push(o),
+        }
+    }
+    panic!("no SIGPIPE in three runs: {outcomes:?}");
+}
+
+fn closed_pipe_attempt() -> Result<(), std::process::Output> {
     // data/abc, then a FIFO nobody writes yet: the line of abc must reach the
     // reader before hashlab waits on the FIFO, and once the reader is gone the
     // next line ends the run (no more files read for nobody).
@@ -240,5 +255,9 @@ fn a_closed_pipe_is_noticed_before_the_next_file() {
     });
     assert!(first.ends_with("  data/abc\n"), "{first}");
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{o:?}");
+    if o.status.signal() == Some(libc::SIGPIPE) {
+        Ok(())
+    } else {
+        Err(o)
+    }
 }
