@@ -64,7 +64,7 @@ fn round_trip(registry: &Registry, e: &Recorded) {
         ),
         "tag line",
     );
-    let gnu = gnu_line_as(&hex, &e.name, escaping_for(&e.algorithm));
+    let gnu = gnu_line_as(&hex, &e.name, escaping_for(algorithm.lines));
     same(
         &read(registry, &gnu, Some(&e.algorithm), Framing::Lines),
         "GNU line",
