@@ -347,16 +347,7 @@ pub(crate) fn hash_git_blob_of_unknown_length(
         }
         Ok(total)
     })();
-    match result {
-        Ok(bytes) => Ok(Hashed {
-            digest: hasher.finalize_reset(),
-            bytes,
-        }),
-        Err(e) => {
-            hasher.reset();
-            Err(e)
-        }
-    }
+    crate::read::finish(hasher, result)
 }
 /// The most threads `hash_inputs` starts; more is clamped to this. Each is a
 /// real thread with its own buffer, so a count from a user must be bounded.

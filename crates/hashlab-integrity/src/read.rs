@@ -70,7 +70,14 @@ pub fn hash_reader(
     buffer: &mut ReadBuffer,
     cancel: &Cancel,
 ) -> io::Result<Hashed> {
-    match feed_reader(reader, hasher, buffer, cancel) {
+    let fed = feed_reader(reader, hasher, buffer, cancel);
+    finish(hasher, fed)
+}
+
+/// The digest of what was fed when feeding succeeded; otherwise the hasher
+/// is reset, so that it starts clean for the next file either way.
+pub(crate) fn finish(hasher: &mut dyn Hasher, fed: io::Result<u64>) -> io::Result<Hashed> {
+    match fed {
         Ok(bytes) => Ok(Hashed {
             digest: hasher.finalize_reset(),
             bytes,
@@ -183,16 +190,7 @@ pub fn hash_reader_read_ahead(
     // The reader stops at a cancel by ending the input: only this side can
     // tell that from a real end.
     let result = result.and_then(|bytes| cancel.check().map(|()| bytes));
-    match result {
-        Ok(bytes) => Ok(Hashed {
-            digest: hasher.finalize_reset(),
-            bytes,
-        }),
-        Err(e) => {
-            hasher.reset();
-            Err(e)
-        }
-    }
+    finish(hasher, result)
 }
 
 /// How to read files for one backend on this machine.
