@@ -148,16 +148,11 @@ pub fn chosen_size(input: &Input, requested: Option<usize>) -> Result<usize, Rep
     match requested {
         None => Ok(largest),
         Some(size) if measured.contains(&size) => Ok(size),
-        Some(size) => Err(ReportError::new(format!(
-            "--size {}: not measured in {} (measured: {})",
-            size_label(size),
-            input.label,
-            measured
-                .iter()
-                .map(|s| size_label(*s))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        Some(size) => Err(ReportError::SizeNotMeasured {
+            size: size_label(size),
+            input: input.label.clone(),
+            measured: measured.iter().map(|s| size_label(*s)).collect(),
+        }),
     }
 }
 

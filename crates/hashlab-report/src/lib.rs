@@ -29,17 +29,38 @@ pub use judgement::judgement_section;
 
 /// Why a report or chart could not be made: one line for a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReportError(String);
+pub enum ReportError {
+    /// Results that cannot give what was asked, in words.
+    Message(String),
+    /// A size asked for (labelled `size`) that `input` did not measure; names
+    /// no option, the caller says which of its options asked.
+    SizeNotMeasured {
+        size: String,
+        input: String,
+        measured: Vec<String>,
+    },
+}
 
 impl ReportError {
     pub fn new(message: String) -> ReportError {
-        ReportError(message)
+        ReportError::Message(message)
     }
 }
 
 impl fmt::Display for ReportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            ReportError::Message(message) => f.write_str(message),
+            ReportError::SizeNotMeasured {
+                size,
+                input,
+                measured,
+            } => write!(
+                f,
+                "{size}: not measured in {input} (measured: {})",
+                measured.join(", ")
+            ),
+        }
     }
 }
 

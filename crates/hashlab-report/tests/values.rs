@@ -523,7 +523,7 @@ fn what_cannot_be_drawn_is_said_not_faked() {
     let err = chart_svg(ChartKind::Bars, one, &options(Some(8000))).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--size 8 KB: not measured in zen4-plain (measured: 16 B, 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB, 1 MiB, 16 MiB)"
+        "8 KB: not measured in zen4-plain (measured: 16 B, 64 B, 256 B, 1 KiB, 4 KiB, 16 KiB, 64 KiB, 1 MiB, 16 MiB)"
     );
     let two = [fixture("zen4-plain"), fixture("zen4-mask-sha")];
     assert!(chart_svg(ChartKind::Box, &two, &options(None)).is_err());

@@ -12,7 +12,7 @@ use hashlab_bench::selection::Algorithms;
 use hashlab_bench::sizes::parse_size;
 use hashlab_report::{
     chart_svg, comparison_section, html_report, judgement_section, parse_results, ChartKind, Input,
-    Options, Section,
+    Options, ReportError, Section,
 };
 
 use crate::cli::{ChartChoice, ReportArgs, ReportFormat};
@@ -162,7 +162,10 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             html_report(&inputs, &options, &extra)
         }
     }
-    .map_err(|e| Failure::Runtime(e.to_string()))?;
+    .map_err(|e| match e {
+        ReportError::SizeNotMeasured { .. } => Failure::Runtime(format!("--size {e}")),
+        ReportError::Message(_) => Failure::Runtime(e.to_string()),
+    })?;
 
     if output == Path::new("-") {
         crate::stdio::write_out(rendered.as_bytes())?;
