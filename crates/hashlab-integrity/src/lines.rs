@@ -18,16 +18,23 @@ pub fn escape_name(name: &[u8]) -> (Vec<u8>, bool) {
     if !name.iter().any(|b| matches!(b, b'\\' | b'\n' | b'\r')) {
         return (name.to_vec(), false);
     }
+    (escaped(name, true), true)
+}
+
+/// `name` with backslash and newline written `\\` and `\n`, and a carriage
+/// return `\r` when `carriage_return` says so: the one escaping loop of
+/// coreutils' lines, b3sum's lines and coreutils' printed names.
+pub(crate) fn escaped(name: &[u8], carriage_return: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(name.len() + 4);
     for &b in name {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
             b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\r' if carriage_return => out.extend_from_slice(b"\\r"),
             _ => out.push(b),
         }
     }
-    (out, true)
+    out
 }
 
 /// Whose escaping a GNU line follows.
@@ -62,14 +69,7 @@ pub fn escape_name_as(name: &[u8], escaping: NameEscaping) -> (Vec<u8>, bool) {
             if !name.iter().any(|b| matches!(b, b'\\' | b'\n')) && !last_is_cr {
                 return (name.to_vec(), false);
             }
-            let mut out = Vec::with_capacity(name.len() + 4);
-            for &b in name {
-                match b {
-                    b'\\' => out.extend_from_slice(b"\\\\"),
-                    b'\n' => out.extend_from_slice(b"\\n"),
-                    _ => out.push(b),
-                }
-            }
+            let mut out = escaped(name, false);
             if last_is_cr {
                 out.pop();
                 out.extend_from_slice(b"\\r");

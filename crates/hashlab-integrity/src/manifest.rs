@@ -290,15 +290,7 @@ pub fn display_name(name: &[u8]) -> (Vec<u8>, bool) {
     if !name.contains(&b'\n') {
         return (name.to_vec(), false);
     }
-    let mut out = Vec::with_capacity(name.len() + 4);
-    for &b in name {
-        match b {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            _ => out.push(b),
-        }
-    }
-    (out, true)
+    (crate::lines::escaped(name, false), true)
 }
 
 #[cfg(test)]
