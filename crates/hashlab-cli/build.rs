@@ -1,6 +1,8 @@
 //! Builds the manual pages and shell completions into `<target>/<profile>/man`
 //! and `.../completions`, from the same clap definition the binary parses with.
 
+#[path = "../hashlab-bench/src/defaults.rs"]
+mod bench_defaults;
 #[allow(dead_code)]
 #[path = "src/cli.rs"]
 mod cli;
@@ -14,6 +16,7 @@ use clap::CommandFactory;
 fn main() {
     println!("cargo:rerun-if-changed=src/cli.rs");
     println!("cargo:rerun-if-changed=src/manual.rs");
+    println!("cargo:rerun-if-changed=../hashlab-bench/src/defaults.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     // OUT_DIR is <target>/<profile>/build/<crate>-<hash>/out.
     let Some(profile_dir) = out.ancestors().nth(3) else {

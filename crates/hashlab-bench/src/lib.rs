@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod comparison;
+pub mod defaults;
 pub mod environment;
 pub mod limits;
 pub mod mask;
@@ -15,4 +16,5 @@ pub mod runner;
 pub mod selection;
 pub mod sizes;
 pub mod stats;
+pub mod tables;
 pub mod workbench;

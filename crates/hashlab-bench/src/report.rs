@@ -7,6 +7,7 @@ use hashlab::Registry;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{calibrate, drifted, ClockCalibration, ClockSource};
+use crate::defaults::DEFAULT_BASELINE;
 use crate::environment::{capture, Environment};
 use crate::limits::MeasureError;
 use crate::plan::{Budget, Plan};
@@ -15,7 +16,7 @@ use crate::results::{
     Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress, RunOutcome};
-use crate::selection::{cells, Algorithms, Backends, Selection, DEFAULT_BASELINE};
+use crate::selection::{cells, Algorithms, Backends, Selection};
 use crate::workbench::Workbench;
 
 /// The sizes `hashlab bench` measures when none are named.
@@ -32,8 +33,7 @@ pub const DEFAULT_SIZES: [usize; 9] = [
 ];
 /// The sizes of `hashlab bench --quick`.
 pub const QUICK_SIZES: [usize; 5] = [64, 1 << 10, 16 << 10, 64 << 10, 1 << 20];
-/// The seed of the inputs and of the order of cells, unless one is given.
-pub const DEFAULT_SEED: u64 = 1;
+pub use crate::defaults::DEFAULT_SEED;
 
 /// What a caller asks for. [`Request::standard`] and [`Request::quick`] hold
 /// the one set of defaults every caller starts from (the CLI, the Python

@@ -28,9 +28,7 @@ pub enum Backends {
     Named(Vec<String>),
 }
 
-/// The algorithm speed-ups are measured against when the caller names none:
-/// the hash every reader knows, and the one SHA-NI changes most.
-pub const DEFAULT_BASELINE: &str = "sha256";
+pub use crate::defaults::DEFAULT_BASELINE;
 
 #[derive(Debug, Clone)]
 pub struct Selection {

@@ -101,7 +101,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "mbps")]
     pub unit: Unit,
     /// Speed-up column relative to this algorithm.
-    #[arg(long, default_value = "sha256")]
+    #[arg(long, default_value = crate::bench_defaults::DEFAULT_BASELINE)]
     pub baseline: String,
     /// Time to hash this many bytes (e.g. 150G) on one core and on all.
     #[arg(long, value_name = "AMOUNT")]
@@ -126,7 +126,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "CPU")]
     pub pin: Option<usize>,
     /// Seed for the input bytes and the sampling order.
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value_t = crate::bench_defaults::DEFAULT_SEED)]
     pub seed: u64,
     /// A short run (under 10 s for the default set).
     #[arg(long)]

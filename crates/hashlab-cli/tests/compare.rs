@@ -146,7 +146,7 @@ fn csv_and_markdown_and_size_selection() {
         md.contains("| algorithm | backend | size | threads |"),
         "{md}"
     );
-    assert!(md.contains("**Ranking flips"));
+    assert!(md.contains("## Ranking flips"));
 }
 
 #[test]

@@ -3,77 +3,11 @@
 //! words (`hashlab_bench::comparison::describe`), as tables.
 
 use hashlab_bench::comparison::describe::{
-    backend_cell, backends_note, column_headers, compared_sizes, explanation, features_line,
-    input_line, legend, mode_label, mode_title, order_text, ratio_text, size_ranges,
-    unmatched_lines,
+    features_line, flips_table, input_line, legend, throughput_table, unmatched_lines,
 };
 use hashlab_bench::comparison::Comparison;
-use hashlab_bench::sizes::size_label;
 
-use crate::html::{Cell, Section, Table};
-
-fn throughput_rows(c: &Comparison) -> Vec<Vec<Cell>> {
-    c.rows
-        .iter()
-        .map(|row| {
-            let mut cells = vec![
-                Cell::text(row.entry.algorithm.as_str()),
-                Cell::text(backend_cell(row)),
-                Cell::number(size_label(row.size), row.size as f64),
-                Cell::text(mode_label(&row.mode)),
-            ];
-            for side in &row.sides {
-                let side = side.as_ref();
-                cells.push(
-                    side.and_then(|s| s.mb_per_s)
-                        .map_or_else(|| Cell::text("-"), Cell::speed),
-                );
-                cells.push(side.and_then(|s| s.rank).map_or_else(
-                    || Cell::text("-"),
-                    |r| Cell::number(r.to_string(), r as f64),
-                ));
-            }
-            for ratio in row.versus_first.iter().skip(1) {
-                cells.push(
-                    ratio
-                        .as_ref()
-                        .map_or_else(|| Cell::text("-"), |r| Cell::number(ratio_text(r), r.ratio)),
-                );
-            }
-            cells
-        })
-        .collect()
-}
-
-fn flip_rows(c: &Comparison) -> Vec<Vec<Cell>> {
-    let sizes = compared_sizes(c);
-    c.flips
-        .iter()
-        .map(|f| {
-            vec![
-                Cell::text(mode_title(&f.mode)),
-                Cell::text(format!(
-                    "{}{}",
-                    f.first.name(),
-                    backends_note(&f.first_backends)
-                )),
-                Cell::text(order_text(&f.order)),
-                Cell::text(format!(
-                    "{}{}",
-                    f.second.name(),
-                    backends_note(&f.second_backends)
-                )),
-                Cell::text(size_ranges(&f.sizes, &sizes)),
-                Cell::text(
-                    explanation(c, f)
-                        .trim_start_matches("; ")
-                        .trim_start_matches("usable CPU features differ: ")
-                        .to_string(),
-                ),
-            ]
-        })
-        .collect()
-}
+use crate::html::Section;
 
 /// "Side by side" for a page of two or more inputs.
 pub fn comparison_section(c: &Comparison) -> Section {
@@ -87,20 +21,7 @@ pub fn comparison_section(c: &Comparison) -> Section {
                 .into(),
         );
     } else {
-        tables.push(Table {
-            caption: "Ranking flips (each order significant on its input, by the same test)".into(),
-            headers: [
-                "threads",
-                "algorithm",
-                "order",
-                "against",
-                "at sizes",
-                "why (usable CPU features that differ)",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: flip_rows(c),
-        });
+        tables.push(flips_table(c));
     }
     let unmatched = unmatched_lines(c);
     if !unmatched.is_empty() {
@@ -109,11 +30,7 @@ pub fn comparison_section(c: &Comparison) -> Section {
             unmatched.join("; ")
         ));
     }
-    tables.push(Table {
-        caption: "Throughput side by side".into(),
-        headers: column_headers(c),
-        rows: throughput_rows(c),
-    });
+    tables.push(throughput_table(c));
     Section {
         id: "comparison".into(),
         title: "Side by side".into(),
@@ -150,7 +67,7 @@ mod tests {
         let section = comparison_section(&c);
         let throughput = section.tables.last().unwrap();
         assert_eq!(throughput.rows.len(), c.rows.len());
-        assert_eq!(throughput.headers.len(), 4 + 2 * 2 + 1);
+        assert_eq!(throughput.columns.len(), 4 + 2 * 2 + 1);
         // Every MB/s cell holds the comparison's exact value.
         for (row, cells) in c.rows.iter().zip(&throughput.rows) {
             assert_eq!(cells[0].text, row.entry.algorithm);
@@ -168,7 +85,7 @@ mod tests {
         // Without SHA-NI sha256 falls behind: that flip is in the table, with
         // the feature that explains it.
         let flips = &section.tables[0];
-        assert!(flips.caption.starts_with("Ranking flips"));
+        assert!(flips.title.starts_with("Ranking flips"));
         let sha256 = flips
             .rows
             .iter()

@@ -1,30 +1,8 @@
 //! Numbers as the page prints them. The exact value goes into a `data-`
 //! attribute beside every printed one, so nothing is lost to rounding.
 
-/// MB/s (and other speeds) with three significant digits or whole units: `45123`, `987`, `12.3`, `1.23`.
-pub fn speed(v: f64) -> String {
-    if !v.is_finite() {
-        return "-".into();
-    }
-    let a = v.abs();
-    if a >= 100.0 {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
-/// A share as a whole percentage: `97 %`.
-pub fn percent(share: f64) -> String {
-    format!("{:.0} %", share * 100.0)
-}
-
-/// The value of a `data-` attribute: the shortest text that reads back as the same f64.
-pub fn exact(v: f64) -> String {
-    format!("{v}")
-}
+// Numbers in tables and charts print alike: one formatting, in hashlab-table.
+pub use hashlab_table::format::{exact, percent, speed};
 
 /// An SVG coordinate, to a tenth of a pixel.
 pub fn px(v: f64) -> String {
@@ -72,11 +50,6 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(speed(45123.4), "45123");
-        assert_eq!(speed(12.34), "12.3");
-        assert_eq!(speed(1.234), "1.23");
-        assert_eq!(percent(0.974), "97 %");
-        assert_eq!(exact(0.1 + 0.2).parse::<f64>().unwrap(), 0.1 + 0.2);
         assert_eq!(px(3.0), "3");
         assert_eq!(px(-0.01), "0");
         assert_eq!(px(2.71), "2.7");

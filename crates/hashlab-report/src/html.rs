@@ -13,9 +13,10 @@ use crate::data::{
     backend_groups, by_speed, cell, chosen_size, common_size, line_pair, mbps, scaling_at, sizes,
     spread, Input, Pair,
 };
-use crate::format::{bytes, exact, percent, shell_command, speed};
+use crate::format::{bytes, percent, shell_command, speed};
 use crate::svg::{Chart, CHART_CSS};
 use crate::{Options, ReportError};
+pub use hashlab_table::{Cell, Table};
 
 const PAGE_CSS: &str = include_str!("page.css");
 
@@ -31,94 +32,12 @@ pub struct Section {
     pub tables: Vec<Table>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table {
-    pub caption: String,
-    pub headers: Vec<String>,
-    pub rows: Vec<Vec<Cell>>,
-}
-
-/// A table cell: its text, and for a number the exact value (`data-value`,
-/// right-aligned) and the key of the chart mark that shows it (`data-key`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
-    pub text: String,
-    pub value: Option<f64>,
-    pub key: Option<String>,
-}
-
-impl Cell {
-    pub fn text(text: impl Into<String>) -> Cell {
-        Cell {
-            text: text.into(),
-            value: None,
-            key: None,
-        }
-    }
-
-    pub fn number(text: impl Into<String>, value: f64) -> Cell {
-        Cell {
-            text: text.into(),
-            value: Some(value),
-            key: None,
-        }
-    }
-
-    /// A number the page prints as a speed.
-    pub fn speed(value: f64) -> Cell {
-        Cell::number(speed(value), value)
-    }
-
-    pub fn keyed(mut self, key: String) -> Cell {
-        self.key = Some(key);
-        self
-    }
-
-    /// An empty cell: not measured, or not applicable (`text` says which).
-    fn missing(text: &str) -> Cell {
-        Cell::text(text)
-    }
-}
-
-impl Table {
-    pub fn render(&self) -> Markup {
-        let numeric: Vec<bool> = (0..self.headers.len())
-            .map(|col| {
-                self.rows
-                    .iter()
-                    .any(|r| r.get(col).is_some_and(|c| c.value.is_some()))
-            })
-            .collect();
-        html! {
-            div.table-wrap {
-                table {
-                    caption { (self.caption) }
-                    thead { tr {
-                        @for (h, num) in self.headers.iter().zip(&numeric) {
-                            th scope="col" class=[num.then_some("num")] { (h) }
-                        }
-                    } }
-                    tbody {
-                        @for row in &self.rows {
-                            tr {
-                                @for (c, num) in row.iter().zip(numeric.iter().chain(std::iter::repeat(&false))) {
-                                    td class=[num.then_some("num")] data-value=[c.value.map(exact)] data-key=[c.key.as_deref()] { (c.text) }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
 fn section_markup(section: &Section) -> Markup {
     html! {
         section id=(section.id) {
             h2 { (section.title) }
             @for p in &section.paragraphs { p { (p) } }
-            @for t in &section.tables { (t.render()) }
+            @for t in &section.tables { (hashlab_table::html::table(t)) }
         }
     }
 }
@@ -137,7 +56,7 @@ fn chart_or_note(chart: Result<Chart, ReportError>, table: Option<Table>) -> Mar
     match chart {
         Ok(chart) => html! {
             (figure(&chart))
-            @if let Some(t) = table { (t.render()) }
+            @if let Some(t) = table { (hashlab_table::html::table(&t)) }
         },
         Err(why) => html! { p.note { (why.to_string()) } },
     }
@@ -223,8 +142,9 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
         charts::bars::chart("overview-bars", inputs, size, options.registry).map(|c| (c, size))
     });
     let inputs_table = Table {
-        caption: "The inputs".into(),
-        headers: [
+        when_empty: None,
+        title: "The inputs".into(),
+        columns: [
             "input",
             "CPU",
             "masked",
@@ -256,7 +176,7 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
     Ok(html! {
         section #overview {
             h2 { "All inputs together" }
-            (inputs_table.render())
+            (hashlab_table::html::table(&inputs_table))
             h3 { "Throughput against message size" }
             (chart_or_note(size_chart, None))
             p.note { "Each input's numbers are in the table under its own size chart below." }
@@ -264,7 +184,7 @@ fn overview(inputs: &[Input], options: &Options) -> Result<Markup, ReportError> 
                 Ok((chart, size)) => {
                     h3 { "At " (size_label(size)) }
                     (figure(&chart))
-                    (side_by_side_table(inputs, size, options.registry).render())
+                    (hashlab_table::html::table(&side_by_side_table(inputs, size, options.registry)))
                 }
                 Err(why) => { p.note { (why.to_string()) } }
             }
@@ -296,8 +216,9 @@ fn side_by_side_table(inputs: &[Input], size: usize, registry: &Registry) -> Tab
         headers.push(format!("{} MB/s", i.label));
     }
     Table {
-        caption: format!("Median MB/s at {}, one thread", size_label(size)),
-        headers,
+        when_empty: None,
+        title: format!("Median MB/s at {}, one thread", size_label(size)),
+        columns: headers,
         rows: charts::bars::blocks(inputs, size, registry)
             .iter()
             .flat_map(|b| &b.lines)
@@ -512,16 +433,18 @@ fn size_table(input: &Input, registry: &Registry) -> Table {
         }
     }
     Table {
-        caption: "Median MB/s, one thread, by message size".into(),
-        headers,
+        when_empty: None,
+        title: "Median MB/s, one thread, by message size".into(),
+        columns: headers,
         rows,
     }
 }
 
 fn bars_table(input: &Input, size: usize, registry: &Registry) -> Table {
     Table {
-        caption: format!("At {}, one thread, fastest first", size_label(size)),
-        headers: [
+        when_empty: None,
+        title: format!("At {}, one thread, fastest first", size_label(size)),
+        columns: [
             "algorithm",
             "backend",
             "MB/s",
@@ -564,11 +487,12 @@ fn bars_table(input: &Input, size: usize, registry: &Registry) -> Table {
 fn box_table(input: &Input, size: usize, order: &[Pair]) -> Table {
     let report = &input.report;
     Table {
-        caption: format!(
+        when_empty: None,
+        title: format!(
             "Samples at {} in MB/s: quartiles, median, and the slowest and fastest kept by the outlier rule",
             size_label(size)
         ),
-        headers: [
+        columns: [
             "algorithm",
             "backend",
             "samples",
@@ -615,11 +539,12 @@ fn box_table(input: &Input, size: usize, order: &[Pair]) -> Table {
 fn backends_table(input: &Input, size: usize) -> Table {
     let groups = backend_groups(&input.report, size);
     Table {
-        caption: format!(
+        when_empty: None,
+        title: format!(
             "Backends of one algorithm at {}, one thread",
             size_label(size)
         ),
-        headers: ["algorithm", "backend", "MB/s", "share of the fastest"]
+        columns: ["algorithm", "backend", "MB/s", "share of the fastest"]
             .map(String::from)
             .to_vec(),
         rows: groups
@@ -658,11 +583,12 @@ fn scaling_table(input: &Input, size: usize, rows: &[&hashlab_bench::results::Sc
         None => Cell::missing("n/a"),
     };
     Table {
-        caption: format!(
+        when_empty: None,
+        title: format!(
             "Thread scaling at {}: efficiency = MB/s with N threads / (N × MB/s with one); one-stream n/a = the backend has no parallel mode",
             size_label(size)
         ),
-        headers: [
+        columns: [
             "algorithm",
             "backend",
             "threads",
@@ -716,14 +642,15 @@ fn cycles_table(input: &Input, registry: &Registry) -> Markup {
         }
     }
     let table = Table {
-        caption: format!(
+        when_empty: None,
+        title: format!(
             "Core cycles per byte, one thread, at the measured {:.2} GHz (lower is faster)",
             hz / 1e9
         ),
-        headers,
+        columns: headers,
         rows,
     };
-    table.render()
+    hashlab_table::html::table(&table)
 }
 
 fn notes(report: &Report) -> Markup {

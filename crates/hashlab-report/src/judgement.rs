@@ -107,8 +107,9 @@ pub fn judgement_section(registry: &Registry, inputs: &[Input]) -> Section {
         ],
         tables: vec![
             Table {
-                caption: "Security facts".into(),
-                headers: [
+                when_empty: None,
+                title: "Security facts".into(),
+                columns: [
                     "algorithm",
                     "output bits",
                     "collision bits",
@@ -124,8 +125,9 @@ pub fn judgement_section(registry: &Registry, inputs: &[Input]) -> Section {
                 rows: security,
             },
             Table {
-                caption: "Availability".into(),
-                headers: ship_headers,
+                when_empty: None,
+                title: "Availability".into(),
+                columns: ship_headers,
                 rows: shipping,
             },
         ],
@@ -171,7 +173,7 @@ mod tests {
         assert_eq!(row("sha256")[4].text, "vulnerable");
         assert_eq!(row("crc32c")[6].text, "checksum");
         assert_eq!(section.tables[1].rows.len(), 36);
-        assert!(section.tables[1].headers.len() > 5);
+        assert!(section.tables[1].columns.len() > 5);
         let html = crate::html_report(
             &inputs,
             &crate::Options {

@@ -610,9 +610,8 @@ fn sections_made_elsewhere_join_the_page_after_the_overview() {
         title: "A section from another crate".into(),
         paragraphs: vec!["Its words & numbers are escaped <here>.".into()],
         tables: vec![Table {
-            caption: "One row".into(),
-            headers: vec!["name".into(), "value".into()],
             rows: vec![vec![Cell::text("x"), Cell::number("1.50", 1.5)]],
+            ..Table::new("One row", &["name", "value"])
         }],
     };
     let html = html_report(

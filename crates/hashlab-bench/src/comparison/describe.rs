@@ -286,3 +286,172 @@ pub fn column_headers(c: &Comparison) -> Vec<String> {
     }
     h
 }
+
+/// The comparison as `compare` prints it: who was compared, the side-by-side
+/// table, the ranking flips and what only some inputs measured; the flat
+/// table (one line per row and input) is what a spreadsheet gets.
+pub fn document(c: &Comparison) -> hashlab_table::Document {
+    use hashlab_table::{Document, Table};
+    let mut preamble: Vec<String> = (0..c.inputs.len()).map(|i| input_line(c, i)).collect();
+    preamble.push(features_line(c));
+    preamble.push(legend(c));
+    let mut doc = Document {
+        preamble,
+        flat: Some(flat_table(c)),
+        ..Document::default()
+    };
+    doc.push_table(Table {
+        title: String::new(),
+        ..throughput_table(c)
+    });
+    let flips = flip_lines(c);
+    if flips.is_empty() {
+        doc.push_list(
+            "Ranking flips",
+            vec!["none: no two algorithms swap places significantly between the inputs".into()],
+        );
+    } else {
+        doc.push_lines(
+            "Ranking flips (each order significant on its input, by the same test)",
+            flips,
+        );
+    }
+    doc.push_list("Measured on some inputs only", unmatched_lines(c));
+    doc
+}
+
+/// One line per row and input, raw numbers, for spreadsheets.
+fn flat_table(c: &Comparison) -> hashlab_table::Table {
+    use hashlab_table::{Cell, Table};
+    let mut table = Table::new(
+        "",
+        &[
+            "algorithm",
+            "backend",
+            "size",
+            "mode",
+            "threads",
+            "input",
+            "mb_per_s",
+            "rank",
+            "ratio_to_first",
+            "ratio_low",
+            "ratio_high",
+            "significant",
+        ],
+    );
+    let opt = |x: Option<f64>| x.map_or_else(|| Cell::text(""), |v| Cell::number(v.to_string(), v));
+    for row in &c.rows {
+        for (i, side) in row.sides.iter().enumerate() {
+            let Some(side) = side else { continue };
+            let ratio = row.versus_first[i].as_ref();
+            table.rows.push(vec![
+                Cell::text(&row.entry.algorithm),
+                Cell::text(&side.backend),
+                Cell::count(row.size),
+                Cell::text(match row.mode {
+                    Mode::Streams { .. } => "streams",
+                    Mode::OneStream { .. } => "one-stream",
+                    Mode::Latency => "latency",
+                    Mode::File { .. } => "file",
+                }),
+                Cell::count(row.mode.threads()),
+                Cell::text(&c.inputs[i].label),
+                opt(side.mb_per_s),
+                side.rank.map_or_else(|| Cell::text(""), Cell::count),
+                opt(ratio.map(|r| r.ratio)),
+                opt(ratio.map(|r| r.low)),
+                opt(ratio.map(|r| r.high)),
+                Cell::text(ratio.map(|r| r.significant.to_string()).unwrap_or_default()),
+            ]);
+        }
+    }
+    table
+}
+
+/// MB/s, rank and ratio to the first input, per row: the side-by-side table of
+/// `compare` and of the report.
+pub fn throughput_table(c: &Comparison) -> hashlab_table::Table {
+    use hashlab_table::{Cell, Table};
+    let missing = || Cell::missing("-");
+    let rows = c
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                Cell::text(&row.entry.algorithm),
+                Cell::text(backend_cell(row)),
+                Cell::number(size_label(row.size), row.size as f64),
+                Cell::text(mode_label(&row.mode)),
+            ];
+            for side in &row.sides {
+                let side = side.as_ref();
+                cells.push(
+                    side.and_then(|s| s.mb_per_s)
+                        .map_or_else(missing, Cell::speed),
+                );
+                cells.push(side.and_then(|s| s.rank).map_or_else(missing, Cell::count));
+            }
+            for ratio in row.versus_first.iter().skip(1) {
+                cells.push(
+                    ratio
+                        .as_ref()
+                        .map_or_else(missing, |r| Cell::number(ratio_text(r), r.ratio)),
+                );
+            }
+            cells
+        })
+        .collect();
+    Table {
+        title: "Throughput side by side".into(),
+        columns: column_headers(c),
+        rows,
+        when_empty: None,
+    }
+}
+
+/// One row per ranking flip (the report's form; the terminal groups them,
+/// see [`flip_lines`]).
+pub fn flips_table(c: &Comparison) -> hashlab_table::Table {
+    use hashlab_table::{Cell, Table};
+    let sizes = compared_sizes(c);
+    let mut table = Table::new(
+        "Ranking flips (each order significant on its input, by the same test)",
+        &[
+            "threads",
+            "algorithm",
+            "order",
+            "against",
+            "at sizes",
+            "why (usable CPU features that differ)",
+        ],
+    );
+    table.rows = c
+        .flips
+        .iter()
+        .map(|f| {
+            vec![
+                Cell::text(mode_title(&f.mode)),
+                Cell::text(format!(
+                    "{}{}",
+                    f.first.name(),
+                    backends_note(&f.first_backends)
+                )),
+                Cell::text(order_text(&f.order)),
+                Cell::text(format!(
+                    "{}{}",
+                    f.second.name(),
+                    backends_note(&f.second_backends)
+                )),
+                Cell::text(size_ranges(&f.sizes, &sizes)),
+                Cell::text(
+                    explanation(c, f)
+                        .trim_start_matches("; ")
+                        .trim_start_matches("usable CPU features differ: ")
+                        .to_string(),
+                ),
+            ]
+        })
+        .collect();
+    table
+}

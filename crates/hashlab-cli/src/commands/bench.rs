@@ -10,17 +10,16 @@ use std::time::Duration;
 use hashlab::Registry;
 use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS};
 use hashlab_bench::mask;
-use hashlab_bench::plan::{Mode, NULL_ALGORITHM};
 use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
-use hashlab_bench::results::{speedup, CellResult};
 use hashlab_bench::runner::{Phase, Progress};
 use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
-use hashlab_bench::sizes::{parse_amount, parse_sizes, size_label};
+use hashlab_bench::sizes::{parse_amount, parse_sizes};
+use hashlab_bench::tables;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BenchArgs, Format, Unit};
 use crate::failure::{io_message, Failure};
-use crate::output::{render_grid, table};
+use crate::output::{render_document, render_json};
 
 fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -292,11 +291,18 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
 
     let format = chosen_format(args);
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let rendered = render(&report, args, format, colour && args.output.is_none())?;
+    let baseline = request.selection.also.first().map_or("", String::as_str);
+    let rendered = render(
+        &report,
+        args,
+        baseline,
+        format,
+        colour && args.output.is_none(),
+    )?;
     if let Some(path) = &args.output {
         hashlab_integrity::write_file(path, &rendered)?;
         if !args.quiet {
-            let human = render(&report, args, Format::Table, colour)?;
+            let human = render(&report, args, baseline, Format::Table, colour)?;
             crate::stdio::write_out(&human)?;
         }
     } else {
@@ -323,502 +329,26 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
 fn render(
     report: &Report,
     args: &BenchArgs,
+    baseline: &str,
     format: Format,
     colour: bool,
 ) -> Result<Vec<u8>, Failure> {
-    match format {
-        Format::Json => {
-            let mut out =
-                serde_json::to_vec_pretty(report).map_err(|e| Failure::Runtime(e.to_string()))?;
-            out.push(b'\n');
-            Ok(out)
-        }
-        Format::Csv => render_grid(&long_headers(), &long_rows(report), Format::Csv),
-        Format::Table | Format::Md => Ok(human(report, args, format, colour)?.into_bytes()),
+    if format == Format::Json {
+        return render_json(report);
     }
-}
-
-fn long_headers() -> Vec<String> {
-    [
-        "algorithm",
-        "backend",
-        "size",
-        "mode",
-        "threads",
-        "batch",
-        "samples",
-        "outliers",
-        "median_seconds",
-        "q1_seconds",
-        "q3_seconds",
-        "mb_per_s",
-        "mib_per_s",
-        "cycles_per_byte",
-        "ns_per_message",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-fn mode_name(mode: &Mode) -> &'static str {
-    match mode {
-        Mode::Streams { .. } => "streams",
-        Mode::OneStream { .. } => "one-stream",
-        Mode::Latency => "latency",
-        Mode::File { cold: false } => "file",
-        Mode::File { cold: true } => "file-cold",
-    }
-}
-
-fn long_rows(report: &Report) -> Vec<Vec<String>> {
-    let opt = |x: Option<f64>| x.map(|v| format!("{v}")).unwrap_or_default();
-    report
-        .cells
-        .iter()
-        .map(|c| {
-            let s = c.summary.as_ref();
-            let t = c.throughput.as_ref();
-            vec![
-                c.algorithm.clone(),
-                c.backend.clone(),
-                c.size.to_string(),
-                mode_name(&c.mode).to_string(),
-                c.mode.threads().to_string(),
-                c.batch.to_string(),
-                c.samples.len().to_string(),
-                s.map(|s| s.outliers.to_string()).unwrap_or_default(),
-                opt(s.map(|s| s.median)),
-                opt(s.map(|s| s.q1)),
-                opt(s.map(|s| s.q3)),
-                opt(t.map(|t| t.mb_per_s)),
-                opt(t.map(|t| t.mib_per_s)),
-                opt(t.and_then(|t| t.cycles_per_byte)),
-                opt(t.map(|t| t.ns_per_message)),
-            ]
-        })
-        .collect()
-}
-
-/// A speed or ratio with three significant digits or so, as the tables print them.
-pub(crate) fn number(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
-fn value(cell: &CellResult, unit: Unit) -> Option<f64> {
-    let t = cell.throughput.as_ref()?;
-    match unit {
-        Unit::Mbps | Unit::All => Some(t.mb_per_s),
-        Unit::Mibps => Some(t.mib_per_s),
-        Unit::Cpb => t.cycles_per_byte,
-        Unit::Ns => Some(t.ns_per_message),
-    }
-}
-
-fn unit_name(unit: Unit) -> &'static str {
-    match unit {
-        Unit::Mbps | Unit::All => "MB/s (10^6 bytes per second)",
-        Unit::Mibps => "MiB/s",
-        Unit::Cpb => "cycles per byte",
-        Unit::Ns => "ns per message",
-    }
-}
-
-fn duration_text(seconds: f64) -> String {
-    if seconds >= 3600.0 {
-        format!("{:.1} h", seconds / 3600.0)
-    } else if seconds >= 60.0 {
-        format!("{:.1} min", seconds / 60.0)
-    } else {
-        format!("{seconds:.1} s")
-    }
-}
-
-/// Appends one grid as a table or Markdown, with a title line.
-fn section(
-    out: &mut String,
-    title: &str,
-    headers: &[String],
-    rows: &[Vec<String>],
-    format: Format,
-    emphasize: &dyn Fn(usize, usize) -> bool,
-) -> Result<(), Failure> {
-    if format == Format::Md {
-        out.push_str(&format!("\n**{title}**\n\n"));
-        out.push_str(&String::from_utf8_lossy(&render_grid(
-            headers,
-            rows,
-            Format::Md,
-        )?));
-    } else {
-        out.push_str(&format!("\n{title}\n"));
-        let h: Vec<&str> = headers.iter().map(String::as_str).collect();
-        out.push_str(&table::render_emphasized(&h, rows, emphasize));
-    }
-    Ok(())
-}
-
-fn human(
-    report: &Report,
-    args: &BenchArgs,
-    format: Format,
-    colour: bool,
-) -> Result<String, Failure> {
-    let mut out = String::new();
-    let env = &report.environment;
-    let features: Vec<&str> = env
-        .cpu_features
-        .iter()
-        .map(|f| hashlab::cpu::label(f).unwrap_or(f))
-        .collect();
-    let clock = match report.run.clock_hz {
-        Some(hz) => format!(
-            "core clock {:.2} GHz (measured: dependent-add chain)",
-            hz / 1e9
-        ),
-        None => "core clock not measured (no cycles per byte)".into(),
+    let units = match args.unit {
+        Unit::Mbps => vec![tables::Unit::Mbps],
+        Unit::Mibps => vec![tables::Unit::Mibps],
+        Unit::Cpb => vec![tables::Unit::Cpb],
+        Unit::Ns => vec![tables::Unit::Ns],
+        Unit::All => tables::Unit::ALL.to_vec(),
     };
-    let partial = if report.run.partial {
-        " (PARTIAL: interrupted)"
-    } else {
-        ""
+    let view = tables::View {
+        units,
+        baseline,
+        file: args.file.as_deref(),
     };
-    let header = [
-        format!(
-            "hashlab bench {} ({}): {} round(s) in {:.1} s{partial}",
-            report.version,
-            env.git_commit.as_deref().unwrap_or("no git commit"),
-            report.run.rounds,
-            report.run.elapsed_seconds,
-        ),
-        format!(
-            "CPU: {} ({} logical CPUs, {} usable); {clock}",
-            env.cpu_model, env.logical_threads, env.usable_threads
-        ),
-        format!("features: {}", features.join(" ")),
-    ];
-    for line in header {
-        out.push_str(&line);
-        // Markdown needs two trailing spaces for a line break.
-        out.push_str(if format == Format::Md { "  \n" } else { "\n" });
-    }
-    if !report.settings.mask.is_empty() {
-        out.push_str(&format!(
-            "CPU mask: measured as if without {}\n",
-            report.settings.mask.join(", ")
-        ));
-    }
-    let sizes = &report.settings.sizes;
-    let singles: Vec<&CellResult> = report
-        .cells
-        .iter()
-        .filter(|c| c.mode == Mode::Streams { threads: 1 })
-        .collect();
-    if let Some(null) = singles
-        .iter()
-        .find(|c| c.algorithm == NULL_ALGORITHM && c.size == sizes[0])
-    {
-        if let Some(t) = &null.throughput {
-            out.push_str(&format!(
-                "harness overhead (null hasher): {:.1} ns per message at {}\n",
-                t.ns_per_message,
-                size_label(null.size)
-            ));
-        }
-    }
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for c in &singles {
-        let p = (c.algorithm.clone(), c.backend.clone());
-        if !pairs.contains(&p) && c.algorithm != NULL_ALGORITHM {
-            pairs.push(p);
-        }
-    }
-    let null_pair = (
-        NULL_ALGORITHM.to_string(),
-        hashlab_bench::plan::NULL_BACKEND.to_string(),
-    );
-    let largest = *sizes.iter().max().expect("at least one size");
-    let baseline = Registry::default()
-        .algorithm(&args.baseline)
-        .map(|a| a.name.clone())
-        .unwrap_or_default();
-    let units: Vec<Unit> = if args.unit == Unit::All {
-        vec![Unit::Mbps, Unit::Mibps, Unit::Cpb, Unit::Ns]
-    } else {
-        vec![args.unit]
-    };
-    for unit in units {
-        if unit == Unit::Cpb && report.run.clock_hz.is_none() {
-            out.push_str("\ncycles per byte: not available (the core clock was not measured)\n");
-            continue;
-        }
-        let mut headers = vec!["algorithm".to_string(), "backend".to_string()];
-        headers.extend(sizes.iter().map(|s| size_label(*s)));
-        headers.push(format!("vs {baseline} @ {}", size_label(largest)));
-        let mut rows = Vec::new();
-        let mut values: Vec<Vec<Option<f64>>> = Vec::new();
-        // The null hasher's row means something as time per message (the harness's
-        // own cost), not as a throughput.
-        let with_null: Vec<&(String, String)> = pairs
-            .iter()
-            .chain((unit == Unit::Ns).then_some(&null_pair))
-            .collect();
-        for (alg, backend) in with_null {
-            let mut row = vec![alg.clone(), backend.clone()];
-            let mut vals = Vec::new();
-            for &size in sizes {
-                let cell = singles
-                    .iter()
-                    .find(|c| &c.algorithm == alg && &c.backend == backend && c.size == size);
-                let v = cell.and_then(|c| value(c, unit));
-                vals.push(if alg == NULL_ALGORITHM { None } else { v });
-                row.push(v.map(number).unwrap_or_else(|| "-".into()));
-            }
-            let speed = singles
-                .iter()
-                .find(|c| &c.algorithm == alg && &c.backend == backend && c.size == largest)
-                .filter(|_| alg != NULL_ALGORITHM)
-                .and_then(|c| speedup(&report.cells, c, &baseline));
-            row.push(
-                speed
-                    .map(|s| format!("{s:.2}x"))
-                    .unwrap_or_else(|| "-".into()),
-            );
-            rows.push(row);
-            values.push(vals);
-        }
-        // Fastest per column: highest throughput, or lowest time/cycles.
-        let lower_is_better = matches!(unit, Unit::Cpb | Unit::Ns);
-        let best: Vec<Option<usize>> = (0..sizes.len())
-            .map(|col| {
-                let mut best: Option<(usize, f64)> = None;
-                for (r, vals) in values.iter().enumerate() {
-                    if let Some(v) = vals[col] {
-                        let better =
-                            best.is_none_or(|(_, b)| if lower_is_better { v < b } else { v > b });
-                        if better {
-                            best = Some((r, v));
-                        }
-                    }
-                }
-                best.map(|(r, _)| r)
-            })
-            .collect();
-        let emphasize =
-            |r: usize, c: usize| colour && c >= 2 && c - 2 < best.len() && best[c - 2] == Some(r);
-        section(
-            &mut out,
-            &format!("Throughput, {} (one thread)", unit_name(unit)),
-            &headers,
-            &rows,
-            format,
-            &emphasize,
-        )?;
-    }
-
-    let scaling: Vec<_> = report
-        .scaling
-        .iter()
-        .filter(|s| s.size == largest)
-        .collect();
-    if !scaling.is_empty() {
-        let headers: Vec<String> = [
-            "algorithm",
-            "backend",
-            "threads",
-            "1 thread MB/s",
-            "streams MB/s",
-            "efficiency",
-            "one-stream MB/s",
-            "efficiency",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let pct = |x: Option<f64>| {
-            x.map(|e| format!("{:.0} %", e * 100.0))
-                .unwrap_or_else(|| "n/a".into())
-        };
-        let mb = |x: Option<f64>| x.map(number).unwrap_or_else(|| "n/a".into());
-        let rows: Vec<Vec<String>> = scaling
-            .iter()
-            .filter(|s| s.algorithm != NULL_ALGORITHM)
-            .map(|s| {
-                vec![
-                    s.algorithm.clone(),
-                    s.backend.clone(),
-                    s.threads.to_string(),
-                    mb(s.single_mb_per_s),
-                    mb(s.streams_mb_per_s),
-                    pct(s.streams_efficiency),
-                    mb(s.one_stream_mb_per_s),
-                    pct(s.one_stream_efficiency),
-                ]
-            })
-            .collect();
-        section(
-            &mut out,
-            &format!(
-                "Thread scaling at {} (efficiency = MB/s at N / (N x MB/s at 1); one-stream n/a = no parallel mode)",
-                size_label(largest)
-            ),
-            &headers,
-            &rows,
-            format,
-            &|_, _| false,
-        )?;
-    }
-
-    let latency: Vec<&CellResult> = report
-        .cells
-        .iter()
-        .filter(|c| c.mode == Mode::Latency)
-        .collect();
-    if !latency.is_empty() {
-        let lat_sizes: Vec<usize> = sizes
-            .iter()
-            .copied()
-            .filter(|s| latency.iter().any(|c| c.size == *s))
-            .collect();
-        let mut headers = vec!["algorithm".to_string(), "backend".to_string()];
-        headers.extend(lat_sizes.iter().map(|s| size_label(*s)));
-        let rows: Vec<Vec<String>> = pairs
-            .iter()
-            .filter(|(a, _)| a != NULL_ALGORITHM)
-            .map(|(alg, backend)| {
-                let mut row = vec![alg.clone(), backend.clone()];
-                for &size in &lat_sizes {
-                    let v = latency
-                        .iter()
-                        .find(|c| &c.algorithm == alg && &c.backend == backend && c.size == size)
-                        .and_then(|c| c.throughput.as_ref())
-                        .map(|t| number(t.ns_per_message));
-                    row.push(v.unwrap_or_else(|| "-".into()));
-                }
-                row
-            })
-            .collect();
-        section(
-            &mut out,
-            "Latency, ns per message (dependent chain: each digest feeds the next input)",
-            &headers,
-            &rows,
-            format,
-            &|_, _| false,
-        )?;
-    }
-
-    let files: Vec<&CellResult> = report
-        .cells
-        .iter()
-        .filter(|c| matches!(c.mode, Mode::File { .. }))
-        .collect();
-    if let (Some(first), Some(path)) = (files.first(), &args.file) {
-        let cold = matches!(first.mode, Mode::File { cold: true });
-        let headers: Vec<String> = [
-            "algorithm".to_string(),
-            "backend".to_string(),
-            format!("file MB/s ({})", if cold { "cold cache" } else { "cached" }),
-            format!("in memory MB/s @ {}", size_label(largest)),
-            "file / memory".to_string(),
-        ]
-        .to_vec();
-        let rows: Vec<Vec<String>> = files
-            .iter()
-            .map(|c| {
-                let file = c.throughput.as_ref().map(|t| t.mb_per_s);
-                let memory = singles
-                    .iter()
-                    .find(|m| {
-                        m.algorithm == c.algorithm && m.backend == c.backend && m.size == largest
-                    })
-                    .and_then(|m| m.throughput.as_ref())
-                    .map(|t| t.mb_per_s);
-                vec![
-                    c.algorithm.clone(),
-                    c.backend.clone(),
-                    file.map(number).unwrap_or_else(|| "-".into()),
-                    memory.map(number).unwrap_or_else(|| "-".into()),
-                    match (file, memory) {
-                        (Some(f), Some(m)) if m > 0.0 => format!("{:.2}", f / m),
-                        _ => "-".into(),
-                    },
-                ]
-            })
-            .collect();
-        section(
-            &mut out,
-            &format!(
-                "Reading {} ({} bytes) the way `hashlab sum` does",
-                path.display(),
-                first.size
-            ),
-            &headers,
-            &rows,
-            format,
-            &|_, _| false,
-        )?;
-    }
-
-    if !report.projections.is_empty() {
-        let headers: Vec<String> = ["algorithm", "backend", "at size", "1 core", "all cores"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let rows: Vec<Vec<String>> = report
-            .projections
-            .iter()
-            .filter(|p| p.algorithm != NULL_ALGORITHM)
-            .map(|p| {
-                vec![
-                    p.algorithm.clone(),
-                    p.backend.clone(),
-                    size_label(p.at_size),
-                    p.one_core_seconds
-                        .map(duration_text)
-                        .unwrap_or_else(|| "-".into()),
-                    match (p.all_cores_seconds, p.all_cores_threads) {
-                        (Some(s), Some(t)) => format!("{} ({t} threads)", duration_text(s)),
-                        _ => "not measured (use --threads all)".into(),
-                    },
-                ]
-            })
-            .collect();
-        let bytes = report.projections[0].bytes;
-        section(
-            &mut out,
-            &format!("Time to hash {bytes} bytes"),
-            &headers,
-            &rows,
-            format,
-            &|_, _| false,
-        )?;
-    }
-
-    let notes: Vec<String> = report
-        .warnings
-        .iter()
-        .cloned()
-        .chain(
-            report
-                .excluded
-                .iter()
-                .map(|e| format!("left out: {} / {}: {}", e.algorithm, e.backend, e.reason)),
-        )
-        .collect();
-    if !notes.is_empty() {
-        out.push_str("\nNotes:\n");
-        for n in notes {
-            out.push_str(&format!("- {n}\n"));
-        }
-    }
-    Ok(out)
+    render_document(&tables::document(report, &view), format, colour)
 }
 
 #[cfg(test)]

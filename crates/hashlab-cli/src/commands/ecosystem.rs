@@ -8,10 +8,11 @@ use hashlab::Registry;
 use hashlab_judge::ecosystem::{probe, Answer, EcosystemReport, ProbeOptions, ProbeState};
 use hashlab_judge::{Availability, Offer};
 
-use super::sections::{flat, lines, section, FlatRow};
+use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{EcosystemArgs, Format};
 use crate::failure::Failure;
-use crate::output::{render, render_json};
+use crate::output::{render_document, render_json};
+use hashlab_table::Document;
 
 pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
@@ -29,8 +30,11 @@ pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
     let report = probe(&options, &registry, &table);
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&report)?,
-        Format::Csv => render(&flat_rows(&report), Format::Csv)?,
-        format @ (Format::Table | Format::Md) => human(&report, &registry, format, args.timeout)?,
+        format => render_document(
+            &human(&report, &registry, args.timeout, &flat_rows(&report)),
+            format,
+            false,
+        )?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -67,10 +71,10 @@ fn cell(answer: &Answer, standard: bool) -> String {
 fn human(
     report: &EcosystemReport,
     registry: &Registry,
-    format: Format,
     timeout: f64,
-) -> Result<Vec<u8>, Failure> {
-    let mut out = Vec::new();
+    flat: &[FlatRow],
+) -> Document {
+    let mut out = sections::page(flat);
     let runtimes: Vec<Vec<String>> = report
         .probes
         .iter()
@@ -87,9 +91,8 @@ fn human(
         &mut out,
         &format!("Runtimes on this machine (found through PATH, {timeout} s per probe)"),
         &["ecosystem", "runtime", "state", "detail"],
-        &runtimes,
-        format,
-    )?;
+        runtimes,
+    );
     let ecosystems: Vec<&str> = report.probes.iter().map(|p| p.ecosystem.as_str()).collect();
     let mut headers = vec!["algorithm"];
     headers.extend(&ecosystems);
@@ -117,9 +120,8 @@ fn human(
         &mut out,
         "Offered here (yes: standard library or default install; pkg: an extra package that is installed; -: not offered; (..): not probed, the table's answer)",
         &headers,
-        &rows,
-        format,
-    )?;
+        rows,
+    );
     let disagreements: Vec<Vec<String>> = report
         .disagreements
         .iter()
@@ -136,17 +138,16 @@ fn human(
         &mut out,
         "Where this machine disagrees with the table (the probe wins here)",
         &["ecosystem", "algorithm", "table", "probe"],
-        &disagreements,
-        format,
-    )?;
+        disagreements,
+    );
     let inferred: Vec<String> = report
         .probes
         .iter()
         .filter(|p| p.inferred)
         .map(|p| format!("{}: {}", p.ecosystem, p.detail))
         .collect();
-    lines(&mut out, "Inferred, not observed", &inferred, format);
-    Ok(out)
+    lines(&mut out, "Inferred, not observed", &inferred);
+    out
 }
 
 fn flat_rows(report: &EcosystemReport) -> Vec<FlatRow> {

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cli::{DbArgs, Format, HistoryArgs};
 use crate::failure::Failure;
-use crate::output::{render, table, Tabular};
+use crate::output::{render, Tabular};
 
 /// Exit code of `bench --check-regression` when a cell got slower (docs/cli.md).
 pub const REGRESSION_EXIT: u8 = 3;
@@ -162,7 +162,10 @@ fn describe(check: &RegressionCheck, against: &RunSummary) -> String {
     ] {
         if !changes.is_empty() {
             out.push_str(&format!("{title}:\n"));
-            out.push_str(&table::render(&headers, &change_rows(changes)));
+            out.push_str(&hashlab_table::text::grid(
+                &hashlab_table::Table::of_text("", &headers, change_rows(changes)),
+                false,
+            ));
         }
     }
     for note in &check.notes {

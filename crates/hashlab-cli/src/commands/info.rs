@@ -10,10 +10,11 @@ use hashlab_judge::info::{info, Info};
 use hashlab_judge::speed::{group_thousands, load_report};
 use hashlab_judge::{Availability, Facts};
 
-use super::sections::{flat, lines, section, FlatRow};
+use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{Format, InfoArgs};
 use crate::failure::Failure;
-use crate::output::{render, render_json};
+use crate::output::{render_document, render_json};
+use hashlab_table::Document;
 
 /// How reasons and titles name a results file: its file name.
 pub fn file_label(path: &Path) -> String {
@@ -47,8 +48,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
     .map_err(Failure::Runtime)?;
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&page)?,
-        Format::Csv => render(&flat_rows(&page), Format::Csv)?,
-        format @ (Format::Table | Format::Md) => human(&page, format)?,
+        format => render_document(&human(&page, &flat_rows(&page)), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -71,8 +71,8 @@ fn speed_cells(page: &Info) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn human(page: &Info, format: Format) -> Result<Vec<u8>, Failure> {
-    let mut out = Vec::new();
+fn human(page: &Info, flat: &[FlatRow]) -> Document {
+    let mut out = sections::page(flat);
     let title = format!(
         "{} ({}, {}{})",
         page.algorithm,
@@ -89,13 +89,7 @@ fn human(page: &Info, format: Format) -> Result<Vec<u8>, Failure> {
         .iter()
         .map(|l| vec![l.fact.clone(), l.value.clone(), l.sources.clone()])
         .collect();
-    section(
-        &mut out,
-        &title,
-        &["fact", "value", "sources"],
-        &facts,
-        format,
-    )?;
+    section(&mut out, &title, &["fact", "value", "sources"], facts);
     let availability: Vec<Vec<String>> = page
         .availability
         .iter()
@@ -105,9 +99,8 @@ fn human(page: &Info, format: Format) -> Result<Vec<u8>, Failure> {
         &mut out,
         "Where it ships",
         &["ecosystem", "offers it"],
-        &availability,
-        format,
-    )?;
+        availability,
+    );
     let backends: Vec<Vec<String>> = page
         .backends
         .iter()
@@ -127,25 +120,23 @@ fn human(page: &Info, format: Format) -> Result<Vec<u8>, Failure> {
         &mut out,
         "Backends here",
         &["backend", "implementation", "available", "path on this CPU"],
-        &backends,
-        format,
-    )?;
+        backends,
+    );
     match &page.results {
         Some(file) => {
             let title = format!(
                 "Measured in {file} ({}), one thread",
                 page.results_cpu.as_deref().unwrap_or("unknown CPU")
             );
-            section(&mut out, &title, &["size", "backend", "MB/s", "IQR", "path"], &speed_cells(page), format)?;
+            section(&mut out, &title, &["size", "backend", "MB/s", "IQR", "path"], speed_cells(page));
         }
         None => lines(
             &mut out,
             "Measured",
             &["no results file given: hashlab info ALGO --results FILE (from hashlab bench --json) adds speeds".to_string()],
-            format,
         ),
     }
-    Ok(out)
+    out
 }
 
 fn flat_rows(page: &Info) -> Vec<FlatRow> {

@@ -16,10 +16,11 @@ use hashlab_judge::speed::{group_thousands, load_report};
 use hashlab_judge::{Availability, Facts};
 
 use super::info::file_label;
-use super::sections::{flat, lines, section, FlatRow};
+use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{Format, PickArgs, PickUse};
 use crate::failure::Failure;
-use crate::output::{render, render_json};
+use crate::output::{render_document, render_json};
+use hashlab_table::Document;
 
 /// Choices whose reasons the table spells out; JSON has all.
 const EXPLAINED: usize = 3;
@@ -111,8 +112,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
     }
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&pick)?,
-        Format::Csv => render(&flat_rows(&pick), Format::Csv)?,
-        format @ (Format::Table | Format::Md) => human(&pick, format)?,
+        format => render_document(&human(&pick, &flat_rows(&pick)), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -140,8 +140,8 @@ fn nothing_left(
     )))
 }
 
-fn human(pick: &Pick, format: Format) -> Result<Vec<u8>, Failure> {
-    let mut out = Vec::new();
+fn human(pick: &Pick, flat: &[FlatRow]) -> Document {
+    let mut out = sections::page(flat);
     let mut asked = vec![
         format!("use: {}", pick.use_text),
         format!("size: {}", size_label(pick.size)),
@@ -162,7 +162,6 @@ fn human(pick: &Pick, format: Format) -> Result<Vec<u8>, Failure> {
         &mut out,
         &format!("pick --for {}", pick.use_.name()),
         &asked,
-        format,
     );
     let rows: Vec<Vec<String>> = pick
         .choices
@@ -191,16 +190,10 @@ fn human(pick: &Pick, format: Format) -> Result<Vec<u8>, Failure> {
         &mut out,
         &title,
         &["rank", "algorithm", "MB/s", "at", "backend", "path"],
-        &rows,
-        format,
-    )?;
+        rows,
+    );
     for c in pick.choices.iter().take(EXPLAINED) {
-        lines(
-            &mut out,
-            &format!("Why {}", c.algorithm),
-            &c.reasons,
-            format,
-        );
+        lines(&mut out, &format!("Why {}", c.algorithm), &c.reasons);
     }
     let popular: Vec<Vec<String>> = pick
         .excluded
@@ -214,9 +207,9 @@ fn human(pick: &Pick, format: Format) -> Result<Vec<u8>, Failure> {
     } else {
         "Popular candidates left out".to_string()
     };
-    section(&mut out, &title, &["algorithm", "why"], &popular, format)?;
-    lines(&mut out, "Notes", &pick.notes, format);
-    Ok(out)
+    section(&mut out, &title, &["algorithm", "why"], popular);
+    lines(&mut out, "Notes", &pick.notes);
+    out
 }
 
 fn flat_rows(pick: &Pick) -> Vec<FlatRow> {

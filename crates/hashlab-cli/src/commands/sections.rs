@@ -1,12 +1,11 @@
-//! Titled tables for the judgement commands (info, ecosystem, pick): table
-//! and Markdown get one table per section; CSV gets every section flattened
-//! into one table, since CSV readers expect a single header row.
+//! Titled tables for the judgement commands (info, ecosystem, pick), as parts
+//! of one `hashlab_table::Document`; CSV gets every section flattened into
+//! one table (`FlatRow`), since CSV readers expect a single header row.
 
+use hashlab_table::{Document, Table};
 use serde::Serialize;
 
-use crate::cli::Format;
-use crate::failure::Failure;
-use crate::output::{render_grid, Tabular};
+use crate::output::{table_of, Tabular};
 
 /// One row of the flattened CSV form.
 #[derive(Serialize)]
@@ -45,58 +44,20 @@ pub fn flat(
     }
 }
 
-/// Appends a title and a table (Markdown: a heading and a pipe table).
-pub fn section(
-    out: &mut Vec<u8>,
-    title: &str,
-    headers: &[&str],
-    rows: &[Vec<String>],
-    format: Format,
-) -> Result<(), Failure> {
-    if !out.is_empty() {
-        out.push(b'\n');
+/// A page of sections whose CSV form is `flat`.
+pub fn page(flat: &[FlatRow]) -> Document {
+    Document {
+        flat: Some(table_of("", flat)),
+        ..Document::default()
     }
-    match format {
-        Format::Md => out.extend(format!("## {title}\n\n").into_bytes()),
-        _ => out.extend(format!("{title}\n").into_bytes()),
-    }
-    if rows.is_empty() {
-        out.extend(b"(none)\n");
-        return Ok(());
-    }
-    let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
-    out.extend(render_grid(
-        &headers,
-        rows,
-        if format == Format::Md {
-            Format::Md
-        } else {
-            Format::Table
-        },
-    )?);
-    Ok(())
 }
 
-/// Appends a title and plain lines (Markdown: a bullet list).
-pub fn lines(out: &mut Vec<u8>, title: &str, lines: &[String], format: Format) {
-    if lines.is_empty() {
-        return;
-    }
-    if !out.is_empty() {
-        out.push(b'\n');
-    }
-    match format {
-        Format::Md => {
-            out.extend(format!("## {title}\n\n").into_bytes());
-            for l in lines {
-                out.extend(format!("- {l}\n").into_bytes());
-            }
-        }
-        _ => {
-            out.extend(format!("{title}\n").into_bytes());
-            for l in lines {
-                out.extend(format!("  {l}\n").into_bytes());
-            }
-        }
-    }
+/// Adds a titled table; an empty one says `(none)`.
+pub fn section(doc: &mut Document, title: &str, headers: &[&str], rows: Vec<Vec<String>>) {
+    doc.push_table(Table::of_text(title, headers, rows).when_empty("(none)"));
+}
+
+/// Adds a titled list; an empty one is left out.
+pub fn lines(doc: &mut Document, title: &str, lines: &[String]) {
+    doc.push_list(title, lines.to_vec());
 }
