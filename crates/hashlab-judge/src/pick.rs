@@ -75,7 +75,7 @@ impl Use {
             Use::ContentAddressing => "content addressing: anyone computes the name; nobody may find two contents with one name",
             Use::Integrity => "integrity of stored data: detect random corruption (bitrot); no attacker assumed",
             Use::Mac => "MAC/PRF with a secret key: nobody without the key may forge a tag",
-            Use::HashTable => "hash table: spread keys over buckets fast; keys are not chosen by an attacker unless --min-security is given",
+            Use::HashTable => "hash table: spread keys over buckets fast; keys are not chosen by an attacker unless a minimum security is asked for",
             Use::Transfer => "transfer checksum: detect corruption on the way; no attacker assumed",
         }
     }
@@ -285,7 +285,7 @@ fn refuse(
             }
             if min > 0 && (f.keyed == Keyed::No || !f.prf) {
                 return Some(format!(
-                    "keys an attacker chooses need a keyed PRF (--min-security {min}); this has no key"
+                    "keys an attacker chooses need a keyed PRF (minimum security {min} bits); this has no key"
                 ));
             }
             None
@@ -445,10 +445,10 @@ fn use_notes(use_: Use) -> Vec<String> {
             "length extension does not matter when the length is hashed first, as git's object header does".into(),
         ],
         Use::Integrity | Use::Transfer => vec![
-            "no attacker assumed: if a checksum must also stop deliberate tampering (downloads from untrusted mirrors), use --for content-addressing".into(),
+            "no attacker assumed: if a checksum must also stop deliberate tampering (downloads from untrusted mirrors), pick for content addressing instead".into(),
         ],
         Use::HashTable => vec![
-            "keys chosen by an attacker (hash flooding): add --min-security 64 to require a keyed PRF with a secret per-table key".into(),
+            "keys chosen by an attacker (hash flooding): ask for a minimum security of 64 bits to require a keyed PRF with a secret per-table key".into(),
         ],
         Use::Mac => Vec::new(),
     }
@@ -545,7 +545,7 @@ fn security_reasons(request: &PickRequest, f: &AlgorithmFacts, facts: &Facts) ->
                 ));
             }
             if f.keyed == Keyed::Optional {
-                out.push("keyed mode: give --key; unkeyed it is a plain hash".into());
+                out.push("keyed mode: give it a key; unkeyed it is a plain hash".into());
             }
         }
         Use::HashTable => {
