@@ -303,6 +303,17 @@ pub struct SumArgs {
     /// BSD-style lines: `TAG (name) = hex`.
     #[arg(long)]
     pub tag: bool,
+    /// Digests in base64 instead of hex, in GNU and tagged lines alike (as
+    /// `cksum --base64` writes them); `check` reads them back.
+    #[arg(long, conflicts_with_all = ["raw", "json", "format"])]
+    pub base64: bool,
+    /// The digest's bytes and nothing else, of one input and one algorithm
+    /// (as `cksum --raw` and `b3sum --raw`).
+    #[arg(long, conflicts_with_all = ["json", "format", "tag", "no_names", "zero", "recursive", "files_from"])]
+    pub raw: bool,
+    /// Lines without names: the digest alone (as `b3sum --no-names`).
+    #[arg(long, conflicts_with_all = ["json", "format"])]
+    pub no_names: bool,
     /// Output format instead of manifest lines: a data format, or hashdeep's
     /// manifest (`hashdeep -a -k` reads it; md5, sha1 and sha256 only).
     #[arg(long, value_enum)]

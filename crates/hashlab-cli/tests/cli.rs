@@ -599,3 +599,90 @@ fn completions_and_manual_page() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--base64`, `--raw` and `--no-names` against the tools that define them:
+/// b3sum's `--raw` and `--no-names` run here; coreutils gained `--base64` and
+/// `--raw` in 9.2, whose manual defines them as `openssl dgst -binary` and its
+/// base64, so openssl is the oracle where the installed coreutils is older.
+#[test]
+fn digest_forms_match_b3sum_and_openssl() {
+    let s = Scratch::new("forms");
+    let dir = s.path();
+    for file in ["abc.txt", "empty", "big.bin"] {
+        if let Some(mut b3) = peer("b3sum") {
+            let ours = run_in(dir, &["sum", "-a", "blake3", "--no-names", file]);
+            let theirs = b3
+                .current_dir(dir)
+                .args(["--no-names", file])
+                .output()
+                .unwrap();
+            assert!(ours.status.success(), "{}", stderr(&ours));
+            assert_eq!(ours.stdout, theirs.stdout, "b3sum --no-names {file}");
+        }
+        if let Some(mut b3) = peer("b3sum") {
+            let ours = run_in(dir, &["sum", "-a", "blake3", "--raw", file]);
+            let theirs = b3.current_dir(dir).args(["--raw", file]).output().unwrap();
+            assert_eq!(ours.stdout, theirs.stdout, "b3sum --raw {file}");
+        }
+        for (ours_name, openssl_name, tag) in [
+            ("sha256", "sha256", "SHA256"),
+            ("md5", "md5", "MD5"),
+            ("sha512", "sha512", "SHA512"),
+        ] {
+            let Some(mut openssl) = peer("openssl") else {
+                continue;
+            };
+            let binary = openssl
+                .current_dir(dir)
+                .args(["dgst", &format!("-{openssl_name}"), "-binary", file])
+                .output()
+                .unwrap()
+                .stdout;
+            let raw = run_in(dir, &["sum", "-a", ours_name, "--raw", file]);
+            assert_eq!(raw.stdout, binary, "--raw {ours_name} {file}");
+            use base64::Engine;
+            let b64 = base64::engine::general_purpose::STANDARD.encode(&binary);
+            let tagged = run_in(dir, &["sum", "-a", ours_name, "--base64", "--tag", file]);
+            assert_eq!(stdout(&tagged), format!("{tag} ({file}) = {b64}\n"));
+            let untagged = run_in(dir, &["sum", "-a", ours_name, "--base64", file]);
+            assert_eq!(stdout(&untagged), format!("{b64}  {file}\n"));
+        }
+    }
+}
+
+#[test]
+fn base64_manifests_check_in_both_line_forms() {
+    let s = Scratch::new("b64check");
+    let dir = s.path();
+    for form in [&["--base64"][..], &["--base64", "--tag"]] {
+        let mut args = vec!["sum", "-a", "sha384", "-o", "m.b64"];
+        args.extend_from_slice(form);
+        args.extend(["abc.txt", "empty", "big.bin"]);
+        assert!(run_in(dir, &args).status.success());
+        let o = run_in(dir, &["check", "-a", "sha384", "m.b64"]);
+        assert!(o.status.success(), "{form:?}: {}{}", stdout(&o), stderr(&o));
+        assert_eq!(stdout(&o).matches(": OK").count(), 3, "{form:?}");
+        std::fs::write(dir.join("abc.txt"), b"abd").unwrap();
+        let o = run_in(dir, &["check", "-a", "sha384", "m.b64"]);
+        assert_eq!(o.status.code(), Some(1), "{form:?}");
+        assert!(stdout(&o).contains("abc.txt: FAILED"), "{form:?}");
+        std::fs::write(dir.join("abc.txt"), b"abc").unwrap();
+    }
+}
+
+#[test]
+fn raw_output_refuses_what_it_cannot_separate() {
+    let s = Scratch::new("rawrefuse");
+    let dir = s.path();
+    for args in [
+        &["sum", "--raw", "abc.txt", "empty"][..],
+        &["sum", "--raw", "-a", "sha256,md5", "abc.txt"],
+        &["sum", "--raw", "-r", "."],
+        &["sum", "--base64", "--format", "hashdeep", "abc.txt"],
+    ] {
+        let o = run_in(dir, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert_eq!(stderr(&o).lines().count().min(1), 1, "{args:?}");
+    }
+}

@@ -1,6 +1,8 @@
 //! Reading manifest lines back: the GNU form (`<hex>  name`, `<hex> *name`),
 //! the BSD tag form (`TAG (name) = <hex>`) and `openssl dgst` lines
-//! (`SHA2-256(name)= <hex>`), with coreutils' escaping of odd names.
+//! (`SHA2-256(name)= <hex>`), with coreutils' escaping of odd names. A
+//! digest may be hex or, as coreutils 9.2 and later write it with
+//! `--base64`, standard base64 with padding.
 //!
 //! Parsing knows nothing about which algorithm a GNU line belongs to; it hands
 //! back the tag (if any) and the digest, and `check` decides.
@@ -174,6 +176,24 @@ pub(crate) fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// A digest as hex or, failing that, as padded standard base64. The two
+/// cannot be confused at any digest length a hash has (above two bytes): hex
+/// is twice the digest's length, base64 four thirds of it rounded up to four,
+/// and base64 of a real digest is all hex digits only by a chance of about
+/// (22/64)^length.
+fn decode_digest(text: &[u8]) -> Option<Vec<u8>> {
+    decode_hex(text).or_else(|| {
+        use base64::Engine;
+        if text.len() % 4 != 0 {
+            return None;
+        }
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .ok()
+            .filter(|d| !d.is_empty())
+    })
+}
+
 fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
     if text.is_empty() || text.len() % 2 != 0 {
         return None;
@@ -257,7 +277,7 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
     while tail.first().is_some_and(|&b| is_white(b)) {
         tail = &tail[1..];
     }
-    let expected = decode_hex(tail)?;
+    let expected = decode_digest(tail)?;
     let name = name_of(raw_name, escaped)?;
     Some(Entry {
         tag: Some(hint),
@@ -269,7 +289,7 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
 
 fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
     let hex_len = rest.iter().take_while(|&&b| !is_white(b)).count();
-    let expected = decode_hex(&rest[..hex_len])?;
+    let expected = decode_digest(&rest[..hex_len])?;
     // One blank (space or tab) ends the digest; what follows is `[ *]name`
     // or, in the reversed form, the name itself.
     let after = &rest[hex_len..];
@@ -347,6 +367,24 @@ mod tests {
         let e = entry(format!("  {}  x ", SHA256_ABC.to_uppercase()).as_bytes());
         assert_eq!(e.name, b"x ");
         assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+    }
+
+    #[test]
+    fn base64_digests_read_as_coreutils_writes_them() {
+        // `cksum -a sha256 --base64` and `--base64 --untagged` (coreutils 9.2+).
+        let b64 = "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=";
+        let e = entry(format!("SHA256 (abc) = {b64}").as_bytes());
+        assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+        assert_eq!(e.name, b"abc");
+        let e = entry(format!("{b64}  abc").as_bytes());
+        assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+        // Unpadded, or with characters outside the alphabet: not a digest.
+        assert!(rejected(
+            format!("{}  abc", b64.trim_end_matches('=')).as_bytes()
+        ));
+        assert!(rejected(
+            b"ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0=  abc"
+        ));
     }
 
     #[test]

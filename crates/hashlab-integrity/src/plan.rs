@@ -38,6 +38,24 @@ pub struct SumRequest {
     pub jobs: Option<usize>,
     /// Allow memory maps (the CLI's `--no-mmap` turns them off).
     pub allow_mmap: bool,
+    /// How each digest is written in a line.
+    pub digest_form: DigestForm,
+    /// Lines without names: the digest alone (b3sum's `--no-names`).
+    pub no_names: bool,
+}
+
+/// How a digest is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DigestForm {
+    /// Lowercase hex, as every tool writes by default.
+    #[default]
+    Hex,
+    /// Standard base64 with padding (coreutils' `cksum --base64`); `check`
+    /// reads it back in GNU and tagged lines alike.
+    Base64,
+    /// The digest's bytes and nothing else (`cksum --raw`, `b3sum --raw`):
+    /// one column of one input.
+    Raw,
 }
 
 /// Why a request cannot be planned. Names no flag: the caller says which of
@@ -61,6 +79,10 @@ pub enum PlanError {
         algorithm: String,
     },
     NoJobs,
+    /// hashdeep's lines hold hex digests and names.
+    HashdeepForm,
+    /// Raw bytes have no separator between columns.
+    RawNeedsOneColumn,
     /// More files at once than threads may be started.
     TooManyJobs {
         jobs: usize,
@@ -86,6 +108,12 @@ impl fmt::Display for PlanError {
                 "{algorithm} is not stable across versions or machines, so a manifest of it could not be checked later"
             ),
             PlanError::NoJobs => f.write_str("at least one file must be hashed at a time"),
+            PlanError::HashdeepForm => {
+                f.write_str("hashdeep lines hold hex digests and names, in no other form")
+            }
+            PlanError::RawNeedsOneColumn => {
+                f.write_str("raw digests are written for one algorithm at a time")
+            }
             PlanError::TooManyJobs { jobs, limit } => {
                 write!(f, "{jobs} is over the limit of {limit}")
             }
@@ -126,6 +154,8 @@ pub struct SumPlan {
     pub hashdeep: bool,
     pub terminator: u8,
     zero_terminated: bool,
+    pub digest_form: DigestForm,
+    pub no_names: bool,
     /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
     range_choices: Vec<Choice>,
 }
@@ -181,6 +211,12 @@ impl SumPlan {
         if columns.is_empty() {
             return Err(PlanError::NoAlgorithm);
         }
+        if request.hashdeep && (request.digest_form != DigestForm::Hex || request.no_names) {
+            return Err(PlanError::HashdeepForm);
+        }
+        if request.digest_form == DigestForm::Raw && columns.len() > 1 {
+            return Err(PlanError::RawNeedsOneColumn);
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let rotating = reads_from_spinning_disk(sample);
         let jobs = match request.jobs {
@@ -225,6 +261,8 @@ impl SumPlan {
                 b'\n'
             },
             zero_terminated: request.zero_terminated,
+            digest_form: request.digest_form,
+            no_names: request.no_names,
             range_choices,
         })
     }
@@ -279,8 +317,20 @@ impl SumPlan {
         }
         let mut out = Vec::new();
         for (column, digest) in self.columns.iter().zip(&digests.digests) {
-            let hex = digest.to_hex();
-            let mut line = if self.zero_terminated {
+            let hex = match self.digest_form {
+                DigestForm::Hex => digest.to_hex(),
+                DigestForm::Base64 => {
+                    use base64::Engine;
+                    base64::engine::general_purpose::STANDARD.encode(digest.as_bytes())
+                }
+                DigestForm::Raw => {
+                    out.extend_from_slice(digest.as_bytes());
+                    continue;
+                }
+            };
+            let mut line = if self.no_names {
+                hex.into_bytes()
+            } else if self.zero_terminated {
                 // coreutils -z: no escaping, NUL-terminated.
                 match column.style {
                     LineStyle::Gnu => [hex.as_bytes(), b"  ", name].concat(),

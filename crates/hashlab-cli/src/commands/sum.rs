@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use hashlab::{hex, HashError, HashParams, KeyRule, Registry};
 use hashlab_integrity::{
     exclude_set, expand, hash_inputs, is_interrupted, mtime_ns, name_base64, parse_file_list,
-    Cancel, Fanout, FileDigests, Input, OutputFile, PlanError, StandardInput, SumPlan, SumRequest,
-    WalkOptions,
+    Cancel, DigestForm, Fanout, FileDigests, Input, OutputFile, PlanError, StandardInput, SumPlan,
+    SumRequest, WalkOptions,
 };
 use serde::Serialize;
 
@@ -185,6 +185,14 @@ fn plan(
         hashdeep: args.format == Some(SumFormat::Hashdeep),
         jobs: args.jobs,
         allow_mmap: !args.no_mmap,
+        digest_form: if args.raw {
+            DigestForm::Raw
+        } else if args.base64 {
+            DigestForm::Base64
+        } else {
+            DigestForm::Hex
+        },
+        no_names: args.no_names,
     };
     SumPlan::new(registry, &request, sample).map_err(|e| match e {
         PlanError::Hash(e) => usage(e),
@@ -193,6 +201,8 @@ fn plan(
         PlanError::NotAHashdeepColumn { .. } => Failure::Usage(format!("--format hashdeep: {e}")),
         PlanError::UnstableOutput { .. } => Failure::Usage(format!("-a: {e}")),
         PlanError::NoJobs => Failure::Usage("--jobs: must be at least 1".into()),
+        PlanError::HashdeepForm => Failure::Usage(format!("--format hashdeep: {e}")),
+        PlanError::RawNeedsOneColumn => Failure::Usage(format!("--raw: {e}")),
         PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
     })
 }
@@ -342,6 +352,12 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     // Parameters and algorithms are refused before any name is read.
     plan(&registry, args, &params, &[])?;
     let names = names(args)?;
+    if args.raw && names.len() > 1 {
+        // As cksum: the bytes of two digests could not be told apart.
+        return Err(Failure::Usage(
+            "--raw: one input only (raw digests have nothing between them)".into(),
+        ));
+    }
     let walk = WalkOptions {
         recursive: args.recursive,
         follow_symlinks: args.follow,
@@ -350,6 +366,11 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     };
     let segments = segments(&names, &walk);
     let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
+    if args.raw && any_objects {
+        return Err(Failure::Usage(
+            "--raw: one file only, not an object-store URL (which may name many objects)".into(),
+        ));
+    }
     if args.verify_etag && !any_objects {
         return Err(Failure::Usage(
             "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)"
