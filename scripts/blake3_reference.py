@@ -4,9 +4,9 @@
 Independent oracle for hashlab's test vectors. It deliberately does not use
 PyPI's `blake3` package, which wraps the very Rust crate the vectors test.
 
-Supported: the default `hash` mode and `keyed_hash` mode (32-byte key), each
-with an extended (XOF) output of any length. `derive_key` is not needed by
-hashlab and is not implemented.
+Supported: the default `hash` mode, `keyed_hash` mode (32-byte key) and
+`derive_key` mode (a context string, then the key material), each with an
+extended (XOF) output of any length.
 
 The structure follows the spec (sections 2.1-2.6 of "BLAKE3: one function,
 fast everywhere"):
@@ -205,6 +205,21 @@ def blake3(data, length=OUT_LEN, key=None):
     return _subtree_output(key_words, data, 0, flags).root_bytes(length)
 
 
+DERIVE_KEY_CONTEXT = 1 << 5
+DERIVE_KEY_MATERIAL = 1 << 6
+
+
+def derive_key(context, material, length=OUT_LEN):
+    """BLAKE3's derive_key mode (spec section 2.6): the context string hashed
+    with DERIVE_KEY_CONTEXT gives a key, under which the material is hashed
+    with DERIVE_KEY_MATERIAL."""
+    context_key = _subtree_output(IV, memoryview(bytes(context)), 0,
+                                  DERIVE_KEY_CONTEXT).root_bytes(KEY_LEN)
+    key_words = struct.unpack("<8I", context_key)
+    return _subtree_output(key_words, memoryview(bytes(material)), 0,
+                           DERIVE_KEY_MATERIAL).root_bytes(length)
+
+
 def _self_test(json_path):
     import json
     with open(json_path) as f:
@@ -219,6 +234,10 @@ def _self_test(json_path):
             assert got == expected, (mode, case["input_len"])
             assert blake3(data, key=k) == expected[:OUT_LEN], (mode, case["input_len"])
             n += 1
+        expected = bytes.fromhex(case["derive_key"])
+        got = derive_key(tv["context_string"].encode(), data, len(expected))
+        assert got == expected, ("derive_key", case["input_len"])
+        n += 1
     print("blake3_reference: %d official test vectors OK" % n)
 
 

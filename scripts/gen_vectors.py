@@ -24,6 +24,7 @@ Output is deterministic: no timestamps, all randomness from fixed seeds.
 import hashlib
 import hmac
 import os
+import re
 import struct
 import sys
 
@@ -198,7 +199,20 @@ class Rng:
 # ---------------------------------------------------------------------------
 
 MSG_FIELDS = ("msg", "msg_repeat", "msg_ptn", "msg_prng")
-FIELD_ORDER = ("alg",) + MSG_FIELDS + ("key", "custom", "len", "digest", "digest_tail")
+# Parameters beyond key, customization and length, and the algorithms that
+# take each (as hashlab's catalog says: BLAKE2 salt and personalization,
+# BLAKE3's derive-key context, xxHash seeds, TurboSHAKE domain bytes).
+PARAM_FIELDS = ("salt", "personal", "seed", "domain", "context")
+PARAMS_TAKEN = {
+    "blake2b": ("salt", "personal"), "blake2s": ("salt", "personal"),
+    "blake3": ("context",),
+    "xxh32": ("seed",), "xxh64": ("seed",), "xxh3-64": ("seed",), "xxh3-128": ("seed",),
+    "turboshake128": ("domain",), "turboshake256": ("domain",),
+}
+SALT_MAX = {"blake2b": 16, "blake2s": 8}
+SEED_BITS = {"xxh32": 32}
+FIELD_ORDER = ("alg",) + MSG_FIELDS + ("key", "custom", "len") + PARAM_FIELDS + (
+    "digest", "digest_tail")
 
 
 def format_vec(header_comments, sources, oracles, records):
@@ -309,6 +323,27 @@ def parse_vec_text(text, name="<vec>"):
                 fail(lineno, "custom not allowed for " + alg.name)
             if not _is_hex(rec["custom"]):
                 fail(lineno, "custom is not lower-case hex")
+        for p in PARAM_FIELDS:
+            if p not in rec:
+                continue
+            if p not in PARAMS_TAKEN.get(alg.name, ()):
+                fail(lineno, "%s not allowed for %s" % (p, alg.name))
+            v = rec[p]
+            if p in ("salt", "personal"):
+                if not _is_hex(v) or not v or len(v) // 2 > SALT_MAX[alg.name]:
+                    fail(lineno, "bad %s" % p)
+            elif p == "context":
+                if not _is_hex(v):
+                    fail(lineno, "context is not lower-case hex")
+                try:
+                    bytes.fromhex(v).decode("utf-8")
+                except UnicodeDecodeError:
+                    fail(lineno, "context is not UTF-8 text")
+            elif p == "seed":
+                if not _is_dec(v) or int(v) >> SEED_BITS.get(alg.name, 64):
+                    fail(lineno, "bad seed")
+            elif not re.fullmatch(r"0x[0-9a-f]{2}", v) or not 0x01 <= int(v, 16) <= 0x7F:
+                fail(lineno, "bad domain (0x01..0x7f)")
         if "len" in rec:
             if not _is_dec(rec["len"]):
                 fail(lineno, "bad len")
@@ -376,7 +411,7 @@ def parse_vec_text(text, name="<vec>"):
             cur, cur_line, seen_record = {}, lineno, True
         if k in cur:
             fail(lineno, "duplicate field " + k)
-        if v == "" and k not in ("msg", "key", "custom"):
+        if v == "" and k not in ("msg", "key", "custom", "context"):
             fail(lineno, "empty " + k)
         cur[k] = v
     finish(cur, cur_line)
@@ -664,8 +699,8 @@ ORACLE_TEXT = {
     **{a: "Python hashlib %s (OpenSSL)" % n for a, n in _HASHLIB.items()},
     "shake128": "Python hashlib shake_128 (OpenSSL)",
     "shake256": "Python hashlib shake_256 (OpenSSL)",
-    "blake2b": "Python hashlib blake2b (CPython's own BLAKE2 C code)",
-    "blake2s": "Python hashlib blake2s (CPython's own BLAKE2 C code)",
+    "blake2b": "Python hashlib blake2b (CPython's own BLAKE2 C code; salt and person too)",
+    "blake2s": "Python hashlib blake2s (CPython's own BLAKE2 C code; salt and person too)",
     "blake2bp": "scripts/gen_vectors.py tree mode: hashlib blake2b leaves (fanout 4, depth 2, "
                 "inner 64, node_offset per leaf); keyed root and non-64-byte lengths by the "
                 "pure-Python BLAKE2 with full parameter block in the same script; checked "
@@ -674,11 +709,12 @@ ORACLE_TEXT = {
                 "inner 32, node_offset per leaf); keyed root and non-32-byte lengths by the "
                 "pure-Python BLAKE2 with full parameter block in the same script; checked "
                 "against the BLAKE2 KAT (published/blake2-kat.vec)",
-    "blake3": "scripts/blake3_reference.py (pure Python from the BLAKE3 spec; checked "
-              "against the official test_vectors.json, published/blake3-official.vec)",
+    "blake3": "scripts/blake3_reference.py (pure Python from the BLAKE3 spec, derive_key "
+              "mode included; checked against the official test_vectors.json, "
+              "published/blake3-official.vec)",
     "k12": "pycryptodome KangarooTwelve (KT128, C Keccak-p[1600,12])",
-    "turboshake128": "pycryptodome TurboSHAKE128, domain 0x1F",
-    "turboshake256": "pycryptodome TurboSHAKE256, domain 0x1F",
+    "turboshake128": "pycryptodome TurboSHAKE128 (domain 0x1F unless the record gives one)",
+    "turboshake256": "pycryptodome TurboSHAKE256 (domain 0x1F unless the record gives one)",
     "highwayhash-64": "PyPI highwayhash-cffi (Google's portable C HighwayHash64)",
     "highwayhash-128": "PyPI highwayhash-cffi (Google's portable C HighwayHash128)",
     "highwayhash-256": "PyPI highwayhash-cffi (Google's portable C HighwayHash256)",
@@ -687,10 +723,10 @@ ORACLE_TEXT = {
     "siphash-1-3": "scripts/gen_vectors.py SipHash-c-d from the SipHash paper with c=1, d=3 "
                    "(its c=2, d=4 mode checked against siphashc and veorq/SipHash vectors.h; "
                    "1-3 checked against Rust libcore's published SipHash-1-3 vectors)",
-    "xxh32": "PyPI xxhash (C libxxhash) xxh32 hexdigest, seed 0",
-    "xxh64": "PyPI xxhash (C libxxhash) xxh64 hexdigest, seed 0",
-    "xxh3-64": "PyPI xxhash (C libxxhash) xxh3_64 hexdigest, seed 0",
-    "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest, seed 0",
+    "xxh32": "PyPI xxhash (C libxxhash) xxh32 hexdigest (seed 0 unless the record gives one)",
+    "xxh64": "PyPI xxhash (C libxxhash) xxh64 hexdigest (seed 0 unless the record gives one)",
+    "xxh3-64": "PyPI xxhash (C libxxhash) xxh3_64 hexdigest (seed 0 unless the record gives one)",
+    "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest (seed 0 unless the record gives one)",
     "crc32c": "PyPI crc32c (C, Castagnoli) integer printed big-endian",
     "hmac-sha256": "Python hmac over hashlib sha256",
     "hmac-sha512": "Python hmac over hashlib sha512",
@@ -733,11 +769,13 @@ def published_oracle(alg, publisher):
         publisher, ORACLE_SHORT[alg])
 
 
-def compute(alg, msg, key=None, custom=None, length=None):
+def compute(alg, msg, key=None, custom=None, length=None, params=None):
     """Digest of `msg` under `alg` with the .vec defaults: key None means the
-    default key (zero key / unkeyed), length None the default length."""
+    default key (zero key / unkeyed), length None the default length; params
+    maps PARAM_FIELDS to their values (bytes, the seed and domain as ints)."""
     a = ALGS[alg]
     L = a.default if length is None else length
+    p = params or {}
     if alg in _HASHLIB:
         assert length is None or length == a.default
         return hashlib.new(_HASHLIB[alg], msg).digest()
@@ -746,24 +784,28 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg == "shake256":
         return hashlib.shake_256(msg).digest(L)
     if alg == "blake2b":
-        return hashlib.blake2b(msg, digest_size=L, key=key or b"").digest()
+        return hashlib.blake2b(msg, digest_size=L, key=key or b"", salt=p.get("salt", b""),
+                               person=p.get("personal", b"")).digest()
     if alg == "blake2s":
-        return hashlib.blake2s(msg, digest_size=L, key=key or b"").digest()
+        return hashlib.blake2s(msg, digest_size=L, key=key or b"", salt=p.get("salt", b""),
+                               person=p.get("personal", b"")).digest()
     if alg == "blake2bp":
         return blake2_tree(B2B, msg, L, key or b"")
     if alg == "blake2sp":
         return blake2_tree(B2S, msg, L, key or b"")
     if alg == "blake3":
+        if "context" in p:
+            return blake3_reference.derive_key(p["context"], msg, L)
         return blake3_reference.blake3(msg, L, key)
     if alg == "k12":
         from Crypto.Hash import KangarooTwelve
         return KangarooTwelve.new(data=msg, custom=custom or b"").read(L)
     if alg == "turboshake128":
         from Crypto.Hash import TurboSHAKE128
-        return TurboSHAKE128.new(data=msg, domain=0x1F).read(L)
+        return TurboSHAKE128.new(data=msg, domain=p.get("domain", 0x1F)).read(L)
     if alg == "turboshake256":
         from Crypto.Hash import TurboSHAKE256
-        return TurboSHAKE256.new(data=msg, domain=0x1F).read(L)
+        return TurboSHAKE256.new(data=msg, domain=p.get("domain", 0x1F)).read(L)
     if alg.startswith("highwayhash-"):
         import highwayhash
         assert sys.byteorder == "little"  # the binding returns native-order lanes
@@ -782,7 +824,7 @@ def compute(alg, msg, key=None, custom=None, length=None):
         import xxhash
         f = {"xxh32": xxhash.xxh32, "xxh64": xxhash.xxh64,
              "xxh3-64": xxhash.xxh3_64, "xxh3-128": xxhash.xxh3_128}[alg]
-        return bytes.fromhex(f(msg, seed=0).hexdigest())
+        return bytes.fromhex(f(msg, seed=p.get("seed", 0)).hexdigest())
     if alg == "crc32c":
         import crc32c
         return crc32c.crc32c(msg).to_bytes(4, "big")
@@ -813,7 +855,15 @@ def compute_record(rec, msg=None):
     length = rec.get("len")
     if length is not None:
         length = int(length)
-    return compute(rec["alg"], msg, key, custom, length)
+    params = {}
+    for f in ("salt", "personal", "context"):
+        if f in rec:
+            params[f] = bytes.fromhex(rec[f])
+    if "seed" in rec:
+        params["seed"] = int(rec["seed"])
+    if "domain" in rec:
+        params["domain"] = int(rec["domain"], 16)
+    return compute(rec["alg"], msg, key, custom, length, params)
 
 
 def check_record(rec, path):
@@ -939,7 +989,8 @@ class Builder:
                 self.seeds.add(s)
                 return s
 
-    def add(self, msg_field, msg_value, key=None, custom=None, length=None, comment=None):
+    def add(self, msg_field, msg_value, key=None, custom=None, length=None, comment=None,
+            params=None):
         rec = {"alg": self.alg, msg_field: msg_value}
         if key is not None:
             rec["key"] = key.hex()
@@ -947,6 +998,9 @@ class Builder:
             rec["custom"] = custom.hex()
         if length is not None:
             rec["len"] = length
+        for f, v in (params or {}).items():
+            rec[f] = {"seed": lambda s: str(s), "domain": lambda d: "0x%02x" % d}.get(
+                f, bytes.hex)(v)
         if comment:
             rec["comment"] = comment
         rec["digest"] = compute_record(rec).hex()
@@ -1071,6 +1125,63 @@ def build(alg):
                        length=L, comment=["key, customization and length together"] if L == 1 else None)
             b.prng(b.rand_len(0, 500), custom=b.rng.bytes(30),
                    comment=["customization with the default (32 zero bytes) key"])
+    # 8. Parameters beyond key, customization and length (appended last, so
+    # the records above keep their random draws).
+    taken = PARAMS_TAKEN.get(alg, ())
+    if "salt" in taken:
+        mx = SALT_MAX[alg]
+        first = True
+        for sl, pl in ((1, 0), (mx // 2, 1), (mx, mx), (0, mx), (0, 3), (mx, 5)):
+            for n in (0, 1, b.rand_len(2, 300), b.rand_len(301, 5000)):
+                params = {}
+                if sl:
+                    params["salt"] = b.rng.bytes(sl)
+                if pl:
+                    params["personal"] = b.rng.bytes(pl)
+                b.prng(n, params=params,
+                       comment=["salt and personalization of every size class, alone and "
+                                "together"] if first else None)
+                first = False
+        for j, L in enumerate((1, a.default // 2, a.default)):
+            b.prng(b.rand_len(0, 2000), key=b.rng.bytes(b.rand_len(1, a.default)), length=L,
+                   params={"salt": b.rng.bytes(mx), "personal": b.rng.bytes(mx)},
+                   comment=["salt and personalization with a key and output lengths"]
+                   if j == 0 else None)
+    if "seed" in taken:
+        bits = SEED_BITS.get(alg, 64)
+        seeds = (1, 42, (1 << bits) - 1, b.rng.u64() >> (64 - bits), 1 << (bits - 1))
+        first = True
+        for s in seeds:
+            # Around XXH3's 16/128/240-byte branches and xxh32/64's stripes.
+            for n in (0, 1, 3, 4, 8, 9, 16, 17, 31, 32, 33, 128, 129, 240, 241,
+                      b.rand_len(242, 5000), b.rand_len(5001, 100000)):
+                b.prng(n, params={"seed": s},
+                       comment=["seeds: 1, 42, the largest, a random one, the top bit"]
+                       if first else None)
+                first = False
+    if "domain" in taken:
+        first = True
+        for d in (0x01, 0x06, 0x07, 0x0B, 0x1E, 0x1F, 0x20, 0x30, 0x7F,
+                  1 + b.rng.below(0x7F)):
+            for n, L in ((0, 32), (1, 64), (b.rate if hasattr(b, "rate") else 168, 32),
+                         (b.rand_len(2, 1000), 200), (b.rand_len(1001, 20000), 32)):
+                b.prng(n, length=L if L != a.default else None, params={"domain": d},
+                       comment=["domain bytes across 0x01..0x7F"] if first else None)
+                first = False
+    if "context" in taken:
+        first = True
+        contexts = ("", "a", "BLAKE3 2019-12-27 16:29:52 test vectors context",
+                    "example.com 2026-11-24 session tokens v1", "é" * 40,
+                    "".join(chr(0x20 + b.rng.below(95)) for _ in range(300)))
+        for c in contexts:
+            for n in (0, 1, 64, 1024, 1025, 2049, b.rand_len(2050, 20000)):
+                b.prng(n, params={"context": c.encode("utf-8")},
+                       comment=["derive-key contexts: empty, short, the official test "
+                                "vectors', UTF-8, 300 bytes"] if first else None)
+                first = False
+        for L in (1, 64, 131):
+            b.prng(b.rand_len(0, 3000), length=L, params={"context": b"hashlab derive"},
+                   comment=["derive-key with output lengths"] if L == 1 else None)
     return b.records
 
 

@@ -482,8 +482,29 @@ pub struct KeyArgs {
     #[arg(long, value_name = "TEXT", conflicts_with = "custom_hex")]
     pub custom: Option<String>,
     /// Customization string as hex.
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", conflicts_with = "custom_file")]
     pub custom_hex: Option<String>,
+    /// Read the customization string (raw bytes) from a file, for strings
+    /// too long for a command line (K12's, KMAC's).
+    #[arg(long, value_name = "FILE", conflicts_with = "custom")]
+    pub custom_file: Option<PathBuf>,
+    /// BLAKE2b/BLAKE2s salt as hex (up to 16 / 8 bytes, padded with zeros).
+    #[arg(long, value_name = "HEX")]
+    pub salt: Option<String>,
+    /// BLAKE2b/BLAKE2s personalization as hex (up to 16 / 8 bytes, padded with zeros).
+    #[arg(long, value_name = "HEX")]
+    pub personal: Option<String>,
+    /// Seed of xxHash (XXH32: 32 bits, XXH64 and XXH3: 64 bits), decimal or
+    /// 0x-prefixed hex, as xxhsum 0.8.4's --seed takes it.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// TurboSHAKE's domain-separation byte, 0x01 to 0x7F (default 0x1F).
+    #[arg(long, value_name = "BYTE")]
+    pub domain: Option<String>,
+    /// BLAKE3 in its key-derivation mode with this context string, as
+    /// `b3sum --derive-key` (the input is the key material).
+    #[arg(long, value_name = "CONTEXT", conflicts_with_all = ["key", "key_file"])]
+    pub derive_key: Option<String>,
 }
 
 #[derive(Args, Debug)]

@@ -40,9 +40,7 @@ where
             Ok(())
         }
         Command::Sum(args) => commands::sum::validate(registry, args),
-        Command::Check(args) => {
-            commands::sum::key_and_customization(registry, &args.secret).map(|_| ())
-        }
+        Command::Check(args) => commands::sum::secret_params(registry, &args.secret).map(|_| ()),
         Command::Cpu(args) => clock_budget(args.clock_ms)
             .map(|_| ())
             .map_err(|e| Failure::Usage(format!("--clock-ms: {e}"))),

@@ -686,3 +686,171 @@ fn raw_output_refuses_what_it_cannot_separate() {
         assert_eq!(stderr(&o).lines().count().min(1), 1, "{args:?}");
     }
 }
+
+/// `--derive-key` as b3sum runs it; BLAKE2 salt and personalization as
+/// Python's hashlib computes them; each parameter refused, naming its option,
+/// where the algorithm has no such parameter or the value is out of range.
+#[test]
+fn parameters_match_b3sum_and_hashlib_and_are_refused_by_name() {
+    let s = Scratch::new("params");
+    let dir = s.path();
+    for file in ["abc.txt", "empty", "big.bin"] {
+        for context in ["", "hashlab 2026-11-24 example context", "é ctx"] {
+            let Some(mut b3) = peer("b3sum") else { break };
+            let ours = run_in(dir, &["sum", "-a", "blake3", "--derive-key", context, file]);
+            let theirs = b3
+                .current_dir(dir)
+                .args(["--derive-key", context, file])
+                .output()
+                .unwrap();
+            assert!(ours.status.success(), "{}", stderr(&ours));
+            assert_eq!(
+                stdout(&ours),
+                String::from_utf8(theirs.stdout).unwrap(),
+                "{context:?} {file}"
+            );
+        }
+        for (alg, salt, personal) in [
+            ("blake2b", "00112233445566778899aabbccddeeff", "6162"),
+            ("blake2s", "0102", "0102030405060708"),
+        ] {
+            let Some(mut python) = peer("python3") else {
+                break;
+            };
+            let script = format!(
+                "import hashlib,sys; d=open(sys.argv[1],'rb').read(); print(hashlib.{alg}(d, salt=bytes.fromhex('{salt}'), person=bytes.fromhex('{personal}')).hexdigest())"
+            );
+            let want = python
+                .current_dir(dir)
+                .args(["-c", &script, file])
+                .output()
+                .unwrap();
+            let ours = run_in(
+                dir,
+                &[
+                    "sum",
+                    "-a",
+                    alg,
+                    "--salt",
+                    salt,
+                    "--personal",
+                    personal,
+                    file,
+                ],
+            );
+            assert!(ours.status.success(), "{}", stderr(&ours));
+            let want = String::from_utf8(want.stdout).unwrap();
+            assert_eq!(
+                stdout(&ours),
+                format!("{}  {file}\n", want.trim()),
+                "{alg} {file}"
+            );
+        }
+    }
+    for (args, option) in [
+        (
+            &["sum", "-a", "sha256", "--salt", "00", "abc.txt"][..],
+            "--salt: ",
+        ),
+        (
+            &[
+                "sum",
+                "-a",
+                "blake2s",
+                "--salt",
+                "000102030405060708",
+                "abc.txt",
+            ],
+            "--salt: ",
+        ),
+        (
+            &["sum", "-a", "blake2b", "--personal", "zz", "abc.txt"],
+            "--personal: ",
+        ),
+        (
+            &["sum", "-a", "xxh32", "--seed", "4294967296", "abc.txt"],
+            "--seed: ",
+        ),
+        (&["sum", "-a", "xxh64", "--seed=-1", "abc.txt"], "--seed: "),
+        (
+            &["sum", "-a", "sha256", "--seed", "1", "abc.txt"],
+            "--seed: ",
+        ),
+        (
+            &["sum", "-a", "turboshake128", "--domain", "0x80", "abc.txt"],
+            "--domain: ",
+        ),
+        (
+            &["sum", "-a", "turboshake128", "--domain", "0x00", "abc.txt"],
+            "--domain: ",
+        ),
+        (
+            &["sum", "-a", "sha3-256", "--domain", "0x06", "abc.txt"],
+            "--domain: ",
+        ),
+        (
+            &["sum", "-a", "sha256", "--derive-key", "c", "abc.txt"],
+            "--derive-key: ",
+        ),
+        (
+            &[
+                "sum",
+                "-a",
+                "blake2b",
+                "-b",
+                "rustcrypto",
+                "--salt",
+                "00",
+                "abc.txt",
+            ],
+            "--backend: ",
+        ),
+        (
+            &["check", "-a", "xxh32", "--seed", "4294967296", "abc.txt"],
+            "--seed: ",
+        ),
+    ] {
+        let o = run_in(dir, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(option), "{args:?}: {err}");
+    }
+    // A seed or domain byte changes the digest; the default spelled out does not.
+    let plain = stdout(&run_in(dir, &["sum", "-a", "turboshake128", "abc.txt"]));
+    let default = stdout(&run_in(
+        dir,
+        &["sum", "-a", "turboshake128", "--domain", "0x1F", "abc.txt"],
+    ));
+    let other = stdout(&run_in(
+        dir,
+        &["sum", "-a", "turboshake128", "--domain", "0x06", "abc.txt"],
+    ));
+    assert_eq!(plain, default);
+    assert_ne!(plain, other);
+    let seeded = stdout(&run_in(
+        dir,
+        &["sum", "-a", "xxh3-64", "--seed", "0x2a", "abc.txt"],
+    ));
+    let decimal = stdout(&run_in(
+        dir,
+        &["sum", "-a", "xxh3-64", "--seed", "42", "abc.txt"],
+    ));
+    assert_eq!(seeded, decimal);
+    // What sum writes with a seed, check reads with the same seed, and only with it.
+    assert!(run_in(
+        dir,
+        &["sum", "-a", "xxh64", "--seed", "7", "-o", "m.xxh", "abc.txt", "big.bin"]
+    )
+    .status
+    .success());
+    let o = run_in(dir, &["check", "-a", "xxh64", "--seed", "7", "m.xxh"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let o = run_in(dir, &["check", "-a", "xxh64", "m.xxh"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "unseeded check of a seeded manifest"
+    );
+}

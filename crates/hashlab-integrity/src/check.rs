@@ -21,8 +21,9 @@ pub struct CheckOptions {
     pub backend: Option<String>,
     /// Output length in bytes; a line with a digest of another length is malformed.
     pub length: Option<usize>,
-    pub key: Option<Vec<u8>>,
-    pub customization: Option<Vec<u8>>,
+    /// Key, customization, salt, seed... for every line; its length and
+    /// multi-threaded mode are decided per line.
+    pub params: HashParams,
     /// A listed file that does not exist is skipped silently.
     pub ignore_missing: bool,
     /// Read every file with read(), never through a memory map.
@@ -407,13 +408,12 @@ impl<'r> Checker<'r> {
                 !self.options.no_mmap,
             );
             let params = HashParams {
-                key: self.options.key.clone(),
                 length: match algorithm.output {
                     OutputRule::Fixed { .. } => None,
                     _ => Some(len),
                 },
-                customization: self.options.customization.clone(),
                 parallel: strategy.parallel_hash,
+                ..self.options.params.clone()
             };
             let hasher = registry
                 .hasher(&algorithm.name, Some(&backend.name), &params)
@@ -602,7 +602,10 @@ mod tests {
     fn bad_parameters_stop_the_check() {
         let registry = Registry::default();
         let options = CheckOptions {
-            key: Some(vec![1; 3]),
+            params: HashParams {
+                key: Some(vec![1; 3]),
+                ..HashParams::default()
+            },
             ..CheckOptions::default()
         };
         let mut checker = Checker::new(&registry, options);

@@ -1,6 +1,6 @@
 use serde::Serialize;
 
-use crate::{Config, HashError, HashParams};
+use crate::{Config, HashError, HashParams, Parameter};
 
 /// What an algorithm is for; decides where it may be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -108,6 +108,22 @@ impl KeyRule {
     }
 }
 
+/// Lengths a byte-string parameter may have, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ByteRange {
+    pub min: usize,
+    pub max: usize,
+}
+
+/// The domain-separation bytes an algorithm takes, and the one it uses when
+/// none is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DomainRule {
+    pub min: u8,
+    pub max: u8,
+    pub default: u8,
+}
+
 /// One entry of an algorithm's default-backend preference list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preference {
@@ -191,6 +207,16 @@ pub struct Algorithm {
     pub key: KeyRule,
     /// Takes a customization string (KMAC, KangarooTwelve).
     pub customizable: bool,
+    /// Salt lengths it takes (BLAKE2); `None`: no salt.
+    pub salt: Option<ByteRange>,
+    /// Personalization lengths it takes (BLAKE2); `None`: none.
+    pub personal: Option<ByteRange>,
+    /// Width in bits of its seeds (32 for XXH32, 64 for XXH64); `None`: unseeded.
+    pub seed: Option<u32>,
+    /// The domain-separation bytes it takes (TurboSHAKE); `None`: none.
+    pub domain: Option<DomainRule>,
+    /// Has a key-derivation mode with a context string (BLAKE3).
+    pub derive_key: bool,
     /// Internal block (or rate) size in bytes, as hashlib reports `block_size`.
     pub block_size: usize,
     /// Tag for BSD-style lines (`TAG (file) = hex`), as the tools users know write it.
@@ -233,6 +259,11 @@ impl Algorithm {
             output,
             key: KeyRule::None,
             customizable: false,
+            salt: None,
+            personal: None,
+            seed: None,
+            domain: None,
+            derive_key: false,
             block_size: 1,
             tag: name.to_ascii_uppercase(),
             foreign_tags: Vec::new(),
@@ -311,12 +342,94 @@ impl Algorithm {
             Some(c) if c.is_empty() => Vec::new(),
             Some(_) => return Err(HashError::CustomizationNotAccepted { algorithm: name() }),
         };
+        let salt = self.byte_parameter(Parameter::Salt, self.salt, &params.salt)?;
+        let personal = self.byte_parameter(Parameter::Personal, self.personal, &params.personal)?;
+        let seed = match (self.seed, params.seed) {
+            (_, None) => 0,
+            (None, Some(_)) => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Seed,
+                })
+            }
+            (Some(bits), Some(seed)) if bits < 64 && seed >> bits != 0 => {
+                return Err(HashError::SeedOutOfRange {
+                    algorithm: name(),
+                    bits,
+                })
+            }
+            (Some(_), Some(seed)) => seed,
+        };
+        let domain = match (self.domain, params.domain) {
+            (None, None) => None,
+            (None, Some(_)) => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Domain,
+                })
+            }
+            (Some(rule), None) => Some(rule.default),
+            (Some(rule), Some(d)) if d < rule.min || d > rule.max => {
+                return Err(HashError::DomainOutOfRange {
+                    algorithm: name(),
+                    got: d,
+                    min: rule.min,
+                    max: rule.max,
+                })
+            }
+            (Some(_), Some(d)) => Some(d),
+        };
+        let context = match &params.context {
+            None => None,
+            Some(_) if !self.derive_key => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Context,
+                })
+            }
+            Some(_) if params.key.is_some() => {
+                return Err(HashError::KeyAndContext { algorithm: name() })
+            }
+            Some(c) => Some(c.clone()),
+        };
         Ok(Config {
             key,
             output_len,
             customization,
+            salt,
+            personal,
+            seed,
+            domain,
+            context,
             parallel: params.parallel,
         })
+    }
+
+    /// A salt or personalization: empty when none is given, else checked
+    /// against the lengths the algorithm takes.
+    fn byte_parameter(
+        &self,
+        parameter: Parameter,
+        rule: Option<ByteRange>,
+        given: &Option<Vec<u8>>,
+    ) -> Result<Vec<u8>, HashError> {
+        match (rule, given) {
+            (_, None) => Ok(Vec::new()),
+            (None, Some(_)) => Err(HashError::ParameterNotAccepted {
+                algorithm: self.name.clone(),
+                parameter,
+            }),
+            (Some(range), Some(bytes)) if bytes.len() < range.min || bytes.len() > range.max => {
+                Err(HashError::ParameterLength {
+                    algorithm: self.name.clone(),
+                    parameter,
+                    got: bytes.len(),
+                    min: range.min,
+                    max: range.max,
+                })
+            }
+            (Some(_), Some(bytes)) => Ok(bytes.clone()),
+        }
     }
 
     /// True when `query` names this algorithm (canonical name or alias, any case,

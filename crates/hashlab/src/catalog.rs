@@ -3,7 +3,10 @@
 //! algorithm whatever code computes it.
 
 use crate::algorithm::{ForeignTag, XOF_MAX_OUTPUT};
-use crate::{Algorithm, Class, FileBound, KeyRule, LineForm, Lineage, OutputRule, Preference};
+use crate::{
+    Algorithm, ByteRange, Class, DomainRule, FileBound, KeyRule, LineForm, Lineage, OutputRule,
+    Preference,
+};
 
 /// One catalog entry: what is true of an algorithm whatever code computes it.
 /// Fields not given take [`BASE`]'s value.
@@ -16,6 +19,12 @@ struct Spec {
     output: OutputRule,
     key: KeyRule,
     customizable: bool,
+    salt: Option<ByteRange>,
+    personal: Option<ByteRange>,
+    /// Width of its seeds in bits.
+    seed: Option<u32>,
+    domain: Option<DomainRule>,
+    derive_key: bool,
     block_size: usize,
     tag: &'static str,
     /// Tags other tools write for it, with the length in bytes they imply.
@@ -45,6 +54,11 @@ const BASE: Spec = Spec {
     output: fixed(32),
     key: NO_KEY,
     customizable: false,
+    salt: None,
+    personal: None,
+    seed: None,
+    domain: None,
+    derive_key: false,
     block_size: 64,
     tag: "",
     foreign_tags: &[],
@@ -271,6 +285,8 @@ const fn xxh(
         name,
         aliases,
         family: "xxHash",
+        // XXH32 takes 32-bit seeds; XXH64 and XXH3 64-bit ones.
+        seed: Some(if bytes == 4 { 32 } else { 64 }),
         default_bench: false,
         class: Class::NonCryptographic,
         output: fixed(bytes),
@@ -348,6 +364,16 @@ const fn blake2(
         lineage: Lineage::Blake,
         output: variable(bytes, bytes),
         key: KeyRule::Optional { min: 1, max: bytes },
+        // Salt and personalization are a quarter of the block each (RFC 7693's
+        // parameter block), padded with zeros when shorter.
+        salt: Some(ByteRange {
+            min: 0,
+            max: block_size / 8,
+        }),
+        personal: Some(ByteRange {
+            min: 0,
+            max: block_size / 8,
+        }),
         block_size,
         tag,
         abc,
@@ -502,6 +528,8 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             preference: &[("blake2-simd", None, "the only implementation of the 4-way tree mode")],
+            salt: None,
+            personal: None,
             ..blake2(
                 "blake2bp",
                 &[],
@@ -514,6 +542,8 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             preference: &[("blake2-simd", None, "the only implementation of the 8-way tree mode")],
+            salt: None,
+            personal: None,
             ..blake2(
                 "blake2sp",
                 &[],
@@ -526,6 +556,7 @@ fn specs() -> Vec<Spec> {
         Spec {
             name: "blake3",
             lines: LineForm::B3sum,
+            derive_key: true,
             aliases: &["b3"],
             family: "BLAKE3",
             lineage: Lineage::Blake,
@@ -554,6 +585,12 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             name: "turboshake128",
+            // RFC 9861: any byte 0x01..0x7F; 0x1F when none is given.
+            domain: Some(DomainRule {
+                min: 0x01,
+                max: 0x7F,
+                default: 0x1F,
+            }),
             aliases: &["turboshake-128"],
             family: "Keccak",
             lineage: Lineage::Keccak,
@@ -566,6 +603,12 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             name: "turboshake256",
+            // RFC 9861: any byte 0x01..0x7F; 0x1F when none is given.
+            domain: Some(DomainRule {
+                min: 0x01,
+                max: 0x7F,
+                default: 0x1F,
+            }),
             aliases: &["turboshake-256"],
             family: "Keccak",
             lineage: Lineage::Keccak,
@@ -687,6 +730,11 @@ pub(crate) fn algorithms() -> Vec<Algorithm> {
             output: s.output,
             key: s.key,
             customizable: s.customizable,
+            salt: s.salt,
+            personal: s.personal,
+            seed: s.seed,
+            domain: s.domain,
+            derive_key: s.derive_key,
             block_size: s.block_size,
             tag: s.tag.to_string(),
             foreign_tags: s

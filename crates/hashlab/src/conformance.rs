@@ -81,6 +81,14 @@ pub struct Record {
     pub key: Option<Vec<u8>>,
     pub customization: Option<Vec<u8>>,
     pub length: Option<usize>,
+    /// BLAKE2's salt and personalization.
+    pub salt: Option<Vec<u8>>,
+    pub personal: Option<Vec<u8>>,
+    pub seed: Option<u64>,
+    /// TurboSHAKE's domain byte.
+    pub domain: Option<u8>,
+    /// BLAKE3's key-derivation context (text).
+    pub context: Option<String>,
     /// Expected bytes; only the tail of the output when `tail_only`.
     pub expected: Vec<u8>,
     pub tail_only: bool,
@@ -92,6 +100,11 @@ impl Record {
             key: self.key.clone(),
             length: self.length,
             customization: self.customization.clone(),
+            salt: self.salt.clone(),
+            personal: self.personal.clone(),
+            seed: self.seed,
+            domain: self.domain,
+            context: self.context.clone(),
             parallel: false,
         }
     }
@@ -179,7 +192,7 @@ pub fn parse_vectors(text: &str, registry: &Registry) -> Result<VectorFile, Stri
     })
 }
 
-const FIELDS: [&str; 10] = [
+const FIELDS: [&str; 15] = [
     "alg",
     "msg",
     "msg_repeat",
@@ -188,6 +201,11 @@ const FIELDS: [&str; 10] = [
     "key",
     "custom",
     "len",
+    "salt",
+    "personal",
+    "seed",
+    "domain",
+    "context",
     "digest",
     "digest_tail",
 ];
@@ -300,6 +318,27 @@ fn record(
         key: hex_field("key")?,
         customization: hex_field("custom")?,
         length,
+        salt: hex_field("salt")?,
+        personal: hex_field("personal")?,
+        seed: fields
+            .get("seed")
+            .map(|(n, v)| int(*n, v, "seed"))
+            .transpose()?,
+        domain: fields
+            .get("domain")
+            .map(|(n, v)| {
+                let byte = v.strip_prefix("0x").unwrap_or(v);
+                u8::from_str_radix(byte, 16)
+                    .map_err(|_| format!("line {n}: domain: '{v}' is not a byte (0xNN)"))
+            })
+            .transpose()?,
+        context: fields
+            .get("context")
+            .map(|(n, v)| {
+                let bytes = hex::decode(v).map_err(|e| format!("line {n}: context: {e}"))?;
+                String::from_utf8(bytes).map_err(|_| format!("line {n}: context: not UTF-8"))
+            })
+            .transpose()?,
         expected,
         tail_only,
     })
@@ -463,6 +502,43 @@ pub fn parameter_sets(algorithm: &Algorithm, seed: u64) -> Vec<HashParams> {
     if algorithm.customizable {
         sets.push(HashParams {
             customization: Some(b"hashlab customization".to_vec()),
+            ..Default::default()
+        });
+    }
+    if let (Some(salt), Some(personal)) = (algorithm.salt, algorithm.personal) {
+        sets.push(HashParams {
+            salt: Some(bytes(salt.max, 11)),
+            personal: Some(bytes(personal.max.min(5), 12)),
+            key: matches!(algorithm.key, KeyRule::Optional { min, max } if min <= 8 && 8 <= max)
+                .then(|| bytes(8, 13)),
+            ..Default::default()
+        });
+    }
+    if let Some(bits) = algorithm.seed {
+        for seed in [1u64, 0x9E37_79B9, u64::MAX] {
+            let seed = if bits < 64 {
+                seed & ((1 << bits) - 1)
+            } else {
+                seed
+            };
+            sets.push(HashParams {
+                seed: Some(seed),
+                ..Default::default()
+            });
+        }
+    }
+    if let Some(rule) = algorithm.domain {
+        for domain in [rule.min, 0x06, rule.max] {
+            sets.push(HashParams {
+                domain: Some(domain),
+                length: Some(64),
+                ..Default::default()
+            });
+        }
+    }
+    if algorithm.derive_key {
+        sets.push(HashParams {
+            context: Some("hashlab 2026-11-24 conformance context".into()),
             ..Default::default()
         });
     }

@@ -1,5 +1,28 @@
 use std::fmt;
 
+/// A parameter besides the key, length and customization string, named in
+/// errors so that a caller can say which of its own options it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Parameter {
+    Salt,
+    Personal,
+    Seed,
+    Domain,
+    Context,
+}
+
+impl Parameter {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Parameter::Salt => "salt",
+            Parameter::Personal => "personalization",
+            Parameter::Seed => "seed",
+            Parameter::Domain => "domain byte",
+            Parameter::Context => "key-derivation context",
+        }
+    }
+}
+
 /// Everything that can go wrong when an algorithm, backend or parameter is chosen.
 /// Messages are one line and name the offending value, so a CLI can print them as they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +63,31 @@ pub enum HashError {
         max: usize,
     },
     CustomizationNotAccepted {
+        algorithm: String,
+    },
+    ParameterNotAccepted {
+        algorithm: String,
+        parameter: Parameter,
+    },
+    ParameterLength {
+        algorithm: String,
+        parameter: Parameter,
+        got: usize,
+        min: usize,
+        max: usize,
+    },
+    SeedOutOfRange {
+        algorithm: String,
+        bits: u32,
+    },
+    DomainOutOfRange {
+        algorithm: String,
+        got: u8,
+        min: u8,
+        max: u8,
+    },
+    /// A key and a key-derivation context are two different modes.
+    KeyAndContext {
         algorithm: String,
     },
     NotSupportedByBackend {
@@ -122,6 +170,44 @@ impl fmt::Display for HashError {
             HashError::CustomizationNotAccepted { algorithm } => {
                 write!(f, "{algorithm} takes no customization string")
             }
+            HashError::ParameterNotAccepted {
+                algorithm,
+                parameter,
+            } => write!(f, "{algorithm} takes no {}", parameter.as_str()),
+            HashError::ParameterLength {
+                algorithm,
+                parameter,
+                got,
+                min,
+                max,
+            } => {
+                let range = if min == max {
+                    format!("exactly {min}")
+                } else {
+                    format!("{min} to {max}")
+                };
+                write!(
+                    f,
+                    "{algorithm}'s {} must be {range} bytes, not {got}",
+                    parameter.as_str()
+                )
+            }
+            HashError::SeedOutOfRange { algorithm, bits } => {
+                write!(f, "{algorithm} takes {bits}-bit seeds")
+            }
+            HashError::DomainOutOfRange {
+                algorithm,
+                got,
+                min,
+                max,
+            } => write!(
+                f,
+                "{algorithm}'s domain byte must be 0x{min:02X} to 0x{max:02X}, not 0x{got:02X}"
+            ),
+            HashError::KeyAndContext { algorithm } => write!(
+                f,
+                "{algorithm} takes a key or a key-derivation context, not both"
+            ),
             HashError::NotSupportedByBackend {
                 algorithm,
                 backend,

@@ -73,6 +73,16 @@ pub struct HashParams {
     pub length: Option<usize>,
     /// Customization string (KMAC's S, KangarooTwelve's C).
     pub customization: Option<Vec<u8>>,
+    /// BLAKE2's salt.
+    pub salt: Option<Vec<u8>>,
+    /// BLAKE2's personalization.
+    pub personal: Option<Vec<u8>>,
+    /// The seed of a seeded hash (xxHash).
+    pub seed: Option<u64>,
+    /// TurboSHAKE's domain-separation byte.
+    pub domain: Option<u8>,
+    /// BLAKE3's key-derivation context: the mode `b3sum --derive-key` runs.
+    pub context: Option<String>,
     /// Let a backend with a multi-threaded mode use it (blake3, XKCP K12).
     pub parallel: bool,
 }
@@ -87,6 +97,11 @@ impl fmt::Debug for HashParams {
             )
             .field("length", &self.length)
             .field("customization", &self.customization)
+            .field("salt", &self.salt)
+            .field("personal", &self.personal)
+            .field("seed", &self.seed)
+            .field("domain", &self.domain)
+            .field("context", &self.context)
             .field("parallel", &self.parallel)
             .finish()
     }
@@ -101,6 +116,15 @@ pub struct Config {
     pub output_len: usize,
     /// Empty when none was given.
     pub customization: Vec<u8>,
+    /// Empty when none was given (BLAKE2 pads both with zeros).
+    pub salt: Vec<u8>,
+    pub personal: Vec<u8>,
+    /// 0 when none was given, as xxHash's unseeded functions are seed 0.
+    pub seed: u64,
+    /// The algorithm's default where it has a domain byte; `None` otherwise.
+    pub domain: Option<u8>,
+    /// A key-derivation context: BLAKE3 in its derive-key mode.
+    pub context: Option<String>,
     pub parallel: bool,
 }
 
@@ -112,6 +136,11 @@ impl Config {
             d.key == self.key
                 && d.output_len == self.output_len
                 && d.customization == self.customization
+                && d.salt == self.salt
+                && d.personal == self.personal
+                && d.seed == self.seed
+                && d.domain == self.domain
+                && d.context == self.context
         })
     }
 }
@@ -125,6 +154,11 @@ impl fmt::Debug for Config {
             )
             .field("output_len", &self.output_len)
             .field("customization_len", &self.customization.len())
+            .field("salt", &self.salt)
+            .field("personal", &self.personal)
+            .field("seed", &self.seed)
+            .field("domain", &self.domain)
+            .field("context", &self.context)
             .field("parallel", &self.parallel)
             .finish()
     }

@@ -33,11 +33,11 @@ pub mod hex;
 mod registry;
 
 pub use algorithm::{
-    Algorithm, Class, FileBound, ForeignTag, KeyRule, LineForm, Lineage, OutputRule, Preference,
-    XOF_MAX_OUTPUT,
+    Algorithm, ByteRange, Class, DomainRule, FileBound, ForeignTag, KeyRule, LineForm, Lineage,
+    OutputRule, Preference, XOF_MAX_OUTPUT,
 };
 pub use choice::Choice;
-pub use error::HashError;
+pub use error::{HashError, Parameter};
 pub use hasher::{Config, Digest, HashParams, Hasher};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};
 

@@ -29,6 +29,10 @@ pub struct Backend {
     /// Takes an output length other than the default.
     pub supports_length: bool,
     pub supports_customization: bool,
+    /// Takes the parameters of [`Config`] of the same names where its
+    /// algorithm has them (a salt, a seed...): one set, since a backend that
+    /// implements an algorithm's parameters implements them all.
+    pub supports_parameters: bool,
     /// Can spread one message over several threads.
     pub parallel: bool,
     /// How it picks its SIMD code on a CPU (restated from its sources; see
@@ -75,6 +79,7 @@ impl Backend {
             supports_key: false,
             supports_length: false,
             supports_customization: false,
+            supports_parameters: false,
             parallel: false,
             dispatch: None,
             probe: Arc::new(|| Ok(())),
@@ -93,6 +98,10 @@ impl Backend {
     }
     pub fn with_customization(mut self) -> Self {
         self.supports_customization = true;
+        self
+    }
+    pub fn with_parameters(mut self) -> Self {
+        self.supports_parameters = true;
         self
     }
     pub fn with_parallel(mut self) -> Self {
@@ -145,6 +154,19 @@ impl Backend {
         }
         if !config.customization.is_empty() && !self.supports_customization {
             return Err(unsupported("customization strings"));
+        }
+        if !self.supports_parameters {
+            let default_domain = algorithm.domain.map(|d| d.default);
+            let given = [
+                (!config.salt.is_empty(), crate::Parameter::Salt),
+                (!config.personal.is_empty(), crate::Parameter::Personal),
+                (config.seed != 0, crate::Parameter::Seed),
+                (config.domain != default_domain, crate::Parameter::Domain),
+                (config.context.is_some(), crate::Parameter::Context),
+            ];
+            if let Some((_, parameter)) = given.iter().find(|(given, _)| *given) {
+                return Err(unsupported(&format!("a {}", parameter.as_str())));
+            }
         }
         Ok(())
     }
@@ -407,7 +429,26 @@ impl Registry {
                 self.backend(&alg.name, name)?,
                 "named by the caller".to_string(),
             ),
-            None => self.default_backend_on(&alg.name, has)?,
+            None => {
+                let (default, reason) = self.default_backend_on(&alg.name, has)?;
+                match &config {
+                    // The default cannot take these parameters (a salt, a
+                    // seed): the first available backend that can.
+                    Some(config) if default.check_supports(alg, config).is_err() => self
+                        .backends_of(&alg.name)?
+                        .into_iter()
+                        .find(|b| b.is_available() && b.check_supports(alg, config).is_ok())
+                        .map(|b| {
+                            let why = format!(
+                                "the first that takes these parameters ({} does not)",
+                                default.name
+                            );
+                            (b, why)
+                        })
+                        .unwrap_or((default, reason)),
+                    _ => (default, reason),
+                }
+            }
         };
         let (config, prototype) = match config {
             None => backend.defaults(alg)?,

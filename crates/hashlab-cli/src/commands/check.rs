@@ -14,7 +14,7 @@ use hashlab_objects::{
 };
 
 use crate::cli::CheckArgs;
-use crate::commands::sum::{key_and_customization, usage};
+use crate::commands::sum::{secret_params, usage};
 use crate::failure::{io_message, Failure};
 use crate::stdio::LineOutput;
 
@@ -54,7 +54,7 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let (key, customization) = key_and_customization(&registry, &args.secret)?;
+    let params = secret_params(&registry, &args.secret)?;
     let algorithm = match &args.algorithm {
         Some(name) => {
             let algorithm = registry.algorithm(name).map_err(usage)?.clone();
@@ -68,10 +68,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
                     &algorithm.name,
                     Some(&backend.name),
                     &HashParams {
-                        key: key.clone(),
                         length: args.length,
-                        customization: customization.clone(),
-                        parallel: false,
+                        ..params.clone()
                     },
                 )
                 .map_err(usage)?;
@@ -83,8 +81,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         algorithm: algorithm.as_ref().map(|a| a.name.clone()),
         backend: args.backend.clone(),
         length: args.length,
-        key,
-        customization,
+        params,
         ignore_missing: args.ignore_missing,
         no_mmap: args.no_mmap,
         // No handler: nothing to clean up, so a signal ends `check` at once.

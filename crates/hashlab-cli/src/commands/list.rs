@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use hashlab::{Algorithm, BackendStatus, KeyRule, OutputRule, Registry};
+use hashlab::{Algorithm, BackendStatus, ByteRange, DomainRule, KeyRule, OutputRule, Registry};
 use serde::Serialize;
 
 use crate::cli::{Format, ListArgs};
@@ -20,6 +20,9 @@ struct BackendRow {
     supports_key: bool,
     supports_length: bool,
     supports_customization: bool,
+    /// Takes the algorithm's salt, personalization, seed, domain byte or
+    /// key-derivation context.
+    supports_parameters: bool,
     parallel: bool,
 }
 
@@ -34,6 +37,13 @@ struct AlgorithmRow {
     output: OutputRule,
     key: KeyRule,
     customizable: bool,
+    /// Salt lengths in bytes (BLAKE2); null: none.
+    salt: Option<ByteRange>,
+    personal: Option<ByteRange>,
+    /// Width of its seeds in bits; null: unseeded.
+    seed: Option<u32>,
+    domain: Option<DomainRule>,
+    derive_key: bool,
     tag: String,
     default_backend: Option<String>,
     default_reason: Option<String>,
@@ -67,6 +77,31 @@ fn key_cell(rule: &KeyRule) -> String {
     }
 }
 
+/// What else it takes besides a key and a length, as `sum`'s options name it.
+fn parameters_cell(row: &AlgorithmRow) -> String {
+    let mut taken = Vec::new();
+    if row.customizable {
+        taken.push("custom".to_string());
+    }
+    if let Some(salt) = row.salt {
+        taken.push(format!("salt, personal (..{} B)", salt.max));
+    }
+    if let Some(bits) = row.seed {
+        taken.push(format!("seed ({bits}-bit)"));
+    }
+    if let Some(rule) = row.domain {
+        taken.push(format!("domain (0x{:02X}..0x{:02X})", rule.min, rule.max));
+    }
+    if row.derive_key {
+        taken.push("derive-key".to_string());
+    }
+    if taken.is_empty() {
+        "-".into()
+    } else {
+        taken.join(", ")
+    }
+}
+
 impl Tabular for AlgorithmRow {
     fn headers() -> &'static [&'static str] {
         &[
@@ -76,6 +111,7 @@ impl Tabular for AlgorithmRow {
             "class",
             "output",
             "key",
+            "parameters",
             "tag",
             "backends (* default)",
         ]
@@ -98,6 +134,7 @@ impl Tabular for AlgorithmRow {
             self.class.to_string(),
             output_cell(&self.output),
             key_cell(&self.key),
+            parameters_cell(self),
             self.tag.clone(),
             backends,
         ]
@@ -125,6 +162,7 @@ fn row(registry: &Registry, alg: &Algorithm) -> AlgorithmRow {
                 supports_key: b.supports_key,
                 supports_length: b.supports_length,
                 supports_customization: b.supports_customization,
+                supports_parameters: b.supports_parameters,
                 parallel: b.parallel,
             }
         })
@@ -139,6 +177,11 @@ fn row(registry: &Registry, alg: &Algorithm) -> AlgorithmRow {
         output: alg.output,
         key: alg.key,
         customizable: alg.customizable,
+        salt: alg.salt,
+        personal: alg.personal,
+        seed: alg.seed,
+        domain: alg.domain,
+        derive_key: alg.derive_key,
         tag: alg.tag.clone(),
         default_backend: default_name,
         default_reason: default.map(|(_, why)| why),

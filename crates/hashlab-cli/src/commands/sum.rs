@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hashlab::{hex, HashError, HashParams, KeyRule, Registry};
+use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
 use hashlab_integrity::{
     exclude_set, expand, hash_inputs, is_interrupted, mtime_ns, name_base64, parse_file_list,
     Cancel, DigestForm, Fanout, FileDigests, Input, OutputFile, PlanError, StandardInput, SumPlan,
@@ -68,6 +68,17 @@ pub(crate) fn usage(error: HashError) -> Failure {
         HashError::KeyNotAccepted { .. } | HashError::BadKeyLength { .. } => "--key: ",
         HashError::LengthNotAccepted { .. } | HashError::LengthOutOfRange { .. } => "--length: ",
         HashError::CustomizationNotAccepted { .. } => "--custom: ",
+        HashError::ParameterNotAccepted { parameter, .. }
+        | HashError::ParameterLength { parameter, .. } => match parameter {
+            Parameter::Salt => "--salt: ",
+            Parameter::Personal => "--personal: ",
+            Parameter::Seed => "--seed: ",
+            Parameter::Domain => "--domain: ",
+            Parameter::Context => "--derive-key: ",
+        },
+        HashError::SeedOutOfRange { .. } => "--seed: ",
+        HashError::DomainOutOfRange { .. } => "--domain: ",
+        HashError::KeyAndContext { .. } => "--derive-key: ",
         HashError::UnknownBackend { .. } | HashError::BackendUnavailable { .. } => "--backend: ",
         HashError::NotSupportedByBackend { .. } => "--backend: ",
         _ => "",
@@ -80,9 +91,6 @@ pub(crate) fn usage(error: HashError) -> Failure {
     };
     Failure::Usage(format!("{option}{message}"))
 }
-
-/// The key and customization string, when given.
-pub(crate) type KeyAndCustomization = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 /// The longest key any algorithm of the registry takes (HMAC and KMAC: 1 MiB).
 fn longest_key(registry: &Registry) -> usize {
@@ -124,11 +132,63 @@ fn read_key_file(path: &Path, limit: usize) -> Result<Vec<u8>, Failure> {
     Ok(key)
 }
 
-/// `--key`/`--key-file` and `--custom`/`--custom-hex`, decoded; shared with `check`.
-pub(crate) fn key_and_customization(
-    registry: &Registry,
-    secret: &KeyArgs,
-) -> Result<KeyAndCustomization, Failure> {
+/// Reads a customization string from a file, up to the longest any
+/// algorithm takes.
+fn read_custom_file(path: &Path) -> Result<Vec<u8>, Failure> {
+    let fail = |e: io::Error| {
+        Failure::Usage(format!(
+            "--custom-file: {}: {}",
+            path.display(),
+            io_message(&e)
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut bytes = Vec::new();
+    let limit = hashlab::XOF_MAX_OUTPUT as u64;
+    io::Read::read_to_end(&mut io::Read::take(file, limit + 1), &mut bytes).map_err(fail)?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::Usage(format!(
+            "--custom-file: {}: longer than {limit} bytes",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A number as xxhsum takes a seed: decimal, or hex after `0x`.
+fn parse_seed(text: &str) -> Result<u64, Failure> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse::<u64>(),
+    };
+    parsed.map_err(|_| {
+        Failure::Usage(format!(
+            "--seed: '{text}' is not a number from 0 to 2^64-1 (decimal, or hex after 0x)"
+        ))
+    })
+}
+
+/// A byte as `0x1F`, `1F` or `31`.
+fn parse_domain(text: &str) -> Result<u8, Failure> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u8::from_str_radix(hex, 16),
+        None => text.parse::<u8>(),
+    };
+    parsed.map_err(|_| {
+        Failure::Usage(format!(
+            "--domain: '{text}' is not a byte (0x01 to 0x7F, or decimal)"
+        ))
+    })
+}
+
+/// The parameters of `KeyArgs`, decoded (length and multi-threading are
+/// the caller's); shared with `check`.
+pub(crate) fn secret_params(registry: &Registry, secret: &KeyArgs) -> Result<HashParams, Failure> {
+    let hex_option = |flag: &str, text: &Option<String>| {
+        text.as_deref()
+            .map(|t| hex::decode(t).map_err(|e| Failure::Usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
     let key = match (&secret.key, &secret.key_file) {
         (Some(text), _) => {
             Some(hex::decode(text).map_err(|e| Failure::Usage(format!("--key: {e}")))?)
@@ -136,23 +196,30 @@ pub(crate) fn key_and_customization(
         (None, Some(path)) => Some(read_key_file(path, longest_key(registry))?),
         (None, None) => None,
     };
-    let customization = match (&secret.custom, &secret.custom_hex) {
-        (Some(text), _) => Some(text.as_bytes().to_vec()),
-        (None, Some(h)) => {
+    let customization = match (&secret.custom, &secret.custom_hex, &secret.custom_file) {
+        (Some(text), _, _) => Some(text.as_bytes().to_vec()),
+        (None, Some(h), _) => {
             Some(hex::decode(h).map_err(|e| Failure::Usage(format!("--custom-hex: {e}")))?)
         }
-        (None, None) => None,
+        (None, None, Some(path)) => Some(read_custom_file(path)?),
+        (None, None, None) => None,
     };
-    Ok((key, customization))
+    Ok(HashParams {
+        key,
+        customization,
+        salt: hex_option("--salt", &secret.salt)?,
+        personal: hex_option("--personal", &secret.personal)?,
+        seed: secret.seed.as_deref().map(parse_seed).transpose()?,
+        domain: secret.domain.as_deref().map(parse_domain).transpose()?,
+        context: secret.derive_key.clone(),
+        ..HashParams::default()
+    })
 }
 
 pub(crate) fn params(registry: &Registry, args: &SumArgs) -> Result<HashParams, Failure> {
-    let (key, customization) = key_and_customization(registry, &args.secret)?;
     Ok(HashParams {
-        key,
         length: args.length,
-        customization,
-        parallel: false,
+        ..secret_params(registry, &args.secret)?
     })
 }
 

@@ -32,12 +32,21 @@ const BLAKE2SP: Dispatch = dispatch(
 
 macro_rules! blake2_simd_entry {
     ($alg:expr, $what:expr, $params:path) => {
+        blake2_simd_entry!(
+            $alg,
+            $what,
+            $params,
+            |_params: &mut $params, _config: &crate::Config| {}
+        )
+    };
+    ($alg:expr, $what:expr, $params:path, $extra:expr) => {
         Backend::new($alg, NAME, $what, |config| {
             let mut params = <$params>::new();
             params.hash_length(config.output_len);
             if let Some(key) = &config.key {
                 params.key(key);
             }
+            $extra(&mut params, config);
             Ok(Box::new(Snapshot::new(
                 params.to_state(),
                 config.output_len,
@@ -57,14 +66,22 @@ pub(crate) fn entries() -> Vec<Backend> {
         blake2_simd_entry!(
             "blake2b",
             "blake2b_simd (AVX2/SSE4.1 at run time)",
-            blake2b_simd::Params
+            blake2b_simd::Params,
+            |params: &mut blake2b_simd::Params, config: &crate::Config| {
+                params.salt(&config.salt).personal(&config.personal);
+            }
         )
+        .with_parameters()
         .with_dispatch(&BLAKE2B),
         blake2_simd_entry!(
             "blake2s",
             "blake2s_simd (AVX2/SSE4.1 at run time)",
-            blake2s_simd::Params
+            blake2s_simd::Params,
+            |params: &mut blake2s_simd::Params, config: &crate::Config| {
+                params.salt(&config.salt).personal(&config.personal);
+            }
         )
+        .with_parameters()
         .with_dispatch(&BLAKE2S),
         blake2_simd_entry!(
             "blake2bp",

@@ -26,8 +26,10 @@ pub(crate) fn entries() -> Vec<Backend> {
         "blake3",
         "blake3 crate (SIMD at run time, rayon)",
         |config| {
-            let state = match &config.key {
-                Some(key) => {
+            let state = match (&config.key, &config.context) {
+                // The registry refuses a key with a context; the context is the mode.
+                (_, Some(context)) => blake3::Hasher::new_derive_key(context),
+                (Some(key), None) => {
                     let key: [u8; 32] =
                         key.as_slice()
                             .try_into()
@@ -38,7 +40,7 @@ pub(crate) fn entries() -> Vec<Backend> {
                             })?;
                     blake3::Hasher::new_keyed(&key)
                 }
-                None => blake3::Hasher::new(),
+                (None, None) => blake3::Hasher::new(),
             };
             let update: fn(&mut blake3::Hasher, &[u8]) = if config.parallel {
                 |h, data| {
@@ -69,6 +71,7 @@ pub(crate) fn entries() -> Vec<Backend> {
     )
     .with_key()
     .with_length()
+    .with_parameters()
     .with_parallel()
     .with_dispatch(&BLAKE3)]
 }

@@ -74,6 +74,103 @@ where
     .with_length()
 }
 
+/// TurboSHAKE at the default domain byte (0x1F) through the turboshake crate,
+/// at any other through [`TurboShakeDomain`].
+fn turboshake<X>(algorithm: &str, rate: usize) -> Backend
+where
+    X: Default + Clone + Update + ExtendableOutputReset + Reset + Send + 'static,
+{
+    Backend::new(
+        algorithm,
+        NAME,
+        "RustCrypto turboshake",
+        move |config| match config.domain {
+            Some(domain) if domain != turboshake::DEFAULT_DS => {
+                Ok(Box::new(Native::<TurboShakeDomain> {
+                    state: TurboShakeDomain::new(rate, domain),
+                    out_len: config.output_len,
+                    update: TurboShakeDomain::absorb,
+                    finish_reset: TurboShakeDomain::finish_reset,
+                    reset: TurboShakeDomain::reset,
+                }))
+            }
+            _ => Ok(Box::new(Native::<X> {
+                state: X::default(),
+                out_len: config.output_len,
+                update: Update::update,
+                finish_reset: |x, out| x.finalize_xof_reset_into(out),
+                reset: Reset::reset,
+            })),
+        },
+    )
+    .with_length()
+    .with_parameters()
+}
+
+/// TurboSHAKE (RFC 9861) with its domain byte chosen at run time: the
+/// turboshake crate takes the byte as a const generic, so a caller's byte
+/// would need 127 instantiations of it. The sponge is a few lines over the
+/// same Keccak-p[1600, 12] permutation (RustCrypto's keccak crate); a test
+/// holds it to the crate at 0x1F and RFC 9861's vectors hold it at other bytes.
+#[derive(Clone)]
+struct TurboShakeDomain {
+    state: [u64; 25],
+    rate: usize,
+    /// Bytes absorbed into the current block.
+    pos: usize,
+    domain: u8,
+    keccak: keccak::Keccak,
+}
+
+impl TurboShakeDomain {
+    fn new(rate: usize, domain: u8) -> TurboShakeDomain {
+        TurboShakeDomain {
+            state: [0; 25],
+            rate,
+            pos: 0,
+            domain,
+            keccak: keccak::Keccak::new(),
+        }
+    }
+
+    fn xor_byte(&mut self, at: usize, byte: u8) {
+        self.state[at / 8] ^= u64::from(byte) << (8 * (at % 8));
+    }
+
+    fn permute(&mut self) {
+        let state = &mut self.state;
+        self.keccak.with_p1600::<12>(|p1600| p1600(state));
+    }
+
+    fn absorb(&mut self, data: &[u8]) {
+        for &byte in data {
+            self.xor_byte(self.pos, byte);
+            self.pos += 1;
+            if self.pos == self.rate {
+                self.permute();
+                self.pos = 0;
+            }
+        }
+    }
+
+    fn finish_reset(&mut self, out: &mut [u8]) {
+        self.xor_byte(self.pos, self.domain);
+        self.xor_byte(self.rate - 1, 0x80);
+        for block in out.chunks_mut(self.rate) {
+            self.permute();
+            for (i, o) in block.iter_mut().enumerate() {
+                *o = (self.state[i / 8] >> (8 * (i % 8))) as u8;
+            }
+        }
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.state = [0; 25];
+        self.pos = 0;
+    }
+}
+
 fn hmac<D>(algorithm: &str, implementation: &str) -> Backend
 where
     D: digest::block_api::EagerHash + Clone + Send + 'static,
@@ -119,10 +216,8 @@ pub(crate) fn entries() -> Vec<Backend> {
         fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3").with_dispatch(&KECCAK),
         xof::<shake::Shake128>("shake128", "RustCrypto shake").with_dispatch(&KECCAK),
         xof::<shake::Shake256>("shake256", "RustCrypto shake").with_dispatch(&KECCAK),
-        xof::<turboshake::TurboShake128>("turboshake128", "RustCrypto turboshake (D=0x1F)")
-            .with_dispatch(&KECCAK),
-        xof::<turboshake::TurboShake256>("turboshake256", "RustCrypto turboshake (D=0x1F)")
-            .with_dispatch(&KECCAK),
+        turboshake::<turboshake::TurboShake128>("turboshake128", 168).with_dispatch(&KECCAK),
+        turboshake::<turboshake::TurboShake256>("turboshake256", 136).with_dispatch(&KECCAK),
         blake2b().with_dispatch(&PORTABLE),
         blake2s().with_dispatch(&PORTABLE),
         k12().with_dispatch(&KECCAK),
@@ -284,5 +379,52 @@ mod tests {
         assert_eq!(left_encode(256), vec![2, 1, 0]);
         assert_eq!(right_encode(0), vec![0, 1]);
         assert_eq!(right_encode(256), vec![1, 0, 2]);
+    }
+}
+
+#[cfg(test)]
+mod turboshake_domain_tests {
+    use super::TurboShakeDomain;
+    use digest::{ExtendableOutput, Update};
+
+    /// The hand-written sponge agrees with the turboshake crate at the
+    /// default domain byte, across block boundaries and output lengths.
+    #[test]
+    fn the_run_time_domain_sponge_matches_the_crate_at_0x1f() {
+        for (rate, len) in [
+            (168usize, 0usize),
+            (168, 1),
+            (168, 167),
+            (168, 168),
+            (168, 169),
+            (136, 135),
+            (136, 136),
+            (136, 1000),
+        ] {
+            let message: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let mut ours = TurboShakeDomain::new(rate, 0x1F);
+            // Absorb in uneven pieces, as files arrive.
+            for piece in message.chunks(13) {
+                ours.absorb(piece);
+            }
+            let mut got = vec![0u8; 2 * rate + 5];
+            ours.finish_reset(&mut got);
+            let mut want = vec![0u8; got.len()];
+            if rate == 168 {
+                let mut x = turboshake::TurboShake128::default();
+                x.update(&message);
+                x.finalize_xof_into(&mut want);
+            } else {
+                let mut x = turboshake::TurboShake256::default();
+                x.update(&message);
+                x.finalize_xof_into(&mut want);
+            }
+            assert_eq!(got, want, "rate {rate}, {len} bytes");
+            // After the reset the same state gives the same answer again.
+            ours.absorb(&message);
+            let mut again = vec![0u8; got.len()];
+            ours.finish_reset(&mut again);
+            assert_eq!(again, want);
+        }
     }
 }

@@ -35,41 +35,46 @@ const XXHASH_RUST_XXH3: Dispatch = dispatch(
 fn twox() -> Vec<Backend> {
     const WHAT: &str = "twox-hash 2.x (XXH3: AVX2/SSE2 at run time)";
     vec![
-        Backend::new("xxh32", "twox-hash", WHAT, |_| {
+        Backend::new("xxh32", "twox-hash", WHAT, |config| {
+            // The registry has checked that the seed fits in 32 bits.
             Ok(Box::new(Snapshot::new(
-                twox_hash::XxHash32::with_seed(0),
+                twox_hash::XxHash32::with_seed(config.seed as u32),
                 4,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&(h.finish() as u32).to_be_bytes()),
             )))
         })
+        .with_parameters()
         .with_dispatch(&SCALAR),
-        Backend::new("xxh64", "twox-hash", WHAT, |_| {
+        Backend::new("xxh64", "twox-hash", WHAT, |config| {
             Ok(Box::new(Snapshot::new(
-                twox_hash::XxHash64::with_seed(0),
+                twox_hash::XxHash64::with_seed(config.seed),
                 8,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
             )))
         })
+        .with_parameters()
         .with_dispatch(&SCALAR),
-        Backend::new("xxh3-64", "twox-hash", WHAT, |_| {
+        Backend::new("xxh3-64", "twox-hash", WHAT, |config| {
             Ok(Box::new(Snapshot::new(
-                twox_hash::XxHash3_64::with_seed(0),
+                twox_hash::XxHash3_64::with_seed(config.seed),
                 8,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
             )))
         })
+        .with_parameters()
         .with_dispatch(&TWOX_XXH3),
-        Backend::new("xxh3-128", "twox-hash", WHAT, |_| {
+        Backend::new("xxh3-128", "twox-hash", WHAT, |config| {
             Ok(Box::new(Snapshot::new(
-                twox_hash::XxHash3_128::with_seed(0),
+                twox_hash::XxHash3_128::with_seed(config.seed),
                 16,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish_128().to_be_bytes()),
             )))
         })
+        .with_parameters()
         .with_dispatch(&TWOX_XXH3),
     ]
 }
