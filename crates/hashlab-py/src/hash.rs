@@ -2,13 +2,13 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule};
+use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule, XOF_MAX_OUTPUT};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt};
 
 use crate::buffer::Borrowed;
-use crate::{registry, value_error};
+use crate::{python_names, registry, value_error};
 
 /// Inputs at least this long are hashed with the GIL released, so other
 /// Python threads run meanwhile. hashlib draws the line at the same place
@@ -43,6 +43,10 @@ pub struct Hash {
     choice: Choice,
     /// Inputs at least this long are hashed with the GIL released.
     gil_release_min: usize,
+    /// hashlib's own XOFs asked for by hashlib's names (shake_128,
+    /// shake_256) without `length=`: as hashlib's, `digest()` needs a length
+    /// and `digest_size` is 0.
+    length_required: bool,
 }
 
 impl Hash {
@@ -77,22 +81,87 @@ impl Hash {
         let mut copy = self.state().box_clone();
         copy.finalize_reset().0
     }
+
+    /// The output `digest(length)` or `hexdigest(length)` (`method`) returns.
+    fn output(&self, method: &str, length: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
+        let name = python_names().python(self.choice.name());
+        let Some(length) = length else {
+            if self.length_required {
+                // hashlib's message for its shake objects.
+                return Err(PyTypeError::new_err(format!(
+                    "{method}() missing required argument 'length' (pos 1)"
+                )));
+            }
+            return Ok(self.finish());
+        };
+        if !self.choice.algorithm().output.is_xof() {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() takes no length: {name} is not an extendable-output function \
+                 (its {} bytes are set when the object is made)",
+                self.choice.output_len()
+            )));
+        }
+        let Some(length) = length_argument(Some(length))? else {
+            return Ok(self.finish());
+        };
+        if length > XOF_MAX_OUTPUT {
+            return Err(PyValueError::new_err(format!(
+                "length: {length} bytes is more than the {XOF_MAX_OUTPUT} an extendable output \
+                 gives here"
+            )));
+        }
+        if length == self.choice.output_len() {
+            return Ok(self.finish());
+        }
+        let mut out = vec![0u8; length];
+        if length == 0
+            || self
+                .state()
+                .box_clone()
+                .finalize_extendable_into_reset(&mut out)
+        {
+            return Ok(out);
+        }
+        Err(PyValueError::new_err(format!(
+            "length: {name} encodes its output length into the hash, so this object gives \
+             {} bytes only; pass length={length} when making it",
+            self.choice.output_len()
+        )))
+    }
 }
 
 #[pymethods]
 impl Hash {
+    /// Hash objects come from `new()` and the named constructors, as
+    /// hashlib's do (with hashlib's message).
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn py_new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyAny>>) -> PyResult<Hash> {
+        Err(PyTypeError::new_err(
+            "cannot create 'hashlab.Hash' instances",
+        ))
+    }
+
     /// Absorbs more data (any C-contiguous buffer).
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.absorb(py, data)
     }
 
-    /// The digest of everything absorbed so far; the object can go on absorbing.
-    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.finish())
+    /// The digest of everything absorbed so far; the object can go on
+    /// absorbing. An extendable-output function gives `length` bytes, any
+    /// number (hashlib's `shake_128().digest(length)`).
+    #[pyo3(signature = (length=None))]
+    fn digest<'py>(
+        &self,
+        py: Python<'py>,
+        length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.output("digest", length)?))
     }
 
-    fn hexdigest(&self) -> String {
-        hashlab::hex::encode(&self.finish())
+    #[pyo3(signature = (length=None))]
+    fn hexdigest(&self, length: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        Ok(hashlab::hex::encode(&self.output("hexdigest", length)?))
     }
 
     /// An independent copy in the same state.
@@ -101,13 +170,15 @@ impl Hash {
             state: Mutex::new(self.state().box_clone()),
             choice: self.choice.clone(),
             gil_release_min: self.gil_release_min,
+            length_required: self.length_required,
         }
     }
 
-    /// The canonical algorithm name (as `hashlab list` prints it).
+    /// The algorithm's name as hashlib spells it (`sha3_256`, `shake_128`),
+    /// or for those hashlib lacks the canonical name with `-` as `_` (`xxh3_64`).
     #[getter]
     fn name(&self) -> &str {
-        self.choice.name()
+        python_names().python(self.choice.name())
     }
 
     /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
@@ -116,9 +187,15 @@ impl Hash {
         self.choice.backend_name()
     }
 
+    /// Output length in bytes; 0 for `shake_128()` and `shake_256()` made
+    /// without a length, as hashlib says.
     #[getter]
     fn digest_size(&self) -> usize {
-        self.choice.output_len()
+        if self.length_required {
+            0
+        } else {
+            self.choice.output_len()
+        }
     }
 
     /// Internal block (or rate) size in bytes, as hashlib reports it.
@@ -204,27 +281,58 @@ pub fn checked_choice(
 
 /// A new hash object: `hashlab.new("blake3", b"abc").hexdigest()`.
 ///
+/// `name` is a name or alias of `hashlab list`, or its Python name
+/// (`sha3_256`, `shake_128`, `xxh3_64`) in any case, as hashlib.new takes.
 /// `key` keys the algorithms that take one (BLAKE2, BLAKE3, HMAC, KMAC,
 /// SipHash, ...); `length` is the output length in bytes for those whose
 /// output length is a parameter or extendable; `backend` picks an
-/// implementation instead of the default.
+/// implementation instead of the default. `usedforsecurity` is taken and
+/// changes nothing: hashlab has no FIPS mode that would refuse an algorithm.
+/// `string` is hashlib's older name for `data`.
 #[pyfunction]
-#[pyo3(signature = (name, data=None, *, key=None, length=None, backend=None, customization=None))]
+#[pyo3(signature = (name, data=None, *, usedforsecurity=None, string=None, key=None, length=None, backend=None, customization=None))]
+#[allow(clippy::too_many_arguments)] // hashlib's keywords and hashlab's
 pub fn new(
     py: Python<'_>,
     name: &str,
     data: Option<&Bound<'_, PyAny>>,
+    usedforsecurity: Option<&Bound<'_, PyAny>>,
+    string: Option<&Bound<'_, PyAny>>,
     key: Option<&Bound<'_, PyAny>>,
     length: Option<&Bound<'_, PyAny>>,
     backend: Option<&str>,
     customization: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Hash> {
+    let _ = usedforsecurity;
+    let data = match (data, string) {
+        (Some(_), Some(_)) => {
+            return Err(PyTypeError::new_err(
+                "new(): 'data' and 'string' are the same argument; pass one",
+            ))
+        }
+        (data, string) => data.or(string),
+    };
+    let canonical = python_names().canonical(name).unwrap_or(name);
     // The registry keeps each backend's hasher at default parameters, so a
     // name resolved again copies it instead of building one.
-    let choice = checked_choice(name, backend, key, length, customization)?;
+    let params = params(key, length, customization)?;
+    let choice = resolve(canonical, backend, &params).map_err(|e| {
+        if e.is_instance_of::<PyValueError>(py) && registry().algorithm(canonical).is_err() {
+            // hashlib's message, which code matches on, then hashlab's suggestions.
+            PyValueError::new_err(format!("unsupported hash type {name}: {}", e.value(py)))
+        } else {
+            e
+        }
+    })?;
+    // Asked for by hashlib's name (`shake_128`), an XOF behaves as hashlib's;
+    // by hashlab's (`shake128`), as `hashlab sum` (its default length).
+    let length_required = choice.algorithm().output.is_xof()
+        && params.length.is_none()
+        && crate::HASHLIB_GUARANTEED.contains(&name.to_ascii_lowercase().as_str());
     let hash = Hash {
         state: Mutex::new(choice.hasher()),
         gil_release_min: gil_release_min(&choice),
+        length_required,
         choice,
     };
     if let Some(data) = data {
@@ -233,15 +341,17 @@ pub fn new(
     Ok(hash)
 }
 
-/// What the registry knows about one algorithm, as a dict: canonical name,
-/// aliases, family, class, default and allowed output lengths, key rule,
+/// What the registry knows about one algorithm (by any of its names), as a
+/// dict: canonical name, Python name, aliases, family, class, default and allowed output lengths, key rule,
 /// block size, backends (with availability) and the default backend.
 #[pyfunction]
 pub fn algorithm_info<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
     let registry = registry();
+    let name = python_names().canonical(name).unwrap_or(name);
     let algorithm = registry.algorithm(name).map_err(value_error)?;
     let info = PyDict::new(py);
     info.set_item("name", &algorithm.name)?;
+    info.set_item("python_name", python_names().python(&algorithm.name))?;
     info.set_item("aliases", &algorithm.aliases)?;
     info.set_item("family", &algorithm.family)?;
     info.set_item("class", algorithm.class.as_str())?;

@@ -674,6 +674,36 @@ pub fn check_streaming(registry: &Registry, algorithm: &str, backend: &str) -> R
         if copy.finalize_reset() != one_shot {
             fail("a clone taken mid-stream differs");
         }
+        // A state that reads any length must give what a hasher configured
+        // for that length gives, and reset after it.
+        for len in [1, one_shot.as_bytes().len() + 1, 1000] {
+            let mut out = vec![0u8; len];
+            h.update(&message);
+            if !h.finalize_extendable_into_reset(&mut out) {
+                h.reset();
+                break;
+            }
+            let expected = HashParams {
+                length: Some(len),
+                ..params.clone()
+            };
+            match choice.with_params(&expected) {
+                Ok(sized) => {
+                    let mut sized = sized.hasher();
+                    sized.update(&message);
+                    if sized.finalize_reset().as_bytes() != out {
+                        fail(&format!(
+                            "{len} bytes read from the state differ from length={len}"
+                        ));
+                    }
+                }
+                Err(e) => fail(&format!("reads {len} bytes but refuses length={len}: {e}")),
+            }
+            h.update(&message);
+            if h.finalize_reset() != one_shot {
+                fail("reading another length did not reset");
+            }
+        }
         report.count(&alg.name, backend);
     }
     report

@@ -26,6 +26,18 @@ pub trait Hasher: Send {
     /// An independent copy in the same state (hashlib's `copy()`).
     fn box_clone(&self) -> Box<dyn Hasher>;
 
+    /// For an extendable-output function whose every output is a prefix of a
+    /// longer one (SHAKE, BLAKE3, KangarooTwelve, TurboSHAKE): writes
+    /// `out.len()` bytes, whatever the configured length, and resets, as
+    /// hashlib's `shake_128().digest(length)` reads any length from one
+    /// state. Returns false and leaves the state as it was where the output
+    /// length is fixed or is an input of the function (KMAC encodes it), so
+    /// no other length can be read from this state.
+    fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
+        let _ = out;
+        false
+    }
+
     /// Finalizes into a new [`Digest`] and resets.
     fn finalize_reset(&mut self) -> Digest {
         let mut out = vec![0u8; self.output_len()];

@@ -1,7 +1,7 @@
 //! The official blake3 crate: SSE2/SSE4.1/AVX2/AVX-512 chosen at run time, and
 //! a rayon-parallel update for one large message when asked for.
 
-use super::Native;
+use super::{Extendable, Native};
 use crate::dispatch::{arm, dispatch, x86, Dispatch, Need::Feature as F};
 use crate::Backend;
 
@@ -55,7 +55,7 @@ pub(crate) fn entries() -> Vec<Backend> {
                     h.update(data);
                 }
             };
-            Ok(Box::new(Native {
+            Ok(Box::new(Extendable(Native {
                 state,
                 out_len: config.output_len,
                 update,
@@ -66,7 +66,7 @@ pub(crate) fn entries() -> Vec<Backend> {
                 reset: |h| {
                     h.reset();
                 },
-            }))
+            })))
         },
     )
     .with_key()

@@ -65,6 +65,7 @@ pub(crate) fn all() -> Vec<Backend> {
 /// `FixedOutputReset`, blake3's `reset`, ...): no copy of the initial state per message.
 // The adapters and key_of are unused only in builds with few backends.
 #[allow(dead_code)]
+#[derive(Clone)]
 pub(crate) struct Native<T> {
     pub state: T,
     pub out_len: usize,
@@ -88,19 +89,68 @@ impl<T: Clone + Send + 'static> Hasher for Native<T> {
         self.out_len
     }
     fn box_clone(&self) -> Box<dyn Hasher> {
-        Box::new(Native {
-            state: self.state.clone(),
-            out_len: self.out_len,
-            update: self.update,
-            finish_reset: self.finish_reset,
-            reset: self.reset,
-        })
+        Box::new(self.clone())
+    }
+}
+
+/// A [`Native`] or [`Snapshot`] of an extendable-output function whose finish
+/// function squeezes whatever length it is given and whose shorter outputs
+/// are prefixes of longer ones, so any length can be read from one state
+/// ([`Hasher::finalize_extendable_into_reset`]). Not for KMAC, whose finish
+/// encodes the length it writes.
+#[allow(dead_code)]
+#[derive(Clone)]
+pub(crate) struct Extendable<H>(pub H);
+
+impl<T: Clone + Send + 'static> Hasher for Extendable<Native<T>> {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.0.finalize_into_reset(out)
+    }
+    fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
+        (self.0.finish_reset)(&mut self.0.state, out);
+        true
+    }
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+    fn output_len(&self) -> usize {
+        self.0.output_len()
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+}
+
+impl<T: Clone + Send + 'static> Hasher for Extendable<Snapshot<T>> {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.0.finalize_into_reset(out)
+    }
+    fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
+        let done = std::mem::replace(&mut self.0.state, self.0.initial.clone());
+        (self.0.finish)(done, out);
+        true
+    }
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+    fn output_len(&self) -> usize {
+        self.0.output_len()
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
     }
 }
 
 /// Adapter for state types whose finalization consumes them or leaves them
 /// unusable: a pristine copy of the initial (keyed) state is kept and restored.
 #[allow(dead_code)]
+#[derive(Clone)]
 pub(crate) struct Snapshot<T> {
     pub state: T,
     pub initial: T,
@@ -142,13 +192,7 @@ impl<T: Clone + Send + 'static> Hasher for Snapshot<T> {
         self.out_len
     }
     fn box_clone(&self) -> Box<dyn Hasher> {
-        Box::new(Snapshot {
-            state: self.state.clone(),
-            initial: self.initial.clone(),
-            out_len: self.out_len,
-            update: self.update,
-            finish: self.finish,
-        })
+        Box::new(self.clone())
     }
 }
 

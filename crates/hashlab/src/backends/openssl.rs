@@ -209,6 +209,17 @@ impl Hasher for EvpDigest {
         self.reset();
     }
 
+    fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
+        if !self.xof {
+            return false;
+        }
+        // SAFETY: `out` is a valid buffer of out.len() bytes; SHAKE squeezes any length.
+        let rc = unsafe { ffi::EVP_DigestFinalXOF(self.ctx, out.as_mut_ptr(), out.len()) };
+        assert_eq!(rc, 1, "EVP_DigestFinalXOF: {}", last_error());
+        self.reset();
+        true
+    }
+
     fn reset(&mut self) {
         self.init()
             .expect("EVP_DigestInit_ex with an already working digest");

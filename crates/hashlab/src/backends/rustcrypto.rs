@@ -9,7 +9,7 @@ use digest::{
     Output, OutputSizeUser, Reset, Update,
 };
 
-use super::{key_of, Native, Snapshot};
+use super::{key_of, Extendable, Native, Snapshot};
 use crate::dispatch::{arm, dispatch, scalar, x86, Dispatch, Need::Feature as F};
 use crate::{Backend, Config, HashError, Hasher};
 
@@ -63,13 +63,13 @@ where
     X: Default + Clone + Update + ExtendableOutputReset + Reset + Send + 'static,
 {
     Backend::new(algorithm, NAME, implementation, |config| {
-        Ok(Box::new(Native::<X> {
+        Ok(Box::new(Extendable(Native::<X> {
             state: X::default(),
             out_len: config.output_len,
             update: Update::update,
             finish_reset: |x, out| x.finalize_xof_reset_into(out),
             reset: Reset::reset,
-        }))
+        })))
     })
     .with_length()
 }
@@ -232,20 +232,20 @@ fn k12() -> Backend {
     Backend::new("k12", NAME, "RustCrypto k12 (KT128)", |config: &Config| {
         let out_len = config.output_len;
         let hasher: Box<dyn Hasher> = if config.customization.is_empty() {
-            Box::new(Native::<k12::Kt128> {
+            Box::new(Extendable(Native::<k12::Kt128> {
                 state: k12::Kt128::default(),
                 out_len,
                 update: Update::update,
                 finish_reset: |x, out| x.finalize_xof_reset_into(out),
                 reset: Reset::reset,
-            })
+            }))
         } else {
-            Box::new(Snapshot::new(
+            Box::new(Extendable(Snapshot::new(
                 k12::CustomKt128::new_customized(&config.customization),
                 out_len,
                 Update::update,
                 |x, out| x.finalize_xof_into(out),
-            ))
+            )))
         };
         Ok(hasher)
     })

@@ -18,7 +18,7 @@ const XKCP: Dispatch = dispatch(
 const WHAT: &str = "kangarootwelve_xkcp (XKCP assembly, run-time dispatch, rayon)";
 
 pub(crate) fn entries() -> Vec<Backend> {
-    use super::Snapshot;
+    use super::{Extendable, Snapshot};
 
     /// XKCP takes the customization string at finalization, so the state carries it.
     #[derive(Clone)]
@@ -33,7 +33,7 @@ pub(crate) fn entries() -> Vec<Backend> {
         } else {
             kangarootwelve_xkcp::Hasher::new()
         };
-        Ok(Box::new(Snapshot::new(
+        Ok(Box::new(Extendable(Snapshot::new(
             K12 {
                 hasher,
                 customization: config.customization.clone(),
@@ -41,7 +41,7 @@ pub(crate) fn entries() -> Vec<Backend> {
             config.output_len,
             |k, data| k.hasher.update(data),
             |mut k, out| k.hasher.finalize_custom_xof(&k.customization).squeeze(out),
-        )))
+        ))))
     })
     .with_length()
     .with_customization()

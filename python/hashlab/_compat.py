@@ -1,0 +1,235 @@
+"""The parts of hashlib's interface that are plain Python over hashlab's
+hashes: the named constructors, BLAKE2's parameters, ``file_digest`` and
+``pbkdf2_hmac``. Nothing here imports hashlib: every byte is hashed by
+hashlab's core."""
+
+from hashlab._hashlab import algorithm_info, new
+
+# hashlib's BLAKE2 parameter block: salt and personalization sizes in bytes
+# and the width of node_offset in bits (hashlib.blake2b.SALT_SIZE, ...).
+_BLAKE2_LAYOUT = {"blake2b": (16, 16, 64), "blake2s": (8, 8, 48)}
+
+
+def constructor(python_name, canonical):
+    """hashlib's ``sha256(data=b'', *, usedforsecurity=True)`` for one
+    algorithm, with hashlab's keywords (key, length, backend, customization)."""
+
+    def construct(
+        data=None,
+        *,
+        usedforsecurity=True,
+        string=None,
+        key=None,
+        length=None,
+        backend=None,
+        customization=None,
+    ):
+        # By the Python name: shake_128() is hashlib's, with digest(length).
+        return new(
+            python_name,
+            data,
+            usedforsecurity=usedforsecurity,
+            string=string,
+            key=key,
+            length=length,
+            backend=backend,
+            customization=customization,
+        )
+
+    construct.__name__ = construct.__qualname__ = python_name
+    construct.__doc__ = (
+        f"A new {python_name} hash object (hashlab's {canonical!r}), as "
+        f"hashlab.new({canonical!r}, data, ...)."
+    )
+    return construct
+
+
+def _in_range(name, value, low, high, *, overflow=False):
+    """hashlib's checks of an int parameter: ValueError out of range, or
+    OverflowError above it where hashlib's C type overflows."""
+    if not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}")
+    if value > high:
+        error = OverflowError if overflow else ValueError
+        raise error(f"{name} must be at most {high}")
+    return value
+
+
+def _bytes_param(name, value, limit):
+    size = memoryview(value).nbytes
+    if size > limit:
+        raise ValueError(f"maximum {name} length is {limit} bytes")
+    return bytes(value)
+
+
+def blake2_constructor(python_name, canonical):
+    """hashlib's ``blake2b``/``blake2s``: the full signature, its checks and
+    its errors. hashlab's BLAKE2 backends take a digest size and a key; a
+    salt, personalization or tree parameter that changes the hash raises
+    NotImplementedError rather than be ignored (an all-zero salt or
+    personalization, and the default tree parameters, are the plain hash)."""
+    info = algorithm_info(canonical)
+    max_digest = info["length_range"][1]
+    max_key = info["key"][2]
+    salt_size, person_size, offset_bits = _BLAKE2_LAYOUT[python_name]
+
+    def construct(
+        data=b"",
+        /,
+        *,
+        digest_size=max_digest,
+        key=b"",
+        salt=b"",
+        person=b"",
+        fanout=1,
+        depth=1,
+        leaf_size=0,
+        node_offset=0,
+        node_depth=0,
+        inner_size=0,
+        last_node=False,
+        usedforsecurity=True,
+        backend=None,
+    ):
+        _in_range("digest_size", digest_size, 1, max_digest)
+        key = _bytes_param("key", key, max_key)
+        salt = _bytes_param("salt", salt, salt_size)
+        person = _bytes_param("person", person, person_size)
+        tree = {
+            "fanout": (_in_range("fanout", fanout, 0, 255), 1),
+            "depth": (_in_range("depth", depth, 1, 255), 1),
+            "leaf_size": (_in_range("leaf_size", leaf_size, 0, (1 << 32) - 1, overflow=True), 0),
+            "node_offset": (
+                _in_range("node_offset", node_offset, 0, (1 << offset_bits) - 1, overflow=True),
+                0,
+            ),
+            "node_depth": (_in_range("node_depth", node_depth, 0, 255), 0),
+            "inner_size": (_in_range("inner_size", inner_size, 0, max_digest), 0),
+            "last_node": (bool(last_node), False),
+        }
+        unsupported = [f"salt={salt!r}"] if any(salt) else []
+        unsupported += [f"person={person!r}"] if any(person) else []
+        unsupported += [f"{n}={v!r}" for n, (v, default) in tree.items() if v != default]
+        if unsupported:
+            raise NotImplementedError(
+                f"{python_name}: hashlab's BLAKE2 takes digest_size and key only, not "
+                f"{', '.join(unsupported)} (hashlib.{python_name} does)"
+            )
+        return new(
+            canonical,
+            data,
+            usedforsecurity=usedforsecurity,
+            key=key or None,
+            length=digest_size,
+            backend=backend,
+        )
+
+    construct.__name__ = construct.__qualname__ = python_name
+    construct.__doc__ = f"A new {python_name} hash object with hashlib's parameters (hashlab's {canonical!r})."
+    construct.SALT_SIZE = salt_size
+    construct.PERSON_SIZE = person_size
+    construct.MAX_KEY_SIZE = max_key
+    construct.MAX_DIGEST_SIZE = max_digest
+    return construct
+
+
+def get_builtin_constructor(module_globals):
+    """hashlib's ``__get_builtin_constructor(name)``: the constructor of a
+    name, cached in ``__builtin_constructor_cache`` as hashlib caches it."""
+    cache = module_globals["__builtin_constructor_cache"]
+
+    def get(name):
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        found = cache.get(name)
+        if found is not None:
+            return found
+        found = module_globals.get(name) or module_globals.get(name.lower())
+        if not callable(found) or name.lower() not in module_globals["algorithms_available"]:
+            raise ValueError("unsupported hash type " + name)
+        cache[name] = cache[name.lower()] = found
+        return found
+
+    get.__name__ = "__get_builtin_constructor"
+    return get
+
+
+def file_digest(fileobj, digest, /, *, _bufsize=2**18):
+    """Python 3.11's ``hashlib.file_digest``: the hash object of a file
+    object's content (a BytesIO's buffer, else read in binary mode).
+    ``digest`` is a name or a constructor."""
+    digestobj = new(digest) if isinstance(digest, str) else digest()
+    if hasattr(fileobj, "getbuffer"):
+        digestobj.update(fileobj.getbuffer())
+        return digestobj
+    if not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
+        raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
+    buffer = bytearray(_bufsize)
+    view = memoryview(buffer)
+    while True:
+        size = fileobj.readinto(buffer)
+        if size == 0:
+            return digestobj
+        digestobj.update(view[:size])
+
+
+def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
+    """PBKDF2 (RFC 8018) with HMAC (RFC 2104) over hashlab's ``hash_name``,
+    as ``hashlib.pbkdf2_hmac``. Written here over hashlab's hash objects:
+    hashlab's own HMAC entries cover only some hashes, and this reuses the
+    keyed inner and outer states for every iteration, as hashlib does."""
+    if not isinstance(hash_name, str):
+        raise TypeError(f"hash_name must be a str, not {type(hash_name).__name__}")
+    password = bytes(memoryview(password))
+    salt = bytes(memoryview(salt))
+    try:
+        info = algorithm_info(hash_name)
+    except ValueError:
+        info = None
+    if info is not None:
+        hash_name = info["name"]
+    # Keyed hashes (a default key) and extendable outputs have no HMAC;
+    # BLAKE2's optional key stays unused, as in hashlib.
+    keyed = info is not None and info["key"] is not None and info["key"][0] != "optional"
+    if info is None or keyed or info["xof"] or info["class"] != "cryptographic":
+        raise ValueError(
+            f"unsupported hash type {hash_name}: PBKDF2-HMAC needs an unkeyed "
+            "cryptographic hash of fixed output"
+        )
+    if not isinstance(iterations, int):
+        raise TypeError(f"iterations must be an int, not {type(iterations).__name__}")
+    if iterations < 1:
+        raise ValueError("iteration value must be greater than 0.")
+    inner, outer = new(hash_name), new(hash_name)
+    block_size = inner.block_size
+    if len(password) > block_size:
+        password = new(hash_name, password).digest()
+    password = password.ljust(block_size, b"\0")
+    inner.update(bytes(b ^ 0x36 for b in password))
+    outer.update(bytes(b ^ 0x5C for b in password))
+    if dklen is None:
+        dklen = outer.digest_size
+    if not isinstance(dklen, int):
+        raise TypeError(f"dklen must be an int, not {type(dklen).__name__}")
+    if dklen < 1:
+        raise ValueError("key length must be greater than 0.")
+
+    def prf(message):
+        inner_copy, outer_copy = inner.copy(), outer.copy()
+        inner_copy.update(message)
+        outer_copy.update(inner_copy.digest())
+        return outer_copy.digest()
+
+    key = bytearray()
+    block = 1
+    while len(key) < dklen:
+        u = prf(salt + block.to_bytes(4, "big"))
+        t = int.from_bytes(u, "big")
+        for _ in range(iterations - 1):
+            u = prf(u)
+            t ^= int.from_bytes(u, "big")
+        key += t.to_bytes(len(u), "big")
+        block += 1
+    return bytes(key[:dklen])

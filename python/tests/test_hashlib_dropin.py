@@ -1,0 +1,309 @@
+"""`import hashlab as hashlib`: hashlib's public surface, checked against
+hashlib itself (the oracle) where hashlib has the algorithm, and CPython's
+own test_hashlib run with hashlab in hashlib's place."""
+
+import hashlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hashlab
+
+DATA = bytes(range(256)) * 41 + b"tail"
+
+
+def python_names():
+    return [python for python, _ in hashlab._hashlab.python_names]
+
+
+def hexdigest(h):
+    """hashlib's shake objects need a length: the algorithm's default here."""
+    if h.digest_size == 0:
+        return h.hexdigest(hashlab.algorithm_info(h.name)["digest_size"])
+    return h.hexdigest()
+
+
+def test_every_algorithm_has_a_constructor_under_its_python_name():
+    names = python_names()
+    assert len(set(names)) == len(names), "two algorithms share a Python name"
+    assert set(names) == set(hashlab.algorithms_available)
+    for python, canonical in hashlab._hashlab.python_names:
+        assert python.isidentifier() and "-" not in python, python
+        constructor = getattr(hashlab, python)
+        assert constructor.__name__ == python
+        expected = hexdigest(hashlab.new(canonical, DATA))
+        assert hexdigest(constructor(DATA)) == expected, python
+        assert hexdigest(hashlab.new(python, DATA)) == expected, python
+        assert hexdigest(hashlab.new(python.upper(), DATA)) == expected, python
+        assert constructor().name == python == hashlab.new(canonical).name
+        assert hashlab.algorithm_info(python)["name"] == canonical
+        assert python in hashlab.__all__
+
+
+def test_hashlibs_names_and_objects_are_hashlibs():
+    assert hashlab.algorithms_guaranteed == hashlib.algorithms_guaranteed
+    assert isinstance(hashlab.algorithms_guaranteed, frozenset)
+    assert {"sha3_512", "shake_128", "blake2b", "xxh3_64", "blake3"} <= hashlab.algorithms_available
+    assert not {"sha3-512", "blake2b512", "shake128"} & hashlab.algorithms_available
+    for name in sorted(hashlib.algorithms_guaranteed):
+        ours, theirs = getattr(hashlab, name)(DATA), getattr(hashlib, name)(DATA)
+        assert (ours.name, ours.digest_size, ours.block_size) == (theirs.name, theirs.digest_size, theirs.block_size)
+        args = (100,) if name.startswith("shake") else ()
+        assert ours.digest(*args) == theirs.digest(*args), name
+        assert ours.hexdigest(*args) == theirs.hexdigest(*args), name
+        copy = ours.copy()
+        copy.update(b"more")
+        theirs.update(b"more")
+        assert copy.digest(*args) == theirs.digest(*args), name
+        assert hashlab.new(name, DATA, usedforsecurity=False).digest(*args) == ours.digest(*args)
+        assert hashlab.new(name.upper()).name == name
+
+
+def test_data_may_be_given_as_string_as_in_older_hashlib():
+    assert hashlab.sha256(string=b"abc").digest() == hashlib.sha256(b"abc").digest()
+    assert hashlab.new("md5", string=b"abc").digest() == hashlib.md5(b"abc").digest()
+    with pytest.raises(TypeError):
+        hashlab.sha256(b"a", string=b"b")
+    with pytest.raises(TypeError, match="encoded"):
+        hashlab.sha256("text")
+
+
+@pytest.mark.parametrize("name", ["shake_128", "shake_256"])
+def test_shake_objects_read_any_length_as_hashlibs(name):
+    ours, theirs = getattr(hashlab, name)(DATA), getattr(hashlib, name)(DATA)
+    assert ours.digest_size == theirs.digest_size == 0
+    for length in (0, 1, 16, 31, 32, 33, 64, 65, 167, 168, 169, 1000, 5000):
+        assert ours.digest(length) == theirs.digest(length), length
+        assert ours.hexdigest(length=length) == theirs.hexdigest(length), length
+    for method in ("digest", "hexdigest"):
+        with pytest.raises(TypeError, match="length"):
+            getattr(ours, method)()
+        with pytest.raises(ValueError):
+            getattr(ours, method)(-10)
+        for huge in (2**29, 2**64 + 10):
+            with pytest.raises((ValueError, OverflowError)):
+                getattr(ours, method)(huge)
+    # By hashlab's name it is hashlab's object: its default length, as `hashlab sum`.
+    canonical = hashlab.algorithm_info(name)["name"]
+    assert canonical != name
+    by_hashlab_name = hashlab.new(canonical, DATA)
+    assert by_hashlab_name.digest() == theirs.digest(by_hashlab_name.digest_size) and by_hashlab_name.digest_size > 0
+    assert by_hashlab_name.name == name
+        # hashlab's length= makes it a fixed-length object, whose digest() needs none.
+    sized = getattr(hashlab, name)(DATA, length=40)
+    assert sized.digest_size == 40 and sized.digest() == theirs.digest(40)
+
+
+def test_every_backend_of_every_xof_reads_any_length_or_says_why_not():
+    for python, canonical in hashlab._hashlab.python_names:
+        info = hashlab.algorithm_info(canonical)
+        if not info["xof"]:
+            with pytest.raises(TypeError, match="takes no length"):
+                hashlab.new(canonical).digest(info["digest_size"])
+            continue
+        for backend, available in info["backends"]:
+            if not available:
+                continue
+            h = hashlab.new(canonical, DATA, backend=backend)
+            for length in (1, info["digest_size"] + 1, 300):
+                expected = hashlab.new(canonical, DATA, backend=backend, length=length).digest()
+                try:
+                    got = h.digest(length)
+                except ValueError as error:
+                    # KMAC encodes the length into the hash: refused, never a wrong answer.
+                    assert "encodes its output length" in str(error), (python, backend)
+                    assert expected != hashlab.new(canonical, DATA, backend=backend).digest()[:length]
+                    continue
+                assert got == expected, (python, backend, length)
+                assert h.hexdigest(length) == expected.hex()
+            default = hashlab.new(canonical, DATA, backend=backend, length=info["digest_size"]).digest()
+            assert h.digest(info["digest_size"]) == default
+
+
+def test_blake3_digest_takes_a_length_as_the_blake3_package():
+    blake3 = pytest.importorskip("blake3")
+    ours, theirs = hashlab.blake3(DATA), blake3.blake3(DATA)
+    assert ours.digest_size == 32 and ours.digest() == theirs.digest()
+    for length in (1, 32, 100, 4096):
+        assert ours.digest(length=length) == theirs.digest(length=length)
+        assert ours.hexdigest(length) == theirs.hexdigest(length)
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_constructors_take_hashlibs_arguments(name):
+    ours, theirs = getattr(hashlab, name), getattr(hashlib, name)
+    for attribute in ("SALT_SIZE", "PERSON_SIZE", "MAX_KEY_SIZE", "MAX_DIGEST_SIZE"):
+        assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
+    for digest_size in (1, 16, 20, ours.MAX_DIGEST_SIZE):
+        for key in (b"", b"k", b"K" * ours.MAX_KEY_SIZE):
+            kwargs = {"digest_size": digest_size, "key": key}
+            assert ours(DATA, **kwargs).digest() == theirs(DATA, **kwargs).digest(), kwargs
+            assert ours(DATA, **kwargs).digest_size == digest_size
+    # Zero salt and personalization and the default tree are the plain hash.
+    plain = {
+        "salt": bytes(ours.SALT_SIZE),
+        "person": b"\0",
+        "fanout": 1,
+        "depth": 1,
+        "leaf_size": 0,
+        "node_offset": 0,
+        "node_depth": 0,
+        "inner_size": 0,
+        "last_node": False,
+        "usedforsecurity": False,
+    }
+    assert ours(DATA, **plain).digest() == theirs(DATA, **plain).digest()
+    # What hashlib refuses, refused the same way.
+    for kwargs in (
+        {"digest_size": 0},
+        {"digest_size": ours.MAX_DIGEST_SIZE + 1},
+        {"key": b"k" * (ours.MAX_KEY_SIZE + 1)},
+        {"salt": b"s" * (ours.SALT_SIZE + 1)},
+        {"person": b"p" * (ours.PERSON_SIZE + 1)},
+        {"fanout": 256},
+        {"depth": 0},
+        {"node_depth": -1},
+        {"inner_size": ours.MAX_DIGEST_SIZE + 1},
+        {"leaf_size": -1},
+        {"node_offset": -1},
+    ):
+        with pytest.raises(ValueError):
+            theirs(**kwargs)
+        with pytest.raises(ValueError):
+            ours(**kwargs)
+    for kwargs in ({"leaf_size": 1 << 32}, {"node_offset": 1 << (64 if name == "blake2b" else 48)}):
+        with pytest.raises(OverflowError):
+            theirs(**kwargs)
+        with pytest.raises(OverflowError):
+            ours(**kwargs)
+    for bad in ({"data": b""}, {"string": b""}):
+        with pytest.raises(TypeError):
+            ours(**bad)
+    with pytest.raises(TypeError):
+        ours("")
+    # What hashlab cannot compute yet is refused, never ignored.
+    for kwargs in ({"salt": b"salt"}, {"person": b"me"}, {"fanout": 2}, {"last_node": True}, {"inner_size": 7}):
+        with pytest.raises(NotImplementedError, match=name):
+            ours(DATA, **kwargs)
+
+
+def test_file_digest_is_311s(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(DATA * 30)
+    for digest in ("sha256", hashlab.sha3_256, hashlab.blake3, "xxh3_64", lambda: hashlab.new("md5")):
+        with open(path, "rb") as f:
+            ours = hashlab.file_digest(f, digest, _bufsize=1000)
+        assert ours.digest() == hashlab.new(ours.name, DATA * 30).digest()
+        assert hashlab.file_digest(io.BytesIO(DATA * 30), digest).digest() == ours.digest()
+    with open(path, "rb") as f:
+        assert hashlab.file_digest(f, "sha256").digest() == hashlib.sha256(DATA * 30).digest()
+    with pytest.raises(ValueError):
+        hashlab.file_digest(None, "sha256")
+    with open(path, "r") as f, pytest.raises(ValueError):
+        hashlab.file_digest(f, "sha256")
+    with open(tmp_path / "w", "wb") as f, pytest.raises(ValueError):
+        hashlab.file_digest(f, "sha256")
+
+
+def test_pbkdf2_hmac_agrees_with_hashlib():
+    for name in ("sha1", "sha256", "sha512", "md5", "sha3_256", "blake2b", "sha512_256"):
+        for password, salt, iterations, dklen in (
+            (b"password", b"salt", 1, None),
+            (b"password", b"salt", 2, 20),
+            (b"pass\0word", b"sa\0lt", 100, 77),
+            (b"p" * 300, b"", 3, 1),
+        ):
+            expected = hashlib.pbkdf2_hmac(name, password, salt, iterations, dklen)
+            got = hashlab.pbkdf2_hmac(name, memoryview(password), bytearray(salt), iterations, dklen)
+            assert got == expected, (name, password, iterations, dklen)
+    assert hashlab.pbkdf2_hmac(hash_name="sha1", password=b"password", salt=b"salt", iterations=1) == bytes.fromhex(
+        "0c60c80f961f0e71f3a9b524af6012062fe037a6"
+    )
+    for name in ("unknown", "shake_128", "hmac_sha256", "xxh3_64", "blake3"):
+        with pytest.raises(ValueError, match="unsupported"):
+            hashlab.pbkdf2_hmac(name, b"p", b"s", 1)
+    for bad in ((b"sha1", b"p", b"s", 1), ("sha1", "p", "s", 1)):
+        with pytest.raises(TypeError):
+            hashlab.pbkdf2_hmac(*bad)
+    for bad in (("sha1", b"p", b"s", 0), ("sha1", b"p", b"s", 1, 0), ("sha1", b"p", b"s", 1, -1)):
+        with pytest.raises(ValueError):
+            hashlab.pbkdf2_hmac(*bad)
+
+
+def test_scrypt_agrees_with_hashlib():
+    for password, salt, n, r, p, dklen in (
+        (b"", b"", 16, 1, 1, 64),
+        (b"password", b"NaCl", 1024, 8, 16, 64),
+        (b"pw", b"salt", 2, 8, 1, 1),
+        (b"pw", b"salt", 4096, 3, 2, 100),
+    ):
+        expected = hashlib.scrypt(password, salt=salt, n=n, r=r, p=p, dklen=dklen)
+        assert hashlab.scrypt(password, salt=salt, n=n, r=r, p=p, dklen=dklen) == expected
+    # Refused where hashlib refuses, memory limit included.
+    for kwargs in (
+        {"n": 3},
+        {"n": 1},
+        {"r": 0},
+        {"p": 0},
+        {"maxmem": -1},
+        {"dklen": 0},
+        {"n": 2**20, "r": 8},
+        {"n": 1024, "r": 8, "maxmem": 1024 * 1024},
+    ):
+        full = {"salt": b"s", "n": 2, "r": 8, "p": 1, **kwargs}
+        with pytest.raises(ValueError):
+            hashlib.scrypt(b"pw", **full)
+        with pytest.raises(ValueError):
+            hashlab.scrypt(b"pw", **full)
+    assert hashlab.scrypt(b"pw", salt=b"s", n=1024, r=8, p=1, maxmem=2 * 1024 * 1024) == hashlib.scrypt(
+        b"pw", salt=b"s", n=1024, r=8, p=1, maxmem=2 * 1024 * 1024
+    )
+    for bad in ({"salt": "s"}, {"salt": b"s", "n": None}):
+        with pytest.raises(TypeError):
+            hashlab.scrypt(b"pw", **{"n": 2, "r": 8, "p": 1, **bad})
+    with pytest.raises(TypeError):
+        hashlab.scrypt(b"pw", b"salt")
+
+
+def test_hash_objects_come_from_constructors_only():
+    with pytest.raises(TypeError, match="cannot create 'hashlab.Hash' instances"):
+        type(hashlab.sha256())()
+
+
+def test_the_builtin_constructor_lookup_is_hashlabs():
+    get = getattr(hashlab, "__get_builtin_constructor")
+    assert get("sha256") is hashlab.sha256
+    assert get("SHA3_256") is hashlab.sha3_256
+    assert get("blake2b") is hashlab.blake2b
+    with pytest.raises(ValueError, match="unsupported hash type"):
+        get("test")
+    with pytest.raises(TypeError):
+        get(3)
+
+
+def test_unknown_names_raise_hashlibs_error():
+    with pytest.raises(ValueError, match="unsupported hash type spam"):
+        hashlab.new("spam")
+    with pytest.raises(TypeError):
+        hashlab.new(1)
+
+
+RUNNER = Path(__file__).with_name("cpython_test_hashlib.py")
+
+
+def test_cpythons_test_hashlib_passes_with_hashlab_as_hashlib():
+    """The runner exits 0 when every test passes but the listed private and
+    known-gap ones; 3 when this Python has no test_hashlib.py."""
+    run = subprocess.run([sys.executable, str(RUNNER)], capture_output=True, text=True, timeout=600)
+    summary = run.stdout[run.stdout.rfind("\n== CPython") :]
+    print(summary)
+    if run.returncode == 3:
+        if os.environ.get("HASHLAB_CI"):
+            pytest.fail(f"HASHLAB_CI: {run.stderr.strip()}")
+        pytest.skip(run.stderr.strip())
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert "unexpected 0" in summary
