@@ -60,7 +60,10 @@ __all__ = [
     "scrypt",
 ]
 
-_HASHLAB_KEYWORDS = frozenset(("usedforsecurity", "string", "key", "length", "backend", "customization"))
+_HASHLAB_KEYWORDS = frozenset((
+    "usedforsecurity", "string", "key", "length", "backend", "customization",
+    "salt", "personal", "seed", "domain", "derive_key", "tree",
+))
 _PARAMETERIZED = {}
 
 
@@ -72,7 +75,9 @@ def new(name, data=None, **kwargs):
     (taken; hashlab has no FIPS mode to refuse anything), and hashlab's
     ``key`` (BLAKE2, BLAKE3, HMAC, KMAC, SipHash, ...), ``length`` (output
     bytes where the length is a parameter or extendable), ``backend`` (an
-    implementation other than the default) and ``customization`` (KMAC, K12).
+    implementation other than the default), ``customization`` (KMAC, K12),
+    ``salt``/``personal``/``tree`` (BLAKE2), ``seed`` (xxHash), ``domain``
+    (TurboSHAKE) and ``derive_key`` (BLAKE3's key-derivation context).
     BLAKE2's hashlib keywords (``digest_size``, ``salt``, ...) go to
     ``blake2b()``/``blake2s()``, as hashlib.new passes them on.
     """

@@ -66,10 +66,9 @@ def _bytes_param(name, value, limit):
 
 def blake2_constructor(python_name, canonical):
     """hashlib's ``blake2b``/``blake2s``: the full signature, its checks and
-    its errors. hashlab's BLAKE2 backends take a digest size and a key; a
-    salt, personalization or tree parameter that changes the hash raises
-    NotImplementedError rather than be ignored (an all-zero salt or
-    personalization, and the default tree parameters, are the plain hash)."""
+    its errors. Salt, personalization and tree parameters go to the backend
+    that takes them (blake2-simd); all-zero ones and the sequential tree are
+    the plain hash, which every backend computes."""
     info = algorithm_info(canonical)
     max_digest = info["length_range"][1]
     max_key = info["key"][2]
@@ -109,14 +108,9 @@ def blake2_constructor(python_name, canonical):
             "inner_size": (_in_range("inner_size", inner_size, 0, max_digest), 0),
             "last_node": (bool(last_node), False),
         }
-        unsupported = [f"salt={salt!r}"] if any(salt) else []
-        unsupported += [f"person={person!r}"] if any(person) else []
-        unsupported += [f"{n}={v!r}" for n, (v, default) in tree.items() if v != default]
-        if unsupported:
-            raise NotImplementedError(
-                f"{python_name}: hashlab's BLAKE2 takes digest_size and key only, not "
-                f"{', '.join(unsupported)} (hashlib.{python_name} does)"
-            )
+        sequential = all(v == default for v, default in tree.values())
+        # Zeros are what BLAKE2 pads a shorter salt or personalization with:
+        # an all-zero one is the plain hash, which every backend computes.
         return new(
             canonical,
             data,
@@ -124,6 +118,9 @@ def blake2_constructor(python_name, canonical):
             key=key or None,
             length=digest_size,
             backend=backend,
+            salt=salt if any(salt) else None,
+            personal=person if any(person) else None,
+            tree=None if sequential else tuple(v for v, _ in tree.values()),
         )
 
     construct.__name__ = construct.__qualname__ = python_name

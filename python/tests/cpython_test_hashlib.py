@@ -40,11 +40,6 @@ PRIVATE = {
 
 # Tests that fail because hashlab lacks what they test (must fail, with the reason).
 KNOWN_GAPS = {
-    "HashLibTestCase.test_blake2b": "BLAKE2 salt, person and tree parameters (fanout, depth, leaf_size, "
-    "node_offset, node_depth, inner_size, last_node) are not parameters of hashlab's BLAKE2 yet",
-    "HashLibTestCase.test_blake2s": "as test_blake2b",
-    "HashLibTestCase.test_case_blake2b_all_parameters": "as test_blake2b",
-    "HashLibTestCase.test_case_blake2s_all_parameters": "as test_blake2b",
     "HashLibTestCase.test_readonly_types": "hashlab.Hash is not an immutable type: the wheel is abi3 "
     "(one wheel for CPython >= 3.11), and PyO3 marks a type immutable under abi3 only from 3.14",
 }

@@ -185,10 +185,23 @@ def test_blake2_constructors_take_hashlibs_arguments(name):
             ours(**bad)
     with pytest.raises(TypeError):
         ours("")
-    # What hashlab cannot compute yet is refused, never ignored.
-    for kwargs in ({"salt": b"salt"}, {"person": b"me"}, {"fanout": 2}, {"last_node": True}, {"inner_size": 7}):
-        with pytest.raises(NotImplementedError, match=name):
-            ours(DATA, **kwargs)
+    # Salt, personalization and every tree parameter, alone and together, as
+    # CPython's own BLAKE2 computes them.
+    for kwargs in (
+        {"salt": b"salt"},
+        {"person": b"me"},
+        {"salt": b"\x01" * ours.SALT_SIZE, "person": b"\xff" * ours.PERSON_SIZE, "key": b"k"},
+        {"fanout": 2},
+        {"fanout": 0, "depth": 255},
+        {"last_node": True},
+        {"inner_size": 7},
+        {"leaf_size": 4096, "node_offset": 5, "node_depth": 1, "depth": 3},
+        {"node_offset": (1 << (64 if name == "blake2b" else 48)) - 1},
+        {"fanout": 4, "depth": 2, "inner_size": ours.MAX_DIGEST_SIZE, "last_node": True,
+         "digest_size": 17, "salt": b"s", "person": b"p"},
+    ):
+        for data in (b"", DATA, DATA * 200):
+            assert ours(data, **kwargs).hexdigest() == theirs(data, **kwargs).hexdigest(), kwargs
 
 
 def test_file_digest_is_311s(tmp_path):
@@ -307,3 +320,26 @@ def test_cpythons_test_hashlib_passes_with_hashlab_as_hashlib():
         pytest.skip(run.stderr.strip())
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert "unexpected 0" in summary
+
+
+def test_parameters_of_new_match_their_oracles():
+    # xxhash seeds, TurboSHAKE domains and BLAKE3 derive_key, against the
+    # packages that implement them where installed (hashlib has none of them).
+    # (xxhash and blake3 are pinned test requirements: always installed.)
+    import blake3
+    import xxhash
+
+    want = hashlib.blake2b(DATA, salt=b"NaCl", person=b"me").digest()
+    assert hashlab.new("blake2b", DATA, salt=b"NaCl", personal=b"me").digest() == want
+    for seed in (0, 1, 42, 2**64 - 1):
+        assert hashlab.new("xxh64", DATA, seed=seed).hexdigest() == xxhash.xxh64(DATA, seed=seed).hexdigest()
+        assert hashlab.new("xxh3_128", DATA, seed=seed).hexdigest() == xxhash.xxh3_128(DATA, seed=seed).hexdigest()
+    for context in ("", "hashlab test context"):
+        want = blake3.blake3(DATA, derive_key_context=context).digest(length=40)
+        assert hashlab.new("blake3", DATA, derive_key=context, length=40).digest() == want
+    with pytest.raises(ValueError, match="seed"):
+        hashlab.new("xxh32", seed=2**32)
+    with pytest.raises(ValueError, match="domain"):
+        hashlab.new("turboshake128", domain=0x80)
+    assert hashlab.new("turboshake128", DATA, domain=0x1F).digest() == hashlab.new("turboshake128", DATA).digest()
+    assert hashlab.new("turboshake128", DATA, domain=0x06).digest() != hashlab.new("turboshake128", DATA).digest()

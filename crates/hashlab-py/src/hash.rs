@@ -250,7 +250,7 @@ pub fn params(
         customization: customization
             .map(|c| Borrowed::get(c, "customization").map(|b| b.to_vec()))
             .transpose()?,
-        parallel: false,
+        ..HashParams::default()
     })
 }
 
@@ -290,7 +290,7 @@ pub fn checked_choice(
 /// changes nothing: hashlab has no FIPS mode that would refuse an algorithm.
 /// `string` is hashlib's older name for `data`.
 #[pyfunction]
-#[pyo3(signature = (name, data=None, *, usedforsecurity=None, string=None, key=None, length=None, backend=None, customization=None))]
+#[pyo3(signature = (name, data=None, *, usedforsecurity=None, string=None, key=None, length=None, backend=None, customization=None, salt=None, personal=None, seed=None, domain=None, derive_key=None, tree=None))]
 #[allow(clippy::too_many_arguments)] // hashlib's keywords and hashlab's
 pub fn new(
     py: Python<'_>,
@@ -302,6 +302,12 @@ pub fn new(
     length: Option<&Bound<'_, PyAny>>,
     backend: Option<&str>,
     customization: Option<&Bound<'_, PyAny>>,
+    salt: Option<&Bound<'_, PyAny>>,
+    personal: Option<&Bound<'_, PyAny>>,
+    seed: Option<u64>,
+    domain: Option<u8>,
+    derive_key: Option<String>,
+    tree: Option<(u8, u8, u32, u64, u8, u8, bool)>,
 ) -> PyResult<Hash> {
     let _ = usedforsecurity;
     let data = match (data, string) {
@@ -315,7 +321,32 @@ pub fn new(
     let canonical = python_names().canonical(name).unwrap_or(name);
     // The registry keeps each backend's hasher at default parameters, so a
     // name resolved again copies it instead of building one.
-    let params = params(key, length, customization)?;
+    let bytes = |value: Option<&Bound<'_, PyAny>>, what: &str| {
+        value
+            .map(|v| Borrowed::get(v, what).map(|b| b.to_vec()))
+            .transpose()
+    };
+    let params = HashParams {
+        salt: bytes(salt, "salt")?,
+        personal: bytes(personal, "personal")?,
+        seed,
+        domain,
+        context: derive_key,
+        tree: tree.map(
+            |(fanout, depth, leaf_size, node_offset, node_depth, inner_size, last_node)| {
+                hashlab::Blake2Tree {
+                    fanout,
+                    depth,
+                    leaf_size,
+                    node_offset,
+                    node_depth,
+                    inner_size,
+                    last_node,
+                }
+            },
+        ),
+        ..params(key, length, customization)?
+    };
     let choice = resolve(canonical, backend, &params).map_err(|e| {
         if e.is_instance_of::<PyValueError>(py) && registry().algorithm(canonical).is_err() {
             // hashlib's message, which code matches on, then hashlab's suggestions.

@@ -124,6 +124,13 @@ pub struct DomainRule {
     pub default: u8,
 }
 
+/// The bounds of BLAKE2's tree parameters that differ between BLAKE2b and BLAKE2s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TreeRule {
+    pub node_offset_bits: u32,
+    pub inner_max: usize,
+}
+
 /// One entry of an algorithm's default-backend preference list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preference {
@@ -217,6 +224,8 @@ pub struct Algorithm {
     pub domain: Option<DomainRule>,
     /// Has a key-derivation mode with a context string (BLAKE3).
     pub derive_key: bool,
+    /// Takes BLAKE2's tree parameters; `None`: no tree mode.
+    pub tree: Option<TreeRule>,
     /// Internal block (or rate) size in bytes, as hashlib reports `block_size`.
     pub block_size: usize,
     /// Tag for BSD-style lines (`TAG (file) = hex`), as the tools users know write it.
@@ -264,6 +273,7 @@ impl Algorithm {
             seed: None,
             domain: None,
             derive_key: false,
+            tree: None,
             block_size: 1,
             tag: name.to_ascii_uppercase(),
             foreign_tags: Vec::new(),
@@ -392,10 +402,43 @@ impl Algorithm {
             }
             Some(c) => Some(c.clone()),
         };
+        let tree = match (self.tree, params.tree) {
+            (_, None) => None,
+            (_, Some(t)) if t == crate::Blake2Tree::default() => None,
+            (None, Some(_)) => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Tree,
+                })
+            }
+            (Some(rule), Some(t)) => {
+                let fail = |what: String| HashError::TreeOutOfRange {
+                    algorithm: name(),
+                    what,
+                };
+                if t.depth == 0 {
+                    return Err(fail("the depth must be 1 to 255".into()));
+                }
+                if usize::from(t.inner_size) > rule.inner_max {
+                    return Err(fail(format!(
+                        "the inner hash length must be 0 to {} bytes",
+                        rule.inner_max
+                    )));
+                }
+                if rule.node_offset_bits < 64 && t.node_offset >> rule.node_offset_bits != 0 {
+                    return Err(fail(format!(
+                        "the node offset must fit in {} bits",
+                        rule.node_offset_bits
+                    )));
+                }
+                Some(t)
+            }
+        };
         Ok(Config {
             key,
             output_len,
             customization,
+            tree,
             salt,
             personal,
             seed,

@@ -5,7 +5,7 @@
 use crate::algorithm::{ForeignTag, XOF_MAX_OUTPUT};
 use crate::{
     Algorithm, ByteRange, Class, DomainRule, FileBound, KeyRule, LineForm, Lineage, OutputRule,
-    Preference,
+    Preference, TreeRule,
 };
 
 /// One catalog entry: what is true of an algorithm whatever code computes it.
@@ -25,6 +25,7 @@ struct Spec {
     seed: Option<u32>,
     domain: Option<DomainRule>,
     derive_key: bool,
+    tree: Option<TreeRule>,
     block_size: usize,
     tag: &'static str,
     /// Tags other tools write for it, with the length in bytes they imply.
@@ -59,6 +60,7 @@ const BASE: Spec = Spec {
     seed: None,
     domain: None,
     derive_key: false,
+    tree: None,
     block_size: 64,
     tag: "",
     foreign_tags: &[],
@@ -374,6 +376,11 @@ const fn blake2(
             min: 0,
             max: block_size / 8,
         }),
+        // BLAKE2s's parameter block holds a 48-bit node offset, BLAKE2b's 64.
+        tree: Some(TreeRule {
+            node_offset_bits: if block_size == 128 { 64 } else { 48 },
+            inner_max: bytes,
+        }),
         block_size,
         tag,
         abc,
@@ -530,6 +537,7 @@ fn specs() -> Vec<Spec> {
             preference: &[("blake2-simd", None, "the only implementation of the 4-way tree mode")],
             salt: None,
             personal: None,
+            tree: None,
             ..blake2(
                 "blake2bp",
                 &[],
@@ -544,6 +552,7 @@ fn specs() -> Vec<Spec> {
             preference: &[("blake2-simd", None, "the only implementation of the 8-way tree mode")],
             salt: None,
             personal: None,
+            tree: None,
             ..blake2(
                 "blake2sp",
                 &[],
@@ -735,6 +744,7 @@ pub(crate) fn algorithms() -> Vec<Algorithm> {
             seed: s.seed,
             domain: s.domain,
             derive_key: s.derive_key,
+            tree: s.tree,
             block_size: s.block_size,
             tag: s.tag.to_string(),
             foreign_tags: s

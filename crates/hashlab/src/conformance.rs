@@ -105,6 +105,7 @@ impl Record {
             seed: self.seed,
             domain: self.domain,
             context: self.context.clone(),
+            tree: None,
             parallel: false,
         }
     }
@@ -535,6 +536,20 @@ pub fn parameter_sets(algorithm: &Algorithm, seed: u64) -> Vec<HashParams> {
                 ..Default::default()
             });
         }
+    }
+    if let Some(rule) = algorithm.tree {
+        sets.push(HashParams {
+            tree: Some(crate::Blake2Tree {
+                fanout: 4,
+                depth: 2,
+                leaf_size: 4096,
+                node_offset: 3,
+                node_depth: 0,
+                inner_size: u8::try_from(rule.inner_max).unwrap_or(u8::MAX),
+                last_node: true,
+            }),
+            ..Default::default()
+        });
     }
     if algorithm.derive_key {
         sets.push(HashParams {

@@ -9,6 +9,7 @@ pub enum Parameter {
     Seed,
     Domain,
     Context,
+    Tree,
 }
 
 impl Parameter {
@@ -19,6 +20,7 @@ impl Parameter {
             Parameter::Seed => "seed",
             Parameter::Domain => "domain byte",
             Parameter::Context => "key-derivation context",
+            Parameter::Tree => "tree parameters",
         }
     }
 }
@@ -85,6 +87,11 @@ pub enum HashError {
         got: u8,
         min: u8,
         max: u8,
+    },
+    /// A tree parameter outside what the algorithm's parameter block holds.
+    TreeOutOfRange {
+        algorithm: String,
+        what: String,
     },
     /// A key and a key-derivation context are two different modes.
     KeyAndContext {
@@ -204,6 +211,9 @@ impl fmt::Display for HashError {
                 f,
                 "{algorithm}'s domain byte must be 0x{min:02X} to 0x{max:02X}, not 0x{got:02X}"
             ),
+            HashError::TreeOutOfRange { algorithm, what } => {
+                write!(f, "{algorithm}'s tree parameters: {what}")
+            }
             HashError::KeyAndContext { algorithm } => write!(
                 f,
                 "{algorithm} takes a key or a key-derivation context, not both"

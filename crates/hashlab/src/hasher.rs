@@ -95,6 +95,9 @@ pub struct HashParams {
     pub domain: Option<u8>,
     /// BLAKE3's key-derivation context: the mode `b3sum --derive-key` runs.
     pub context: Option<String>,
+    /// BLAKE2's tree parameters (a node of a tree hash, as hashlib's
+    /// `blake2b(fanout=..., ...)`); `None`: the sequential mode.
+    pub tree: Option<Blake2Tree>,
     /// Let a backend with a multi-threaded mode use it (blake3, XKCP K12).
     pub parallel: bool,
 }
@@ -114,8 +117,42 @@ impl fmt::Debug for HashParams {
             .field("seed", &self.seed)
             .field("domain", &self.domain)
             .field("context", &self.context)
+            .field("tree", &self.tree)
             .field("parallel", &self.parallel)
             .finish()
+    }
+}
+
+/// BLAKE2's tree parameters (RFC 7693 section 2.8's parameter block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Blake2Tree {
+    /// Children per node; 0: unlimited.
+    pub fanout: u8,
+    /// Maximal depth; 255: unlimited. At least 1.
+    pub depth: u8,
+    /// Maximal bytes of a leaf; 0: unlimited.
+    pub leaf_size: u32,
+    /// This node's offset in its level.
+    pub node_offset: u64,
+    /// This node's depth; 0 for leaves.
+    pub node_depth: u8,
+    /// Inner hash length in bytes; 0 for the sequential mode.
+    pub inner_size: u8,
+    pub last_node: bool,
+}
+
+impl Default for Blake2Tree {
+    /// The sequential mode: what BLAKE2 is without a tree.
+    fn default() -> Self {
+        Blake2Tree {
+            fanout: 1,
+            depth: 1,
+            leaf_size: 0,
+            node_offset: 0,
+            node_depth: 0,
+            inner_size: 0,
+            last_node: false,
+        }
     }
 }
 
@@ -137,6 +174,8 @@ pub struct Config {
     pub domain: Option<u8>,
     /// A key-derivation context: BLAKE3 in its derive-key mode.
     pub context: Option<String>,
+    /// `None` for the sequential mode (a tree equal to it is `None` too).
+    pub tree: Option<Blake2Tree>,
     pub parallel: bool,
 }
 
@@ -153,6 +192,7 @@ impl Config {
                 && d.seed == self.seed
                 && d.domain == self.domain
                 && d.context == self.context
+                && d.tree == self.tree
         })
     }
 }
@@ -171,6 +211,7 @@ impl fmt::Debug for Config {
             .field("seed", &self.seed)
             .field("domain", &self.domain)
             .field("context", &self.context)
+            .field("tree", &self.tree)
             .field("parallel", &self.parallel)
             .finish()
     }

@@ -34,11 +34,11 @@ mod registry;
 
 pub use algorithm::{
     Algorithm, ByteRange, Class, DomainRule, FileBound, ForeignTag, KeyRule, LineForm, Lineage,
-    OutputRule, Preference, XOF_MAX_OUTPUT,
+    OutputRule, Preference, TreeRule, XOF_MAX_OUTPUT,
 };
 pub use choice::Choice;
 pub use error::{HashError, Parameter};
-pub use hasher::{Config, Digest, HashParams, Hasher};
+pub use hasher::{Blake2Tree, Config, Digest, HashParams, Hasher};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};
 
 /// This crate's version, for reports that record what produced them.

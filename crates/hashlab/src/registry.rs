@@ -163,6 +163,7 @@ impl Backend {
                 (config.seed != 0, crate::Parameter::Seed),
                 (config.domain != default_domain, crate::Parameter::Domain),
                 (config.context.is_some(), crate::Parameter::Context),
+                (config.tree.is_some(), crate::Parameter::Tree),
             ];
             if let Some((_, parameter)) = given.iter().find(|(given, _)| *given) {
                 return Err(unsupported(&format!("a {}", parameter.as_str())));
@@ -211,6 +212,12 @@ impl Backend {
 pub struct Registry {
     algorithms: Vec<Arc<Algorithm>>,
     backends: Vec<Arc<Backend>>,
+    /// Per algorithm (same index), its choice at default parameters on its
+    /// default backend, made on the first `resolve` that asks for it: a
+    /// program that resolves a name per message (a Python `new("sha256")`)
+    /// then copies three `Arc`s instead of choosing the backend again.
+    /// Shared by clones; replaced when a backend of the algorithm is added.
+    default_choices: Vec<Arc<OnceLock<Result<Choice, HashError>>>>,
 }
 
 impl Default for Registry {
@@ -237,6 +244,7 @@ impl Registry {
         Registry {
             algorithms: Vec::new(),
             backends: Vec::new(),
+            default_choices: Vec::new(),
         }
     }
 
@@ -251,6 +259,7 @@ impl Registry {
             }
         }
         self.algorithms.push(Arc::new(algorithm));
+        self.default_choices.push(Arc::new(OnceLock::new()));
         Ok(())
     }
 
@@ -266,6 +275,14 @@ impl Registry {
             return Err(HashError::Duplicate {
                 what: format!("backend '{}' for {}", backend.name, backend.algorithm),
             });
+        }
+        if let Some(i) = self
+            .algorithms
+            .iter()
+            .position(|a| a.name == backend.algorithm)
+        {
+            // The default may change with the new backend.
+            self.default_choices[i] = Arc::new(OnceLock::new());
         }
         self.backends.push(Arc::new(backend));
         Ok(())
@@ -404,6 +421,21 @@ impl Registry {
         backend: Option<&str>,
         params: &HashParams,
     ) -> Result<Choice, HashError> {
+        if backend.is_none() && *params == HashParams::default() {
+            let index = match self.algorithms.iter().position(|a| a.name == algorithm) {
+                Some(i) => i,
+                None => {
+                    let name = &self.algorithm(algorithm)?.name;
+                    self.algorithms
+                        .iter()
+                        .position(|a| &a.name == name)
+                        .expect("found by name")
+                }
+            };
+            return self.default_choices[index]
+                .get_or_init(|| self.resolve_on(algorithm, None, params, &crate::cpu::has))
+                .clone();
+        }
         self.resolve_on(algorithm, backend, params, &crate::cpu::has)
     }
 

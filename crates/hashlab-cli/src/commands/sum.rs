@@ -75,6 +75,8 @@ pub(crate) fn usage(error: HashError) -> Failure {
             Parameter::Seed => "--seed: ",
             Parameter::Domain => "--domain: ",
             Parameter::Context => "--derive-key: ",
+            // The command line has no tree options; the Python package does.
+            Parameter::Tree => "",
         },
         HashError::SeedOutOfRange { .. } => "--seed: ",
         HashError::DomainOutOfRange { .. } => "--domain: ",

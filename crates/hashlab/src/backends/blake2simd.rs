@@ -69,6 +69,17 @@ pub(crate) fn entries() -> Vec<Backend> {
             blake2b_simd::Params,
             |params: &mut blake2b_simd::Params, config: &crate::Config| {
                 params.salt(&config.salt).personal(&config.personal);
+                if let Some(t) = config.tree {
+                    // Bounds checked by Algorithm::resolve (the crate asserts them).
+                    params
+                        .fanout(t.fanout)
+                        .max_depth(t.depth)
+                        .max_leaf_length(t.leaf_size)
+                        .node_offset(t.node_offset)
+                        .node_depth(t.node_depth)
+                        .inner_hash_length(t.inner_size.into())
+                        .last_node(t.last_node);
+                }
             }
         )
         .with_parameters()
@@ -79,6 +90,16 @@ pub(crate) fn entries() -> Vec<Backend> {
             blake2s_simd::Params,
             |params: &mut blake2s_simd::Params, config: &crate::Config| {
                 params.salt(&config.salt).personal(&config.personal);
+                if let Some(t) = config.tree {
+                    params
+                        .fanout(t.fanout)
+                        .max_depth(t.depth)
+                        .max_leaf_length(t.leaf_size)
+                        .node_offset(t.node_offset)
+                        .node_depth(t.node_depth)
+                        .inner_hash_length(t.inner_size.into())
+                        .last_node(t.last_node);
+                }
             }
         )
         .with_parameters()

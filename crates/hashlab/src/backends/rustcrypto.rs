@@ -86,21 +86,21 @@ where
         "RustCrypto turboshake",
         move |config| match config.domain {
             Some(domain) if domain != turboshake::DEFAULT_DS => {
-                Ok(Box::new(Native::<TurboShakeDomain> {
+                Ok(Box::new(Extendable(Native::<TurboShakeDomain> {
                     state: TurboShakeDomain::new(rate, domain),
                     out_len: config.output_len,
                     update: TurboShakeDomain::absorb,
                     finish_reset: TurboShakeDomain::finish_reset,
                     reset: TurboShakeDomain::reset,
-                }))
+                })))
             }
-            _ => Ok(Box::new(Native::<X> {
+            _ => Ok(Box::new(Extendable(Native::<X> {
                 state: X::default(),
                 out_len: config.output_len,
                 update: Update::update,
                 finish_reset: |x, out| x.finalize_xof_reset_into(out),
                 reset: Reset::reset,
-            })),
+            }))),
         },
     )
     .with_length()
