@@ -27,6 +27,7 @@ struct Spec {
     default_bench: bool,
     git_object_format: bool,
     hashdeep_column: Option<&'static str>,
+    integer_digest: bool,
     /// The digest of "abc" at default parameters, from the independent oracles
     /// of `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash /
     /// SipHash / HighwayHash / CRC32C libraries, the pure-Python BLAKE3). A
@@ -55,6 +56,7 @@ const BASE: Spec = Spec {
     default_bench: true,
     git_object_format: false,
     hashdeep_column: None,
+    integer_digest: false,
     abc: "",
     preference: &[],
 };
@@ -277,6 +279,7 @@ const fn xxh(
         block_size,
         tag,
         file_bound: FileBound::Reading,
+        integer_digest: true,
         abc,
         preference: if bytes >= 8 && block_size == 64 {
             XXH3_ORDER
@@ -608,6 +611,7 @@ fn specs() -> Vec<Spec> {
             block_size: 1,
             tag: "CRC32C",
             file_bound: FileBound::Reading,
+            integer_digest: true,
             abc: "364b3fb7",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding chosen at run time"),
@@ -704,6 +708,7 @@ pub(crate) fn algorithms() -> Vec<Algorithm> {
             default_bench: s.default_bench,
             git_object_format: s.git_object_format,
             hashdeep_column: s.hashdeep_column.map(str::to_string),
+            integer_digest: s.integer_digest,
             self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
             preference: s
                 .preference
