@@ -26,6 +26,7 @@ import hmac
 import os
 import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -94,6 +95,7 @@ for _a in [
     Alg("siphash-1-3", 8, key=(16,)),
     Alg("xxh32", 4), Alg("xxh64", 8), Alg("xxh3-64", 8), Alg("xxh3-128", 16),
     Alg("crc32c", 4),
+    Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
     Alg("kmac128", 32, lens=(1, None), key="any", custom=True),
     Alg("kmac256", 64, lens=(1, None), key="any", custom=True),
@@ -692,6 +694,12 @@ ORACLE_TEXT = {
     "xxh3-64": "PyPI xxhash (C libxxhash) xxh3_64 hexdigest, seed 0",
     "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest, seed 0",
     "crc32c": "PyPI crc32c (C, Castagnoli) integer printed big-endian",
+    "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
+    "crc64nvme": "PyPI crcmod (C extension) CRC-64/NVME: poly 0x1AD93D23594C93659 reflected, "
+                 "init and xorout all ones; integer printed big-endian",
+    "crc32-posix": "PyPI crcmod (C extension) CRC-32/CKSUM over the data and its length "
+                   "(LSB first, as few bytes as it takes), as POSIX cksum; agrees with "
+                   "coreutils cksum",
     "hmac-sha256": "Python hmac over hashlib sha256",
     "hmac-sha512": "Python hmac over hashlib sha512",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
@@ -720,6 +728,7 @@ ORACLE_SHORT = {
     "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
     "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
     "crc32c": "the crc32c package (C)",
+    "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
@@ -731,6 +740,34 @@ def published_oracle(alg, publisher):
     implementation re-checks every record (gen_vectors.py self_check)."""
     return "%s; every record re-checked by %s (scripts/gen_vectors.py self-check)" % (
         publisher, ORACLE_SHORT[alg])
+
+
+_CRCMOD = {}
+
+
+def _crcmod(name):
+    """crcmod functions. crcmod's initCrc is the register's start value XORed
+    with xorOut, so an all-ones Rocksoft init with all-ones xorout is 0 here."""
+    if name not in _CRCMOD:
+        import crcmod
+        _CRCMOD.update({
+            "crc64nvme": crcmod.mkCrcFun(0x1AD93D23594C93659, initCrc=0, rev=True,
+                                         xorOut=0xFFFFFFFFFFFFFFFF),
+            "cksum": crcmod.mkCrcFun(0x104C11DB7, initCrc=0xFFFFFFFF, rev=False,
+                                     xorOut=0xFFFFFFFF),
+            "crc32": crcmod.mkCrcFun(0x104C11DB7, initCrc=0, rev=True, xorOut=0xFFFFFFFF),
+        })
+    return _CRCMOD[name]
+
+
+def posix_cksum(msg):
+    """POSIX cksum: CRC-32/CKSUM over the data then its length, least
+    significant byte first, in as few bytes as it takes."""
+    n, suffix = len(msg), bytearray()
+    while n:
+        suffix.append(n & 0xFF)
+        n >>= 8
+    return _crcmod("cksum")(bytes(msg) + bytes(suffix))
 
 
 def compute(alg, msg, key=None, custom=None, length=None):
@@ -786,6 +823,12 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg == "crc32c":
         import crc32c
         return crc32c.crc32c(msg).to_bytes(4, "big")
+    if alg == "crc32":
+        return zlib.crc32(msg).to_bytes(4, "big")
+    if alg == "crc64nvme":
+        return _crcmod("crc64nvme")(msg).to_bytes(8, "big")
+    if alg == "crc32-posix":
+        return posix_cksum(msg).to_bytes(4, "big")
     if alg in ("hmac-sha256", "hmac-sha512"):
         k = bytes(32) if key is None else key
         return hmac.new(k, msg, alg[5:]).digest()
@@ -867,11 +910,29 @@ def self_check():
         key, data = rng.bytes(16), rng.bytes(n)
         if siphash(2, 4, key, data) != siphashc.siphash(key, data).to_bytes(8, "little"):
             raise AssertionError("paper SipHash-2-4 disagrees with siphashc")
-    # 3. HMAC's default key (32 zero bytes) equals the empty key.
+    # 3. The CRC oracles against each other, the catalogue check values and
+    #    the machine's coreutils cksum where there is one.
+    for n in list(range(0, 70)) + [1000, 4097, 70000]:
+        data = rng.bytes(n)
+        if _crcmod("crc32")(data) != zlib.crc32(data):
+            raise AssertionError("crcmod CRC-32 disagrees with zlib")
+    checks = {"crc64nvme": 0xAE8B14860A799888, "cksum": 0x765E7680, "crc32": 0xCBF43926}
+    for name, value in checks.items():
+        if _crcmod(name)(b"123456789") != value:
+            raise AssertionError("crcmod %s misses its check value" % name)
+    import shutil
+    import subprocess
+    if shutil.which("cksum"):
+        for n in (0, 1, 255, 256, 65535, 65536, 100000):
+            data = rng.bytes(n)
+            out = subprocess.run(["cksum"], input=data, capture_output=True, check=True).stdout
+            if int(out.split()[0]) != posix_cksum(data):
+                raise AssertionError("POSIX cksum oracle disagrees with cksum(1) at %d bytes" % n)
+    # 4. HMAC's default key (32 zero bytes) equals the empty key.
     for h in ("sha256", "sha512"):
         if hmac.new(bytes(32), b"abc", h).digest() != hmac.new(b"", b"abc", h).digest():
             raise AssertionError("HMAC zero key != empty key")
-    # 4. Every published record, every algorithm.
+    # 5. Every published record, every algorithm.
     counts = {}
     files = sorted(f for f in os.listdir(PUBLISHED) if f.endswith(".vec"))
     if not files:

@@ -9,6 +9,9 @@ Always (re)written, from installed packages or from small tables below:
   rfc4231-hmac.vec     RFC 4231 HMAC-SHA-256/512 (cryptography-vectors)
   sp800-185-kmac.vec   NIST SP 800-185 KMAC samples #1-#6 (table below)
   crc32c.vec           CRC-32C check value and RFC 3720 B.4 (table below)
+  crc.vec              CRC-32, CRC-64/NVME and POSIX cksum: catalogue check
+                       values, Go's golden table, the NVMe specification,
+                       coreutils' cksum test (tables below)
 
 Written only with `--upstream DIR` (otherwise the committed files are kept
 as they are; they are data transcribed once from upstream documents, and
@@ -299,6 +302,110 @@ def import_crc32c():
 
 # ---------------------------------------------------------------------------
 # Upstream files (only with --upstream DIR)
+# CRC-32/ISO-HDLC, from Go's hash/crc32 golden table (its IEEE column;
+# repository golang/go, src/hash/crc32/crc32_test.go, commit
+# 16d31dcc838e87d34f670ffd00e123f7a0d00d30).
+GO_CRC32_GOLDEN = [
+    (0x0, ""), (0xe8b7be43, "a"), (0x9e83486d, "ab"), (0x352441c2, "abc"),
+    (0xed82cd11, "abcd"), (0x8587d865, "abcde"), (0x4b8e39ef, "abcdef"),
+    (0x312a6aa6, "abcdefg"), (0xaeef2a50, "abcdefgh"), (0x8da988af, "abcdefghi"),
+    (0x3981703a, "abcdefghij"),
+    (0x6b9cdfe7, "Discard medicine more than two years old."),
+    (0xc90ef73f, "He who has a shady past knows that nice guys finish last."),
+    (0xb902341f, "I wouldn't marry him with a ten foot pole."),
+    (0x42080e8, "Free! Free!/A trip/to Mars/for 900/empty jars/Burma Shave"),
+    (0x154c6d11, "The days of the digital watch are numbered.  -Tom Stoppard"),
+    (0x4c418325, "Nepal premier won't resign."),
+    (0x33955150, "For every action there is an equal and opposite government program."),
+    (0x26216a4b, "His money is twice tainted: 'taint yours and 'taint mine."),
+    (0x1abbe45e, "There is no reason for any individual to have a computer in their home. -Ken Olsen, 1977"),
+    (0xc89a94f7, "It's a tiny change to the code and not completely disgusting. - Bob Manchek"),
+    (0xab3abe14, "size:  a.out:  bad magic"),
+    (0xbab102b6, "The major problem is with sendmail.  -Mark Horton"),
+    (0x999149d7, "Give me a rock, paper and scissors and I will move the world.  CCFestoon"),
+    (0x6d52a33c, "If the enemy is within range, then so are you."),
+    (0x90631e8d, "It's well we cannot hear the screams/That we create in others' dreams."),
+    (0x78309130, "You remind me of a TV show, but that's all right: I watch it anyway."),
+    (0x7d0a377f, "C is as portable as Stonehedge!!"),
+    (0x8c79fd79, "Even if I could be Shakespeare, I think I should still choose to be Faraday. - A. Huxley"),
+    (0xa20b7167, "The fugacity of a constituent in a mixture of gases at a given temperature is proportional to its mole fraction.  Lewis-Randall Rule"),
+    (0x8e0bb443, "How can you write a big system without C++?  -Paul Glick"),
+]
+
+
+def _coreutils_cksum_inputs():
+    """The five inputs of coreutils tests/cksum/cksum.sh, built as it builds them
+    (`printf '\\%03o'` with no argument from `seq 0 -1` still prints one 00)."""
+    every = b"".join(bytes(range(0, max(off, 0) + 1)) + bytes(range(256))
+                     for off in range(-1, 7))
+    seq = lambda n: "".join("%d\n" % i for i in range(1, n + 1)).encode()
+    return [
+        ("every byte value, eight times, after growing prefixes", every),
+        ("bytes 00..82 (131 bytes: four-fold PCLMUL)", bytes(range(131))),
+        ("bytes 00..40 (65 bytes: one-fold PCLMUL)", bytes(range(65))),
+        ("`seq 1 12780` (crosses the 64 KiB read buffer by > 32 bytes)", seq(12780)),
+        ("`seq 1 12795` (crosses it by >= 128 bytes)", seq(12795)),
+    ]
+
+
+# coreutils tests/cksum/cksum.sh (repository coreutils/coreutils, commit
+# 28b176085f04a6227d7fadd28a129b5cb02dfbf5): `cksum -a crc` and `cksum -a
+# crc32b` of the inputs above, in decimal as cksum prints them.
+COREUTILS_CKSUM = [(4097727897, 559400337), (3800919234, 3739179551),
+                   (796287823, 1086353368), (3720986905, 388883562),
+                   (4278270357, 2796628507)]
+
+
+def import_crc():
+    records = []
+
+    def add(alg, note, data, value, width):
+        rec = {"alg": alg, "comment": [note] if note else None}
+        if data and len(set(data)) == 1 and len(data) > 64:
+            rec["msg_repeat"] = "%02x %d" % (data[0], len(data))
+        else:
+            rec["msg"] = data.hex()
+        rec["digest"] = "%0*x" % (width * 2, value)
+        records.append(rec)
+
+    add("crc32", "CRC-32/ISO-HDLC check value (CRC catalogue)", b"123456789", 0xcbf43926, 4)
+    for i, (value, text) in enumerate(GO_CRC32_GOLDEN):
+        add("crc32", "Go hash/crc32 golden table, IEEE column" if i == 0 else None,
+            text.encode(), value, 4)
+    inputs = _coreutils_cksum_inputs()
+    for i, ((note, data), (_, crc32b)) in enumerate(zip(inputs, COREUTILS_CKSUM)):
+        add("crc32", "coreutils tests/cksum/cksum.sh, cksum -a crc32b: " + note, data, crc32b, 4)
+    add("crc64nvme", "CRC-64/NVME check value (CRC catalogue; the NVM Command Set "
+        "specification 1.0d's own check value, Figure 120, is misprinted)",
+        b"123456789", 0xae8b14860a799888, 8)
+    add("crc64nvme", "NVM Express NVM Command Set Specification 1.0d, Figure 122: 4 KiB of 00",
+        bytes(4096), 0x6482d367eb22b64e, 8)
+    add("crc64nvme", "NVM Command Set Specification 1.0d, Figure 122: 4 KiB of FF",
+        b"\xff" * 4096, 0xc0ddba7302eca3ac, 8)
+    for (note, data), (crc, _) in zip(inputs, COREUTILS_CKSUM):
+        add("crc32-posix", "coreutils tests/cksum/cksum.sh, cksum (-a crc): " + note, data, crc, 4)
+    for rec in records:
+        if rec["comment"] is None:
+            del rec["comment"]
+    path = os.path.join(PUBLISHED, "crc.vec")
+    gv.write_vec(path, [
+        "CRC-32 (ISO-HDLC: zlib, gzip, S3's CRC32, cksum -a crc32b), CRC-64/NVME (S3's",
+        "default) and the POSIX cksum CRC. Digests are the CRC value printed big-endian.",
+        "Generated by scripts/import_published.py; do not edit.",
+    ], [
+        "CRC catalogue (reveng) check values for \"123456789\": CRC-32/ISO-HDLC cbf43926, "
+        "CRC-64/NVME ae8b14860a799888",
+        "golang/go src/hash/crc32/crc32_test.go golden (IEEE) @ 16d31dcc838e87d34f670ffd00e123f7a0d00d30",
+        "NVM Express NVM Command Set Specification 1.0d (2023-12-28), section 5.2.1.3.5, Figure 122",
+        "coreutils/coreutils tests/cksum/cksum.sh @ 28b176085f04a6227d7fadd28a129b5cb02dfbf5",
+    ], {
+        "crc32": gv.published_oracle("crc32", "the CRC catalogue, Go's golden table and coreutils' test (published values)"),
+        "crc64nvme": gv.published_oracle("crc64nvme", "the CRC catalogue and the NVMe specification (published values)"),
+        "crc32-posix": gv.published_oracle("crc32-posix", "coreutils' cksum test (published values)"),
+    }, records)
+    return [path]
+
+
 # ---------------------------------------------------------------------------
 
 UPSTREAM = {
@@ -710,6 +817,7 @@ def main(argv):
     written += import_hmac()
     written += import_kmac()
     written += import_crc32c()
+    written += import_crc()
     if args.upstream:
         written += import_blake2_kat(args.upstream)
         written += import_blake3(args.upstream)
