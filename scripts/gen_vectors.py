@@ -75,7 +75,7 @@ class Alg:
 
 ALGS = {}
 for _a in [
-    Alg("md5", 16), Alg("sha1", 20),
+    Alg("md5", 16), Alg("md4", 16), Alg("ripemd160", 20), Alg("sm3", 32), Alg("sha1", 20),
     Alg("sha224", 28), Alg("sha256", 32), Alg("sha384", 48), Alg("sha512", 64),
     Alg("sha512-224", 28), Alg("sha512-256", 32),
     Alg("sha3-224", 28), Alg("sha3-256", 32), Alg("sha3-384", 48), Alg("sha3-512", 64),
@@ -694,6 +694,9 @@ ORACLE_TEXT = {
     "xxh3-64": "PyPI xxhash (C libxxhash) xxh3_64 hexdigest, seed 0",
     "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest, seed 0",
     "crc32c": "PyPI crc32c (C, Castagnoli) integer printed big-endian",
+    "md4": "pycryptodome MD4 (its own C)",
+    "ripemd160": "pycryptodome RIPEMD160 (its own C)",
+    "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
     "crc64nvme": "PyPI crcmod (C extension) CRC-64/NVME: poly 0x1AD93D23594C93659 reflected, "
                  "init and xorout all ones; integer printed big-endian",
@@ -728,6 +731,7 @@ ORACLE_SHORT = {
     "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
     "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
     "crc32c": "the crc32c package (C)",
+    "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
@@ -778,6 +782,15 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg in _HASHLIB:
         assert length is None or length == a.default
         return hashlib.new(_HASHLIB[alg], msg).digest()
+    if alg == "md4":
+        from Crypto.Hash import MD4
+        return MD4.new(bytes(msg)).digest()
+    if alg == "ripemd160":
+        from Crypto.Hash import RIPEMD160
+        return RIPEMD160.new(bytes(msg)).digest()
+    if alg == "sm3":
+        from gmssl import sm3 as gm_sm3
+        return bytes.fromhex(gm_sm3.sm3_hash(list(msg)))
     if alg == "shake128":
         return hashlib.shake_128(msg).digest(L)
     if alg == "shake256":

@@ -114,6 +114,8 @@ const RUSTCRYPTO: Pref = (
     "pure Rust, SIMD where the crate detects it",
 );
 const RING: Pref = ("ring", None, "BoringSSL-derived assembly");
+/// OpenSSL's portable C, for hashes it has no assembly for.
+const OPENSSL_C: Pref = ("openssl", None, "OpenSSL's portable C");
 /// SHA-1 and SHA-256: with SHA-NI (or ARMv8 SHA2) every backend ties on bulk
 /// data, and RustCrypto has the least overhead per message.
 const SHA_NI_ORDER: &[Pref] = &[
@@ -394,6 +396,56 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // Broken since 1995; here to read old manifests (rhash, ED2K's parts).
+            name: "md4",
+            aliases: &["md-4"],
+            family: "MD4",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(16),
+            tag: "MD4",
+            default_bench: false,
+            abc: "a448017aaf21d8525fc10ae87aa6729d",
+            preference: &[
+                ("rustcrypto", None, "0.83x OpenSSL on bulk data here, but OpenSSL 3 needs its legacy provider loaded for MD4"),
+                OPENSSL_C,
+            ],
+            ..BASE
+        },
+        Spec {
+            // Bitcoin's HASH160 and OpenPGP v3 fingerprints.
+            name: "ripemd160",
+            aliases: &["ripemd-160", "rmd160", "ripemd"],
+            family: "RIPEMD",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(20),
+            tag: "RIPEMD160",
+            // rhash --bsd, and OpenSSL's `dgst` output.
+            foreign_tags: &[("RMD160", None), ("RIPEMD-160", None)],
+            default_bench: false,
+            abc: "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc",
+            preference: &[
+                ("rustcrypto", None, "1.25x OpenSSL's C on bulk data here"),
+                OPENSSL_C,
+            ],
+            ..BASE
+        },
+        Spec {
+            // GB/T 32905-2016, ISO/IEC 10118-3; `cksum -a sm3`.
+            name: "sm3",
+            aliases: &["sm-3"],
+            family: "SM3",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(32),
+            tag: "SM3",
+            default_bench: false,
+            abc: "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
+            preference: &[
+                ("rustcrypto", None, "within 7 % of OpenSSL's C on bulk data here, with less cost per message"),
+                OPENSSL_C,
+            ],
+            ..BASE
+        },
+        Spec {
             name: "sha1",
             aliases: &["sha-1"],
             family: "SHA-1",
@@ -659,8 +711,9 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             name: "crc32-posix",
-            // What `cksum` prints with no option: the CRC of the data and its length.
-            aliases: &["cksum", "posix-cksum", "crc-posix"],
+            // What `cksum` prints with no option (coreutils' `-a crc`): the CRC
+            // of the data and its length.
+            aliases: &["cksum", "posix-cksum", "crc-posix", "crc"],
             tag: "CRC",
             abc: "48aa78a2",
             preference: &[

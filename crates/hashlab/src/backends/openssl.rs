@@ -6,6 +6,7 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CString};
 use std::ptr;
+use std::sync::Arc;
 
 use openssl_sys as ffi;
 
@@ -92,18 +93,84 @@ fn backend_error(algorithm: &str, message: String) -> HashError {
     }
 }
 
-fn fetch_md(name: &str) -> Result<*mut ffi::EVP_MD, String> {
+/// `EVP_MD_fetch` from a library context (NULL: the process's default one).
+fn fetch_md_in(lib: *mut ffi::OSSL_LIB_CTX, name: &str) -> Result<*mut ffi::EVP_MD, String> {
     ffi::init();
     let cname = CString::new(name).expect("digest names have no NUL");
-    // SAFETY: a NULL library context and property query mean the defaults.
-    let md = unsafe { ffi::EVP_MD_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+    // SAFETY: `lib` is NULL or a live library context; a NULL property query means the defaults.
+    let md = unsafe { ffi::EVP_MD_fetch(lib, cname.as_ptr(), ptr::null()) };
     if md.is_null() {
-        Err(format!(
-            "this OpenSSL has no digest {name} ({})",
-            last_error()
-        ))
+        Err(last_error())
     } else {
         Ok(md)
+    }
+}
+
+/// A library context of our own with OpenSSL 3's legacy provider loaded, for
+/// digests (MD4) that only it carries in most builds. Loading it into the
+/// process's default context would change what every other user of libcrypto
+/// in the process can fetch; this context is private to the hashers that hold it.
+struct LegacyLib(*mut ffi::OSSL_LIB_CTX);
+
+// SAFETY: an OSSL_LIB_CTX is thread-safe once its providers are loaded, which
+// happens before it is shared; it is freed once, by the last owner.
+unsafe impl Send for LegacyLib {}
+unsafe impl Sync for LegacyLib {}
+
+impl LegacyLib {
+    fn load() -> Result<Arc<LegacyLib>, String> {
+        ffi::init();
+        // SAFETY: plain allocation, checked below.
+        let lib = LegacyLib(unsafe { ffi::OSSL_LIB_CTX_new() });
+        if lib.0.is_null() {
+            return Err(format!("OSSL_LIB_CTX_new failed ({})", last_error()));
+        }
+        // SAFETY: a live context and a NUL-terminated provider name. The
+        // provider is freed with the context.
+        if unsafe { ffi::OSSL_PROVIDER_load(lib.0, c"legacy".as_ptr()) }.is_null() {
+            return Err(format!(
+                "its legacy provider does not load ({})",
+                last_error()
+            ));
+        }
+        Ok(Arc::new(lib))
+    }
+}
+
+impl Drop for LegacyLib {
+    fn drop(&mut self) {
+        // SAFETY: allocated by OSSL_LIB_CTX_new and freed once, after every
+        // EVP_MD fetched from it (their owners hold this Arc).
+        unsafe { ffi::OSSL_LIB_CTX_free(self.0) };
+    }
+}
+
+/// Where a digest is fetched from.
+#[derive(Clone, Copy)]
+enum Provider {
+    Default,
+    /// The default context if it has the digest, else the legacy provider in a context of our own.
+    DefaultOrLegacy,
+}
+
+/// Fetches `name` as `provider` says, with the library context it came from
+/// (None: the process's default, which outlives everything).
+fn fetch_md_from(
+    name: &str,
+    provider: Provider,
+) -> Result<(*mut ffi::EVP_MD, Option<Arc<LegacyLib>>), String> {
+    match (fetch_md_in(ptr::null_mut(), name), provider) {
+        (Ok(md), _) => Ok((md, None)),
+        (Err(e), Provider::Default) => Err(format!("this OpenSSL has no digest {name} ({e})")),
+        (Err(default), Provider::DefaultOrLegacy) => {
+            let no = |legacy: String| {
+                format!("this OpenSSL has no digest {name}: not in its default provider ({default}), and {legacy}")
+            };
+            let lib = LegacyLib::load().map_err(no)?;
+            let md = fetch_md_in(lib.0, name)
+                .map_err(|e| no(format!("not in its legacy provider either ({e})")))?;
+            Ok((md, Some(lib)))
+        }
     }
 }
 
@@ -119,9 +186,12 @@ fn fetch_mac(name: &str) -> Result<*mut ffi::EVP_MAC, String> {
     }
 }
 
-fn probe_md(name: &'static str) -> impl Fn() -> Result<(), String> + Send + Sync {
+fn probe_md(
+    name: &'static str,
+    provider: Provider,
+) -> impl Fn() -> Result<(), String> + Send + Sync {
     move || {
-        let md = fetch_md(name)?;
+        let (md, _lib) = fetch_md_from(name, provider)?;
         // SAFETY: md came from EVP_MD_fetch and is released once.
         unsafe { ffi::EVP_MD_free(md) };
         Ok(())
@@ -143,6 +213,9 @@ struct EvpDigest {
     ctx: *mut ffi::EVP_MD_CTX,
     out_len: usize,
     xof: bool,
+    /// The private library context `md` came from, if not the default one:
+    /// dropped after `md` and `ctx` are freed (fields drop after `Drop::drop`).
+    _lib: Option<Arc<LegacyLib>>,
 }
 
 // SAFETY: the context is owned exclusively by this value; OpenSSL contexts may
@@ -151,7 +224,11 @@ unsafe impl Send for EvpDigest {}
 
 impl EvpDigest {
     fn new(name: &str, out_len: usize, xof: bool) -> Result<Self, String> {
-        let md = fetch_md(name)?;
+        Self::from(name, Provider::Default, out_len, xof)
+    }
+
+    fn from(name: &str, provider: Provider, out_len: usize, xof: bool) -> Result<Self, String> {
+        let (md, lib) = fetch_md_from(name, provider)?;
         // SAFETY: plain allocation; checked for NULL below.
         let ctx = unsafe { ffi::EVP_MD_CTX_new() };
         let digest = EvpDigest {
@@ -159,6 +236,7 @@ impl EvpDigest {
             ctx,
             out_len,
             xof,
+            _lib: lib,
         };
         if ctx.is_null() {
             return Err("EVP_MD_CTX_new failed".into());
@@ -234,6 +312,7 @@ impl Hasher for EvpDigest {
                 ctx,
                 out_len: self.out_len,
                 xof: self.xof,
+                _lib: self._lib.clone(),
             })
         }
     }
@@ -415,17 +494,29 @@ fn no_params() -> MacParams {
 }
 
 fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend {
+    digest_entry_from(algorithm, md, xof, Provider::Default)
+}
+
+fn digest_entry_from(
+    algorithm: &'static str,
+    md: &'static str,
+    xof: bool,
+    provider: Provider,
+) -> Backend {
     let backend = Backend::new(
         algorithm,
         NAME,
-        "OpenSSL 3 libcrypto (EVP_MD)",
+        match provider {
+            Provider::Default => "OpenSSL 3 libcrypto (EVP_MD)",
+            Provider::DefaultOrLegacy => "OpenSSL 3 libcrypto (EVP_MD; legacy provider if needed)",
+        },
         move |config| {
-            let h = EvpDigest::new(md, config.output_len, xof)
+            let h = EvpDigest::from(md, provider, config.output_len, xof)
                 .map_err(|e| backend_error(algorithm, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
     )
-    .with_probe(probe_md(md));
+    .with_probe(probe_md(md, provider));
     if xof {
         backend.with_length()
     } else {
@@ -555,12 +646,20 @@ fn blake2_entry(
     )
     .with_key()
     .with_length()
-    .with_probe(probe_md(md))
+    .with_probe(probe_md(md, Provider::Default))
 }
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
         digest_entry("md5", "MD5", false).with_dispatch(&MD5),
+        // OpenSSL 3 moved MD4 to the legacy provider (3.0 man7/OSSL_PROVIDER-legacy);
+        // some distributions still build it into the default one.
+        digest_entry_from("md4", "MD4", false, Provider::DefaultOrLegacy)
+            .with_dispatch(&PORTABLE_C),
+        // RIPEMD-160 was legacy-only before OpenSSL 3.0.7.
+        digest_entry_from("ripemd160", "RIPEMD160", false, Provider::DefaultOrLegacy)
+            .with_dispatch(&PORTABLE_C),
+        digest_entry("sm3", "SM3", false).with_dispatch(&PORTABLE_C),
         digest_entry("sha1", "SHA1", false).with_dispatch(&SHA1),
         digest_entry("sha224", "SHA224", false).with_dispatch(&SHA256),
         digest_entry("sha256", "SHA256", false).with_dispatch(&SHA256),

@@ -1,4 +1,4 @@
-//! RustCrypto: md-5, sha1, sha2 and sha3 (SHA-NI/AVX2 paths chosen at run time by
+//! RustCrypto: md-5, md4, ripemd, sm3, sha1, sha2 and sha3 (SHA-NI/AVX2 paths chosen at run time by
 //! the crates' `cpufeatures` detection), shake, blake2, k12, turboshake, hmac, and
 //! KMAC. No RustCrypto crate implements KMAC, so it is the thin SP 800-185
 //! construction below over the maintained `cshake` crate.
@@ -100,6 +100,9 @@ where
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
         fixed::<md5::Md5>("md5", "RustCrypto md-5").with_dispatch(&PORTABLE),
+        fixed::<md4::Md4>("md4", "RustCrypto md4").with_dispatch(&PORTABLE),
+        fixed::<ripemd::Ripemd160>("ripemd160", "RustCrypto ripemd").with_dispatch(&PORTABLE),
+        fixed::<sm3::Sm3>("sm3", "RustCrypto sm3").with_dispatch(&PORTABLE),
         fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)").with_dispatch(&SHA1),
         fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
             .with_dispatch(&SHA256),
