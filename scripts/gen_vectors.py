@@ -97,6 +97,18 @@ for _a in [
     Alg("crc32c", 4),
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
+    Alg("hmac-md5", 16, key="any"),
+    Alg("hmac-sha1", 20, key="any"),
+    Alg("hmac-sha224", 28, key="any"),
+    Alg("hmac-sha384", 48, key="any"),
+    Alg("hmac-sha512-224", 28, key="any"),
+    Alg("hmac-sha512-256", 32, key="any"),
+    Alg("hmac-sha3-224", 28, key="any"),
+    Alg("hmac-sha3-256", 32, key="any"),
+    Alg("hmac-sha3-384", 48, key="any"),
+    Alg("hmac-sha3-512", 64, key="any"),
+    Alg("hmac-sm3", 32, key="any"),
+    Alg("hmac-ripemd160", 20, key="any"),
     Alg("kmac128", 32, lens=(1, None), key="any", custom=True),
     Alg("kmac256", 64, lens=(1, None), key="any", custom=True),
 ]:
@@ -704,6 +716,18 @@ ORACLE_TEXT = {
                    "(LSB first, as few bytes as it takes), as POSIX cksum; agrees with "
                    "coreutils cksum",
     "hmac-sha256": "Python hmac over hashlib sha256",
+    "hmac-md5": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib md5",
+    "hmac-sha1": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha1",
+    "hmac-sha224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha224",
+    "hmac-sha384": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha384",
+    "hmac-sha512-224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha512-224",
+    "hmac-sha512-256": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha512-256",
+    "hmac-sha3-224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-224",
+    "hmac-sha3-256": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-256",
+    "hmac-sha3-384": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-384",
+    "hmac-sha3-512": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-512",
+    "hmac-sm3": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sm3 (OpenSSL), which agrees with gmssl",
+    "hmac-ripemd160": "Python hmac (its own HMAC code, digestmod a constructor) over pycryptodome RIPEMD160",
     "hmac-sha512": "Python hmac over hashlib sha512",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
                "by SP 800-185 KMAC built in scripts/gen_vectors.py on pycryptodome cSHAKE128 "
@@ -734,6 +758,18 @@ ORACLE_SHORT = {
     "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
+    "hmac-md5": "Python hmac",
+    "hmac-sha1": "Python hmac",
+    "hmac-sha224": "Python hmac",
+    "hmac-sha384": "Python hmac",
+    "hmac-sha512-224": "Python hmac",
+    "hmac-sha512-256": "Python hmac",
+    "hmac-sha3-224": "Python hmac",
+    "hmac-sha3-256": "Python hmac",
+    "hmac-sha3-384": "Python hmac",
+    "hmac-sha3-512": "Python hmac",
+    "hmac-sm3": "Python hmac",
+    "hmac-ripemd160": "Python hmac",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
 }
@@ -744,6 +780,15 @@ def published_oracle(alg, publisher):
     implementation re-checks every record (gen_vectors.py self_check)."""
     return "%s; every record re-checked by %s (scripts/gen_vectors.py self-check)" % (
         publisher, ORACLE_SHORT[alg])
+
+
+def hmac_hash(name):
+    """A constructor of the hash under an HMAC. Handing Python's hmac a
+    constructor (not a name) makes it run its own HMAC code, not OpenSSL's."""
+    if name == "ripemd160":
+        from Crypto.Hash import RIPEMD160
+        return RIPEMD160.new
+    return lambda data=b"": hashlib.new(_HASHLIB.get(name, name), data)
 
 
 _CRCMOD = {}
@@ -845,6 +890,9 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg in ("hmac-sha256", "hmac-sha512"):
         k = bytes(32) if key is None else key
         return hmac.new(k, msg, alg[5:]).digest()
+    if alg.startswith("hmac-"):
+        k = bytes(32) if key is None else key
+        return hmac.new(k, msg, hmac_hash(alg[5:])).digest()
     if alg in ("kmac128", "kmac256"):
         bits = int(alg[4:])
         k = bytes(32) if key is None else key
@@ -886,6 +934,20 @@ def check_record(rec, path):
 # ---------------------------------------------------------------------------
 # Self-checks of the oracles against the published vectors
 # ---------------------------------------------------------------------------
+
+def read_unpublished():
+    """published/unpublished.txt: algorithm -> why it has no published vector."""
+    out = {}
+    with open(os.path.join(PUBLISHED, "unpublished.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, _, why = line.partition(":")
+                if name not in ALGS or not why.strip():
+                    raise AssertionError("unpublished.txt: bad line %r" % line)
+                out[name] = why.strip()
+    return out
+
 
 def self_check():
     """Fail loudly unless every oracle reproduces every published vector."""
@@ -941,7 +1003,12 @@ def self_check():
             out = subprocess.run(["cksum"], input=data, capture_output=True, check=True).stdout
             if int(out.split()[0]) != posix_cksum(data):
                 raise AssertionError("POSIX cksum oracle disagrees with cksum(1) at %d bytes" % n)
-    # 4. HMAC's default key (32 zero bytes) equals the empty key.
+    # 4. hashlib's SM3 (under HMAC-SM3) against gmssl.
+    for n in (0, 1, 55, 56, 63, 64, 65, 1000):
+        data = rng.bytes(n)
+        if hashlib.new("sm3", data).digest() != compute("sm3", data):
+            raise AssertionError("hashlib sm3 disagrees with gmssl")
+    # 4b. HMAC's default key (32 zero bytes) equals the empty key.
     for h in ("sha256", "sha512"):
         if hmac.new(bytes(32), b"abc", h).digest() != hmac.new(b"", b"abc", h).digest():
             raise AssertionError("HMAC zero key != empty key")
@@ -956,7 +1023,12 @@ def self_check():
         for rec in records:
             check_record(rec, path)
             counts[rec["alg"]] = counts.get(rec["alg"], 0) + 1
-    need = set(ALGS)
+    unpublished = read_unpublished()
+    stale = sorted(set(unpublished) & set(counts))
+    if stale:
+        raise AssertionError("published/unpublished.txt lists algorithms that have "
+                             "published vectors: " + ", ".join(stale))
+    need = set(ALGS) - set(unpublished)
     missing = sorted(need - set(counts))
     if missing:
         raise AssertionError("no published vectors checked for: " + ", ".join(missing))
@@ -983,11 +1055,33 @@ KEY_CLASSES = {
     "siphash-2-4": [16], "siphash-1-3": [16],
     "hmac-sha256": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
     "hmac-sha512": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
+    # The others: the same, plus the hash's block size -1, 0, +1 (a key
+    # longer than a block is hashed first).
+    "hmac-md5": None,
+    "hmac-sha1": None,
+    "hmac-sha224": None,
+    "hmac-sha384": None,
+    "hmac-sha512-224": None,
+    "hmac-sha512-256": None,
+    "hmac-sha3-224": None,
+    "hmac-sha3-256": None,
+    "hmac-sha3-384": None,
+    "hmac-sha3-512": None,
+    "hmac-sm3": None,
+    "hmac-ripemd160": None,
+
     # bytepad(encode_string(K), rate) fills one rate block exactly at
     # |K| = 163 (KMAC128) / 131 (KMAC256).
     "kmac128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
     "kmac256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
 }
+for _alg, _lens in KEY_CLASSES.items():
+    if _lens is None:
+        _block = hmac_hash(_alg[5:])().block_size
+        KEY_CLASSES[_alg] = sorted({0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200,
+                                    _block - 1, _block, _block + 1})
+del _alg, _lens
+
 CUSTOM_LENS = {
     "k12": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
     # cSHAKE's prefix bytepad(encode_string("KMAC") || encode_string(S), rate)

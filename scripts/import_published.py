@@ -7,6 +7,10 @@ Always (re)written, from installed packages or from small tables below:
                        VariableOut; Monte Carlo skipped. See LONGMSG_STRIDE.
   rfc1321-md5.vec      RFC 1321 test suite (cryptography-vectors)
   rfc4231-hmac.vec     RFC 4231 HMAC-SHA-256/512 (cryptography-vectors)
+  hmac.vec             RFC 2202 (HMAC-MD5, HMAC-SHA-1), RFC 2286 (HMAC-RIPEMD-160),
+                       RFC 4231 (HMAC-SHA-224/384) from cryptography-vectors;
+                       NIST's HMAC-SHA3 samples from pycryptodome's self-test;
+                       GM/T 0042-2015 HMAC-SM3 (table below)
   sp800-185-kmac.vec   NIST SP 800-185 KMAC samples #1-#6 (table below)
   crc32c.vec           CRC-32C check value and RFC 3720 B.4 (table below)
   md4-rmd160-sm3.vec   RFC 1320 MD4 suite, the RIPEMD-160 authors' table,
@@ -201,6 +205,91 @@ def import_hmac():
     ], sources, {a: gv.published_oracle(a, "RFC 4231 (published values)")
                  for a in ("hmac-sha256", "hmac-sha512")}, records)
     return [path]
+
+
+# GM/T 0042-2015 appendix D.3, HMAC-SM3, as OpenSSL transcribed it
+# (repository openssl/openssl, test/recipes/30-test_evp_data/evpmac_sm3.txt,
+# commit 33bf1514313a289a5edd08de5fe95b1caf1c7e32): (key, message, MAC).
+HMAC_SM3_GMT0042 = [
+    (bytes(range(1, 33)), b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq" * 2,
+     "ca05e144ed05d1857840d1f318a4a8669e559fc8391f414485bfdf7bb408963a"),
+    (bytes(range(1, 38)), b"\xcd" * 50,
+     "220bf579ded555393f0159f66c99877822a3ecf610d1552154b41d44b94db3ae"),
+    (b"\x0b" * 32, b"Hi There",
+     "c0ba18c68b90c88bc07de794bfc7d2c8d19ec31ed8773bc2b390c9604e0be11e"),
+    (b"Jefe Jeferson Jr", b"what do ya want for nothing?",
+     "ce791a34c59adef472997a249600f3f244d59e875be04055ba2ae12fc845e78c"),
+]
+
+
+def _pycryptodome_hmac_samples():
+    """(hash name, key hex, message hex, MAC) of the NIST CSRC HMAC-SHA3
+    samples in pycryptodome's own self-test (Crypto/SelfTest/Hash/test_HMAC.py
+    of the pinned package), read without importing it (it needs pytest)."""
+    import ast
+    import Crypto
+    path = os.path.join(os.path.dirname(Crypto.__file__), "SelfTest", "Hash", "test_HMAC.py")
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "test_data":
+            data = eval(compile(ast.Expression(node.value), path, "eval"),
+                        {"xl": lambda t: t.encode("latin-1").hex()})
+            break
+    else:
+        raise ValueError("%s: no test_data" % path)
+    names = {"SHA3_224": "hmac-sha3-224", "SHA3_256": "hmac-sha3-256",
+             "SHA3_384": "hmac-sha3-384", "SHA3_512": "hmac-sha3-512"}
+    out = []
+    for key, msg, results, description in data:
+        if not description.startswith("NIST CSRC"):
+            continue
+        for h, mac in results.items():
+            out.append((names[h], key, msg, mac, description))
+    return path, out
+
+
+def import_more_hmac():
+    records, sources = [], []
+    for alg, fn, origin in (
+            ("hmac-md5", "rfc-2202-md5.txt", "RFC 2202 section 2"),
+            ("hmac-sha1", "rfc-2202-sha1.txt", "RFC 2202 section 3"),
+            ("hmac-ripemd160", "rfc-2286-ripemd160.txt", "RFC 2286 section 2"),
+            ("hmac-sha224", "rfc-4231-sha224.txt", "RFC 4231 section 4"),
+            ("hmac-sha384", "rfc-4231-sha384.txt", "RFC 4231 section 4")):
+        rel = "HMAC/" + fn
+        sources.append("%s: %s" % (origin, _cv_source(rel)))
+        for i, b in enumerate(read_rsp(os.path.join(_cv_root(), rel))):
+            rec = {"alg": alg, "msg": _msg_from_block(b).hex(), "key": b["Key"],
+                   "digest": b["MD"]}
+            if i == 0:
+                rec["comment"] = ["%s (%s; a truncated case is kept with its full MAC, "
+                                  "as the package gives it)" % (origin, alg)]
+            records.append(rec)
+    path, samples = _pycryptodome_hmac_samples()
+    sources.append("NIST CSRC Examples with Intermediate Values, HMAC_SHA3-224/256/384/512.pdf, "
+                   "as carried by pycryptodome %s (%s)" % (_pkg_version("pycryptodome"),
+                                                           "Crypto/SelfTest/Hash/test_HMAC.py"))
+    for i, (alg, key, msg, mac, description) in enumerate(samples):
+        rec = {"alg": alg, "msg": msg, "key": key, "digest": mac}
+        rec["comment"] = [description]
+        records.append(rec)
+    sources.append("GM/T 0042-2015 appendix D.3 (HMAC-SM3), as in openssl/openssl "
+                   "test/recipes/30-test_evp_data/evpmac_sm3.txt @ 33bf1514313a289a5edd08de5fe95b1caf1c7e32")
+    for i, (key, msg, mac) in enumerate(HMAC_SM3_GMT0042):
+        rec = {"alg": "hmac-sm3", "msg": msg.hex(), "key": key.hex(), "digest": mac}
+        if i == 0:
+            rec["comment"] = ["GM/T 0042-2015 appendix D.3"]
+        records.append(rec)
+    out = os.path.join(PUBLISHED, "hmac.vec")
+    algs = sorted({r["alg"] for r in records})
+    gv.write_vec(out, [
+        "HMAC known answers beyond RFC 4231's SHA-256/512 (rfc4231-hmac.vec): RFC 2202,",
+        "RFC 2286, RFC 4231 for SHA-224/384, NIST's HMAC-SHA3 samples, GM/T 0042 for SM3.",
+        "No published answers were found for HMAC-SHA-512/224 and /256.",
+        "Generated by scripts/import_published.py; do not edit.",
+    ], sources, {a: gv.published_oracle(a, "the RFCs, NIST and GM/T 0042 (published values)")
+                 for a in algs}, records)
+    return [out]
 
 
 # NIST SP 800-185 "KMAC_samples" (CSRC, Examples with Intermediate Values).
@@ -893,6 +982,7 @@ def main(argv):
     written += import_cavp()
     written += import_md5()
     written += import_hmac()
+    written += import_more_hmac()
     written += import_kmac()
     written += import_crc32c()
     written += import_crc()

@@ -28,6 +28,9 @@ struct Spec {
     git_object_format: bool,
     hashdeep_column: Option<&'static str>,
     integer_digest: bool,
+    /// HMAC over this hash (RFC 2104), as its own algorithm `hmac-NAME`: the
+    /// rest of that entry follows from this one (see [`hmac_of`]).
+    hmac: Option<Hmac>,
     /// The digest of "abc" at default parameters, from the independent oracles
     /// of `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash /
     /// SipHash / HighwayHash / CRC32C libraries, the pure-Python BLAKE3). A
@@ -57,9 +60,25 @@ const BASE: Spec = Spec {
     git_object_format: false,
     hashdeep_column: None,
     integer_digest: false,
+    hmac: None,
     abc: "",
     preference: &[],
 };
+
+/// What an HMAC entry adds to its hash's entry.
+#[derive(Clone, Copy)]
+struct Hmac {
+    /// HMAC of "abc" under the default key (32 zero bytes), from Python's hmac.
+    abc: &'static str,
+    default_bench: bool,
+}
+
+const fn hmac(abc: &'static str) -> Option<Hmac> {
+    Some(Hmac {
+        abc,
+        default_bench: false,
+    })
+}
 
 const fn fixed(bytes: usize) -> OutputRule {
     OutputRule::Fixed { bytes }
@@ -391,6 +410,7 @@ fn specs() -> Vec<Spec> {
             tag: "MD5",
             bare_gnu_default: true,
             hashdeep_column: Some("md5"),
+            hmac: hmac("dd2701993d29fdd0b032c233cec63403"),
             abc: "900150983cd24fb0d6963f7d28e17f72",
             preference: &[OPENSSL_ASM, RUSTCRYPTO],
             ..BASE
@@ -422,6 +442,7 @@ fn specs() -> Vec<Spec> {
             // rhash --bsd, and OpenSSL's `dgst` output.
             foreign_tags: &[("RMD160", None), ("RIPEMD-160", None)],
             default_bench: false,
+            hmac: hmac("cf402f47ae89744c54ee3d8333677b26aaf3d8e2"),
             abc: "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc",
             preference: &[
                 ("rustcrypto", None, "1.25x OpenSSL's C on bulk data here"),
@@ -438,6 +459,7 @@ fn specs() -> Vec<Spec> {
             output: fixed(32),
             tag: "SM3",
             default_bench: false,
+            hmac: hmac("36525058ca466791502435c910517f1a7e86613d5f35ac1f18a94def0eaac81f"),
             abc: "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
             preference: &[
                 ("rustcrypto", None, "within 7 % of OpenSSL's C on bulk data here, with less cost per message"),
@@ -455,23 +477,31 @@ fn specs() -> Vec<Spec> {
             bare_gnu_default: true,
             git_object_format: true,
             hashdeep_column: Some("sha1"),
+            hmac: hmac("9b4a918f398d74d3e367970aba3cbe54e4d2b5d9"),
             abc: "a9993e364706816aba3e25717850c26c9cd0d89d",
             preference: SHA_NI_ORDER,
             ..BASE
         },
-        sha2(
-            "sha224",
-            &["sha-224", "sha2-224"],
-            224,
-            64,
-            "SHA224",
-            &[("SHA2-224", None)],
-            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
-        ),
+        Spec {
+            hmac: hmac("d473c456fa6aad72bbec9c6ad63ca92d8675caa0b7f451fa4b692081"),
+            ..sha2(
+                "sha224",
+                &["sha-224", "sha2-224"],
+                224,
+                64,
+                "SHA224",
+                &[("SHA2-224", None)],
+                "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+            )
+        },
         Spec {
             git_object_format: true,
             hashdeep_column: Some("sha256"),
-            ..sha2(
+            hmac: Some(Hmac {
+                abc: "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351",
+                default_bench: true,
+            }),
+                ..sha2(
                 "sha256",
                 &["sha-256", "sha2-256"],
                 256,
@@ -481,46 +511,73 @@ fn specs() -> Vec<Spec> {
                 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
             )
         },
-        sha2(
-            "sha384",
-            &["sha-384", "sha2-384"],
-            384,
-            128,
-            "SHA384",
-            &[("SHA2-384", None)],
-            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
-        ),
-        sha2(
-            "sha512",
-            &["sha-512", "sha2-512"],
-            512,
-            128,
-            "SHA512",
-            &[("SHA2-512", None)],
-            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
-        ),
-        sha2(
-            "sha512-224",
-            &["sha-512/224", "sha2-512/224", "sha512/224"],
-            224,
-            128,
-            "SHA512-224",
-            &[("SHA2-512/224", None), ("SHA512/224", None)],
-            "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
-        ),
-        sha2(
-            "sha512-256",
-            &["sha-512/256", "sha2-512/256", "sha512/256"],
-            256,
-            128,
-            "SHA512-256",
-            &[("SHA2-512/256", None), ("SHA512/256", None)],
-            "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
-        ),
-        sha3("sha3-224", 224, 144, "SHA3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
-        sha3("sha3-256", 256, 136, "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
-        sha3("sha3-384", 384, 104, "SHA3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"),
-        sha3("sha3-512", 512, 72, "SHA3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
+        Spec {
+            hmac: hmac("948f7c5caa500c31d7d4a0f52f3e3da7e33c8a9fe6ef528b8a9ac3e4adc4e24d908e6f40b737510e82354759dc5e9f06"),
+            ..sha2(
+                "sha384",
+                &["sha-384", "sha2-384"],
+                384,
+                128,
+                "SHA384",
+                &[("SHA2-384", None)],
+                "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+            )
+        },
+        Spec {
+            hmac: Some(Hmac {
+                abc: "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0",
+                default_bench: true,
+            }),
+            ..sha2(
+                "sha512",
+                &["sha-512", "sha2-512"],
+                512,
+                128,
+                "SHA512",
+                &[("SHA2-512", None)],
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+            )
+        },
+        Spec {
+            hmac: hmac("bbff170efa4e26333b19388fe35029e8d7c49c6443f5b2acb6e110dc"),
+            ..sha2(
+                "sha512-224",
+                &["sha-512/224", "sha2-512/224", "sha512/224"],
+                224,
+                128,
+                "SHA512-224",
+                &[("SHA2-512/224", None), ("SHA512/224", None)],
+                "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+            )
+        },
+        Spec {
+            hmac: hmac("784cac6aafefd5517029bae0cd223d58111dc37f390d982fae2a0548b5aa67ea"),
+            ..sha2(
+                "sha512-256",
+                &["sha-512/256", "sha2-512/256", "sha512/256"],
+                256,
+                128,
+                "SHA512-256",
+                &[("SHA2-512/256", None), ("SHA512/256", None)],
+                "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+            )
+        },
+        Spec {
+            hmac: hmac("45590e15e0bcb331f9de5c3bf8ef8e7d018a45397735e5a8a1ce0b9b"),
+            ..sha3("sha3-224", 224, 144, "SHA3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf")
+        },
+        Spec {
+            hmac: hmac("776bdf4f598121a2ac38c408d375731a5681f10998e77dcb92fb474adfef8f90"),
+            ..sha3("sha3-256", 256, 136, "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532")
+        },
+        Spec {
+            hmac: hmac("175064a7663c17b5fa7abcd6fb9d0969b7be431dc4d310d2196d06b23cd8a9db5b13013038437b636de8dfa38edc3452"),
+            ..sha3("sha3-384", 384, 104, "SHA3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25")
+        },
+        Spec {
+            hmac: hmac("aedf400b73941c7a3bfb6f72c9e6f4530216fe82d382b04da2dd5eb099f8ca4f9319c0158e5ca9368cb9fb497b0863e4b5fc62701c75eef6a8b30fdf7836bd59"),
+            ..sha3("sha3-512", 512, 72, "SHA3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0")
+        },
         Spec {
             name: "shake128",
             aliases: &["shake-128"],
@@ -723,33 +780,6 @@ fn specs() -> Vec<Spec> {
             ..crc_spec(4)
         },
         Spec {
-            name: "hmac-sha256",
-            aliases: &["hmac-sha-256", "hmac-sha2-256", "hmacsha256"],
-            family: "HMAC",
-            class: Mac,
-            lineage: Lineage::MerkleDamgard,
-            output: fixed(32),
-            key: ANY_KEY_ZERO_32,
-            tag: "HMAC-SHA256",
-            abc: "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351",
-            preference: SHA_NI_ORDER,
-            ..BASE
-        },
-        Spec {
-            name: "hmac-sha512",
-            aliases: &["hmac-sha-512", "hmac-sha2-512", "hmacsha512"],
-            family: "HMAC",
-            class: Mac,
-            lineage: Lineage::MerkleDamgard,
-            output: fixed(64),
-            key: ANY_KEY_ZERO_32,
-            block_size: 128,
-            tag: "HMAC-SHA512",
-            abc: "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0",
-            preference: SHA512_ORDER,
-            ..BASE
-        },
-        Spec {
             name: "kmac128",
             aliases: &["kmac-128"],
             family: "Keccak",
@@ -783,45 +813,92 @@ fn specs() -> Vec<Spec> {
 }
 
 pub(crate) fn algorithms() -> Vec<Algorithm> {
+    let specs = specs();
+    let hmacs = specs.iter().filter_map(hmac_of);
+    // The HMACs go before the other MACs (KMAC), after every hash.
+    let first_mac = specs
+        .iter()
+        .position(|s| s.class == Class::Mac)
+        .unwrap_or(specs.len());
+    let mut all: Vec<Algorithm> = specs[..first_mac].iter().map(algorithm).collect();
+    all.extend(hmacs);
+    all.extend(specs[first_mac..].iter().map(algorithm));
+    all
+}
+
+/// HMAC over the hash of `hash` (RFC 2104), when its entry asks for one:
+/// named, tagged and aliased after it, with its output, block size and
+/// backend preferences, and any key length (32 zero bytes when none is given).
+fn hmac_of(hash: &Spec) -> Option<Algorithm> {
+    let hmac = hash.hmac?;
+    let prefixed = |name: &str| format!("hmac-{name}");
+    Some(Algorithm {
+        name: prefixed(hash.name),
+        aliases: hash.aliases.iter().map(|a| prefixed(a)).collect(),
+        family: "HMAC".to_string(),
+        class: Class::Mac,
+        key: ANY_KEY_ZERO_32,
+        tag: format!("HMAC-{}", hash.tag),
+        foreign_tags: Vec::new(),
+        bare_gnu_default: false,
+        git_object_format: false,
+        hashdeep_column: None,
+        integer_digest: false,
+        default_bench: hmac.default_bench,
+        self_test: Some((b"abc".to_vec(), hmac.abc.to_string())),
+        ..algorithm(hash)
+    })
+}
+
+fn algorithm(s: &Spec) -> Algorithm {
+    Algorithm {
+        name: s.name.to_string(),
+        aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
+        family: s.family.to_string(),
+        class: s.class,
+        lineage: s.lineage,
+        output: s.output,
+        key: s.key,
+        customizable: s.customizable,
+        block_size: s.block_size,
+        tag: s.tag.to_string(),
+        foreign_tags: s
+            .foreign_tags
+            .iter()
+            .map(|(tag, length)| ForeignTag {
+                tag: tag.to_string(),
+                length: *length,
+            })
+            .collect(),
+        bare_gnu_default: s.bare_gnu_default,
+        lines: s.lines,
+        file_bound: s.file_bound,
+        stable: s.stable,
+        default_bench: s.default_bench,
+        git_object_format: s.git_object_format,
+        hashdeep_column: s.hashdeep_column.map(str::to_string),
+        integer_digest: s.integer_digest,
+        self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
+        preference: s
+            .preference
+            .iter()
+            .map(|(backend, requires, reason)| Preference {
+                backend: backend.to_string(),
+                requires: requires.map(str::to_string),
+                reason: reason.to_string(),
+            })
+            .collect(),
+    }
+}
+
+/// The hashes the catalog has an HMAC over, by name: backends offer
+/// `hmac-NAME` for those of them they implement.
+// Unused in a build with neither RustCrypto nor OpenSSL.
+#[allow(dead_code)]
+pub(crate) fn hmac_hashes() -> Vec<&'static str> {
     specs()
-        .into_iter()
-        .map(|s| Algorithm {
-            name: s.name.to_string(),
-            aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
-            family: s.family.to_string(),
-            class: s.class,
-            lineage: s.lineage,
-            output: s.output,
-            key: s.key,
-            customizable: s.customizable,
-            block_size: s.block_size,
-            tag: s.tag.to_string(),
-            foreign_tags: s
-                .foreign_tags
-                .iter()
-                .map(|(tag, length)| ForeignTag {
-                    tag: tag.to_string(),
-                    length: *length,
-                })
-                .collect(),
-            bare_gnu_default: s.bare_gnu_default,
-            lines: s.lines,
-            file_bound: s.file_bound,
-            stable: s.stable,
-            default_bench: s.default_bench,
-            git_object_format: s.git_object_format,
-            hashdeep_column: s.hashdeep_column.map(str::to_string),
-            integer_digest: s.integer_digest,
-            self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
-            preference: s
-                .preference
-                .iter()
-                .map(|(backend, requires, reason)| Preference {
-                    backend: backend.to_string(),
-                    requires: requires.map(str::to_string),
-                    reason: reason.to_string(),
-                })
-                .collect(),
-        })
+        .iter()
+        .filter(|s| s.hmac.is_some())
+        .map(|s| s.name)
         .collect()
 }

@@ -524,7 +524,12 @@ fn digest_entry_from(
     }
 }
 
-fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
+/// HMAC over the digest `md`, fetched from the default library context as
+/// EVP_MAC fetches it: available when both the MAC and that digest are.
+fn hmac_entry(algorithm: &str, md: &'static str) -> Backend {
+    let name = algorithm.to_string();
+    let has_mac = probe_mac("HMAC");
+    let has_md = probe_md(md, Provider::Default);
     Backend::new(
         algorithm,
         NAME,
@@ -535,12 +540,28 @@ fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
                 ..no_params()
             };
             let h = EvpMac::new("HMAC", key_of(config), config.output_len, params, false)
-                .map_err(|e| backend_error(algorithm, e))?;
+                .map_err(|e| backend_error(&name, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
     )
     .with_key()
-    .with_probe(probe_mac("HMAC"))
+    .with_probe(move || has_mac().and_then(|()| has_md()))
+}
+
+/// A fixed-output digest, and HMAC over it when the catalog has that HMAC,
+/// so an HMAC over an OpenSSL digest is added in the catalog alone.
+fn digest_and_hmac(
+    algorithm: &'static str,
+    md: &'static str,
+    provider: Provider,
+    dispatch: &'static Dispatch,
+) -> Vec<Backend> {
+    let mut entries =
+        vec![digest_entry_from(algorithm, md, false, provider).with_dispatch(dispatch)];
+    if crate::catalog::hmac_hashes().contains(&algorithm) {
+        entries.push(hmac_entry(&format!("hmac-{algorithm}"), md).with_dispatch(dispatch));
+    }
+    entries
 }
 
 /// OpenSSL's KMAC accepts keys of 4..=512 bytes and customization strings up to 512 bytes.
@@ -650,36 +671,42 @@ fn blake2_entry(
 }
 
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![
-        digest_entry("md5", "MD5", false).with_dispatch(&MD5),
+    use Provider::{Default, DefaultOrLegacy};
+    let digests = [
+        ("md5", "MD5", Default, &MD5),
         // OpenSSL 3 moved MD4 to the legacy provider (3.0 man7/OSSL_PROVIDER-legacy);
         // some distributions still build it into the default one.
-        digest_entry_from("md4", "MD4", false, Provider::DefaultOrLegacy)
-            .with_dispatch(&PORTABLE_C),
+        ("md4", "MD4", DefaultOrLegacy, &PORTABLE_C),
         // RIPEMD-160 was legacy-only before OpenSSL 3.0.7.
-        digest_entry_from("ripemd160", "RIPEMD160", false, Provider::DefaultOrLegacy)
-            .with_dispatch(&PORTABLE_C),
-        digest_entry("sm3", "SM3", false).with_dispatch(&PORTABLE_C),
-        digest_entry("sha1", "SHA1", false).with_dispatch(&SHA1),
-        digest_entry("sha224", "SHA224", false).with_dispatch(&SHA256),
-        digest_entry("sha256", "SHA256", false).with_dispatch(&SHA256),
-        digest_entry("sha384", "SHA384", false).with_dispatch(&SHA512),
-        digest_entry("sha512", "SHA512", false).with_dispatch(&SHA512),
-        digest_entry("sha512-224", "SHA512-224", false).with_dispatch(&SHA512),
-        digest_entry("sha512-256", "SHA512-256", false).with_dispatch(&SHA512),
-        digest_entry("sha3-224", "SHA3-224", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-256", "SHA3-256", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-384", "SHA3-384", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-512", "SHA3-512", false).with_dispatch(&KECCAK),
+        ("ripemd160", "RIPEMD160", DefaultOrLegacy, &PORTABLE_C),
+        ("sm3", "SM3", Default, &PORTABLE_C),
+        ("sha1", "SHA1", Default, &SHA1),
+        ("sha224", "SHA224", Default, &SHA256),
+        ("sha256", "SHA256", Default, &SHA256),
+        ("sha384", "SHA384", Default, &SHA512),
+        ("sha512", "SHA512", Default, &SHA512),
+        ("sha512-224", "SHA512-224", Default, &SHA512),
+        ("sha512-256", "SHA512-256", Default, &SHA512),
+        ("sha3-224", "SHA3-224", Default, &KECCAK),
+        ("sha3-256", "SHA3-256", Default, &KECCAK),
+        ("sha3-384", "SHA3-384", Default, &KECCAK),
+        ("sha3-512", "SHA3-512", Default, &KECCAK),
+    ];
+    let others = [
         digest_entry("shake128", "SHAKE128", true).with_dispatch(&KECCAK),
         digest_entry("shake256", "SHAKE256", true).with_dispatch(&KECCAK),
         blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64).with_dispatch(&PORTABLE_C),
         blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32).with_dispatch(&PORTABLE_C),
-        hmac_entry("hmac-sha256", "SHA256").with_dispatch(&SHA256),
-        hmac_entry("hmac-sha512", "SHA512").with_dispatch(&SHA512),
         kmac_entry("kmac128", "KMAC-128").with_dispatch(&KECCAK),
         kmac_entry("kmac256", "KMAC-256").with_dispatch(&KECCAK),
         siphash_entry("siphash-2-4", 2, 4).with_dispatch(&PORTABLE_C),
         siphash_entry("siphash-1-3", 1, 3).with_dispatch(&PORTABLE_C),
-    ]
+    ];
+    digests
+        .into_iter()
+        .flat_map(|(algorithm, md, provider, dispatch)| {
+            digest_and_hmac(algorithm, md, provider, dispatch)
+        })
+        .chain(others)
+        .collect()
 }

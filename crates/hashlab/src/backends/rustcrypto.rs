@@ -74,6 +74,7 @@ where
     .with_length()
 }
 
+/// HMAC over a hash whose block-level core hmac can drive directly.
 fn hmac<D>(algorithm: &str, implementation: &str) -> Backend
 where
     D: digest::block_api::EagerHash + Clone + Send + 'static,
@@ -97,29 +98,88 @@ where
     .with_key()
 }
 
+/// A fixed-output hash, and HMAC over it (`hmac_entry`: [`hmac`] or
+/// [`simple_hmac`]) when the catalog has that HMAC, so an HMAC over a
+/// RustCrypto hash is added in the catalog alone.
+fn fixed_and_hmac<D>(
+    algorithm: &str,
+    implementation: &str,
+    dispatch: &'static Dispatch,
+    hmac_entry: fn(&str, &str) -> Backend,
+) -> Vec<Backend>
+where
+    D: Default + Clone + Update + FixedOutputReset + Reset + Send + 'static,
+{
+    let mut entries = vec![fixed::<D>(algorithm, implementation).with_dispatch(dispatch)];
+    if crate::catalog::hmac_hashes().contains(&algorithm) {
+        let name = format!("hmac-{algorithm}");
+        let what = format!("RustCrypto hmac + {implementation}");
+        entries.push(hmac_entry(&name, &what).with_dispatch(dispatch));
+    }
+    entries
+}
+
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![
-        fixed::<md5::Md5>("md5", "RustCrypto md-5").with_dispatch(&PORTABLE),
-        fixed::<md4::Md4>("md4", "RustCrypto md4").with_dispatch(&PORTABLE),
-        fixed::<ripemd::Ripemd160>("ripemd160", "RustCrypto ripemd").with_dispatch(&PORTABLE),
-        fixed::<sm3::Sm3>("sm3", "RustCrypto sm3").with_dispatch(&PORTABLE),
-        fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)").with_dispatch(&SHA1),
-        fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
-            .with_dispatch(&SHA256),
-        fixed::<sha2::Sha256>("sha256", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
-            .with_dispatch(&SHA256),
-        fixed::<sha2::Sha384>("sha384", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512>("sha512", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512_224>("sha512-224", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512_256>("sha512-256", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha3::Sha3_224>("sha3-224", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_256>("sha3-256", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_384>("sha3-384", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3").with_dispatch(&KECCAK),
+    const SHA2_NI: &str = "RustCrypto sha2 (SHA-NI/AVX2 at run time)";
+    const SHA2_AVX2: &str = "RustCrypto sha2 (AVX2 at run time)";
+    let hashes = [
+        fixed_and_hmac::<md5::Md5>("md5", "RustCrypto md-5", &PORTABLE, hmac::<md5::Md5>),
+        fixed_and_hmac::<md4::Md4>("md4", "RustCrypto md4", &PORTABLE, hmac::<md4::Md4>),
+        fixed_and_hmac::<ripemd::Ripemd160>(
+            "ripemd160",
+            "RustCrypto ripemd",
+            &PORTABLE,
+            hmac::<ripemd::Ripemd160>,
+        ),
+        fixed_and_hmac::<sm3::Sm3>("sm3", "RustCrypto sm3", &PORTABLE, hmac::<sm3::Sm3>),
+        fixed_and_hmac::<sha1::Sha1>(
+            "sha1",
+            "RustCrypto sha1 (SHA-NI at run time)",
+            &SHA1,
+            hmac::<sha1::Sha1>,
+        ),
+        fixed_and_hmac::<sha2::Sha224>("sha224", SHA2_NI, &SHA256, hmac::<sha2::Sha224>),
+        fixed_and_hmac::<sha2::Sha256>("sha256", SHA2_NI, &SHA256, hmac::<sha2::Sha256>),
+        fixed_and_hmac::<sha2::Sha384>("sha384", SHA2_AVX2, &SHA512, hmac::<sha2::Sha384>),
+        fixed_and_hmac::<sha2::Sha512>("sha512", SHA2_AVX2, &SHA512, hmac::<sha2::Sha512>),
+        fixed_and_hmac::<sha2::Sha512_224>(
+            "sha512-224",
+            SHA2_AVX2,
+            &SHA512,
+            hmac::<sha2::Sha512_224>,
+        ),
+        fixed_and_hmac::<sha2::Sha512_256>(
+            "sha512-256",
+            SHA2_AVX2,
+            &SHA512,
+            hmac::<sha2::Sha512_256>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_224>(
+            "sha3-224",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_224>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_256>(
+            "sha3-256",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_256>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_384>(
+            "sha3-384",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_384>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_512>(
+            "sha3-512",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_512>,
+        ),
+    ];
+    let others = [
         xof::<shake::Shake128>("shake128", "RustCrypto shake").with_dispatch(&KECCAK),
         xof::<shake::Shake256>("shake256", "RustCrypto shake").with_dispatch(&KECCAK),
         xof::<turboshake::TurboShake128>("turboshake128", "RustCrypto turboshake (D=0x1F)")
@@ -129,11 +189,36 @@ pub(crate) fn entries() -> Vec<Backend> {
         blake2b().with_dispatch(&PORTABLE),
         blake2s().with_dispatch(&PORTABLE),
         k12().with_dispatch(&KECCAK),
-        hmac::<sha2::Sha256>("hmac-sha256", "RustCrypto hmac + sha2").with_dispatch(&SHA256),
-        hmac::<sha2::Sha512>("hmac-sha512", "RustCrypto hmac + sha2").with_dispatch(&SHA512),
         kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
         kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
-    ]
+    ];
+    hashes.into_iter().flatten().chain(others).collect()
+}
+
+/// HMAC over a hash that exposes no block-level core (sha3's sponge types):
+/// hmac's `SimpleHmac`, which keeps the keyed inner and outer hash states.
+fn simple_hmac<D>(algorithm: &str, implementation: &str) -> Backend
+where
+    D: digest::Digest + digest::block_api::BlockSizeUser + Clone + Send + 'static,
+    hmac::SimpleHmac<D>: Clone + Send,
+{
+    Backend::new(algorithm, NAME, implementation, |config| {
+        let mac = hmac::SimpleHmac::<D>::new_from_slice(key_of(config)).map_err(|e| {
+            HashError::Backend {
+                algorithm: "hmac".into(),
+                backend: NAME.into(),
+                message: e.to_string(),
+            }
+        })?;
+        let out_len = <hmac::SimpleHmac<D> as OutputSizeUser>::output_size();
+        Ok(Box::new(Snapshot::new(
+            mac,
+            out_len,
+            Mac::update,
+            |m, out| out.copy_from_slice(&m.finalize().into_bytes()),
+        )))
+    })
+    .with_key()
 }
 
 fn k12() -> Backend {
