@@ -93,6 +93,8 @@ for _a in [
     Alg("highwayhash-256", 32, key=(32,)),
     Alg("siphash-2-4", 8, key=(16,)),
     Alg("siphash-1-3", 8, key=(16,)),
+    Alg("siphash-2-4-128", 16, key=(16,)),
+    Alg("siphash-1-3-128", 16, key=(16,)),
     Alg("xxh32", 4), Alg("xxh64", 8), Alg("xxh3-64", 8), Alg("xxh3-128", 16),
     Alg("crc32c", 4),
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
@@ -698,6 +700,9 @@ ORACLE_TEXT = {
     "highwayhash-256": "PyPI highwayhash-cffi (Google's portable C HighwayHash256)",
     "siphash-2-4": "PyPI siphashc (C SipHash-2-4); agrees with the paper implementation "
                    "in scripts/gen_vectors.py",
+    "siphash-2-4-128": "PyPI siphash-cffi siphash_128 (the SipHash reference C, 128-bit output)",
+    "siphash-1-3-128": "PyPI siphash-cffi siphash_128 with c_rounds=1, d_rounds=3 (the SipHash "
+                       "reference C with its round counts as parameters)",
     "siphash-1-3": "scripts/gen_vectors.py SipHash-c-d from the SipHash paper with c=1, d=3 "
                    "(its c=2, d=4 mode checked against siphashc and veorq/SipHash vectors.h; "
                    "1-3 checked against Rust libcore's published SipHash-1-3 vectors)",
@@ -752,6 +757,7 @@ ORACLE_SHORT = {
     "highwayhash-256": "highwayhash-cffi (Google's C)",
     "siphash-2-4": "siphashc (C)",
     "siphash-1-3": "the paper SipHash of scripts/gen_vectors.py",
+    "siphash-2-4-128": "siphash-cffi (the reference C)", "siphash-1-3-128": "siphash-cffi (the reference C)",
     "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
     "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
     "crc32c": "the crc32c package (C)",
@@ -873,6 +879,11 @@ def compute(alg, msg, key=None, custom=None, length=None):
         return siphashc.siphash(k, bytes(msg)).to_bytes(8, "little")
     if alg == "siphash-1-3":
         return siphash(1, 3, bytes(16) if key is None else key, msg)
+    if alg in ("siphash-2-4-128", "siphash-1-3-128"):
+        import siphash as siphash_cffi
+        c, d = (2, 4) if alg == "siphash-2-4-128" else (1, 3)
+        return siphash_cffi.siphash_128(bytes(16) if key is None else key, bytes(msg),
+                                        c_rounds=c, d_rounds=d)
     if alg.startswith("xxh"):
         import xxhash
         f = {"xxh32": xxhash.xxh32, "xxh64": xxhash.xxh64,
@@ -985,6 +996,14 @@ def self_check():
         key, data = rng.bytes(16), rng.bytes(n)
         if siphash(2, 4, key, data) != siphashc.siphash(key, data).to_bytes(8, "little"):
             raise AssertionError("paper SipHash-2-4 disagrees with siphashc")
+    # 2b. siphash-cffi's variable-round code, 64-bit output, against siphashc
+    #     (2-4) and the paper SipHash (1-3), before its 128-bit output is trusted.
+    import siphash as siphash_cffi
+    for n in list(range(0, 40)) + [1000]:
+        key, data = rng.bytes(16), rng.bytes(n)
+        for c, d in ((2, 4), (1, 3)):
+            if siphash_cffi.siphash_64(key, data, c_rounds=c, d_rounds=d) != siphash(c, d, key, data):
+                raise AssertionError("siphash-cffi %d-%d disagrees with the paper SipHash" % (c, d))
     # 3. The CRC oracles against each other, the catalogue check values and
     #    the machine's coreutils cksum where there is one.
     for n in list(range(0, 70)) + [1000, 4097, 70000]:
@@ -1053,6 +1072,7 @@ KEY_CLASSES = {
     "blake3": [32],
     "highwayhash-64": [32], "highwayhash-128": [32], "highwayhash-256": [32],
     "siphash-2-4": [16], "siphash-1-3": [16],
+    "siphash-2-4-128": [16], "siphash-1-3-128": [16],
     "hmac-sha256": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
     "hmac-sha512": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
     # The others: the same, plus the hash's block size -1, 0, +1 (a key
@@ -1165,7 +1185,8 @@ def build(alg):
                                 ", ".join(map(str, KEY_CLASSES[alg]))] if first else None)
                 first = False
         if alg in ("highwayhash-64", "highwayhash-128", "highwayhash-256",
-                   "siphash-2-4", "siphash-1-3", "blake3"):
+                   "siphash-2-4", "siphash-1-3", "siphash-2-4-128", "siphash-1-3-128",
+                   "blake3"):
             kl = KEY_CLASSES[alg][0]
             for n in range(0, 65):
                 b.prng(n, key=b.rng.bytes(kl),

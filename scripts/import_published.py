@@ -27,6 +27,7 @@ gen_vectors.py re-checks every record against the oracles on every run):
   rfc9861-k12-turboshake.vec  RFC 9861 section 5 test vectors (from the
                             draft's XML source in cfrg/draft-irtf-cfrg-kangarootwelve)
   siphash.vec               veorq/SipHash vectors.h (2-4) + Rust libcore (1-3, table below)
+  siphash128.vec            veorq/SipHash vectors.h (vectors_sip128: SipHash-2-4-128)
   highwayhash-known.vec     google/highwayhash highwayhash_test.cc
   xxhash-sanity.vec         Cyan4973/xxHash cli/xsum_sanity_check.c
 DIR must hold the upstream files under the names in UPSTREAM below; each is
@@ -884,6 +885,34 @@ def import_siphash(dirpath):
     return [path]
 
 
+def import_siphash128(dirpath):
+    name = "siphash-vectors.h"
+    text = _upstream(dirpath, name)
+    body = text[text.index("vectors_sip128[64][16]"):]
+    body = body[:body.index("};")]
+    b = bytes(int(x, 16) for x in re.findall(r"0x([0-9a-fA-F]{2})", body))
+    assert len(b) == 64 * 16
+    key = bytes(range(16)).hex()
+    records = []
+    for i in range(64):
+        rec = {"alg": "siphash-2-4-128", "msg": bytes(range(i)).hex(), "key": key,
+               "digest": b[16 * i:16 * i + 16].hex()}
+        if i == 0:
+            rec["comment"] = ["SipHash-2-4-128, vectors_sip128 of veorq/SipHash vectors.h: "
+                              "key 00..0f, message 00 01 .. (i-1), i = 0..63"]
+        records.append(rec)
+    path = os.path.join(PUBLISHED, "siphash128.vec")
+    gv.write_vec(path, [
+        "SipHash-2-4 with its 128-bit output, reference vectors; each output is the",
+        "16 bytes the reference code writes (two little-endian 64-bit halves).",
+        "Converted by scripts/import_published.py --upstream; committed data.",
+    ], [_upstream_source(name)],
+        {"siphash-2-4-128": gv.published_oracle(
+            "siphash-2-4-128", "SipHash reference vectors.h (published values)")},
+        records)
+    return [path]
+
+
 def _c_array(text, decl):
     body = text[text.index(decl):]
     body = body[body.index("{"):body.index("};")]
@@ -992,6 +1021,7 @@ def main(argv):
         written += import_blake3(args.upstream)
         written += import_rfc9861(args.upstream)
         written += import_siphash(args.upstream)
+        written += import_siphash128(args.upstream)
         written += import_highwayhash(args.upstream)
         written += import_xxhash(args.upstream)
     for p in written:

@@ -716,6 +716,25 @@ fn specs() -> Vec<Spec> {
         highway("highwayhash-256", &["highwayhash256", "highway-256"], 32, "HIGHWAYHASH-256", "a5a26736040a997ec7b9338afab936ede410fd10f88c57d409ac7d5e3932bb4f"),
         siphash("siphash-2-4", &["siphash", "siphash24"], "SIPHASH-2-4", "deee70479684c83f"),
         siphash("siphash-1-3", &["siphash13"], "SIPHASH-1-3", "f2302604a0c33bc0"),
+        Spec {
+            // The reference code's double-length output (Wycheproof's "siphashx").
+            output: fixed(16),
+            ..siphash(
+                "siphash-2-4-128",
+                &["siphash128", "siphash24-128", "siphashx-2-4"],
+                "SIPHASH-2-4-128",
+                "6c95dec302962fa8ca5e69c1d5d15478",
+            )
+        },
+        Spec {
+            output: fixed(16),
+            ..siphash(
+                "siphash-1-3-128",
+                &["siphash13-128", "siphashx-1-3"],
+                "SIPHASH-1-3-128",
+                "18bab55bb4eeb464cdd2201c436f2ff6",
+            )
+        },
         xxh("xxh32", &["xxhash32"], 4, 16, "XXH32", "32d153ff"),
         xxh("xxh64", &["xxhash64"], 8, 32, "XXH64", "44bc2cf5ad770999"),
         Spec {

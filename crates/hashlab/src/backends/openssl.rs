@@ -605,19 +605,24 @@ fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
     .with_probe(probe_mac(mac))
 }
 
-fn siphash_entry(algorithm: &'static str, c_rounds: c_uint, d_rounds: c_uint) -> Backend {
+fn siphash_entry(
+    algorithm: &'static str,
+    c_rounds: c_uint,
+    d_rounds: c_uint,
+    out_len: usize,
+) -> Backend {
     Backend::new(
         algorithm,
         NAME,
         "OpenSSL 3 libcrypto (EVP_MAC SIPHASH)",
         move |config| {
             let params = MacParams {
-                size: Some(8),
+                size: Some(out_len),
                 c_rounds: Some(c_rounds),
                 d_rounds: Some(d_rounds),
                 ..no_params()
             };
-            let h = EvpMac::new("SIPHASH", key_of(config), 8, params, true)
+            let h = EvpMac::new("SIPHASH", key_of(config), out_len, params, true)
                 .map_err(|e| backend_error(algorithm, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
@@ -699,8 +704,10 @@ pub(crate) fn entries() -> Vec<Backend> {
         blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32).with_dispatch(&PORTABLE_C),
         kmac_entry("kmac128", "KMAC-128").with_dispatch(&KECCAK),
         kmac_entry("kmac256", "KMAC-256").with_dispatch(&KECCAK),
-        siphash_entry("siphash-2-4", 2, 4).with_dispatch(&PORTABLE_C),
-        siphash_entry("siphash-1-3", 1, 3).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-2-4", 2, 4, 8).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-1-3", 1, 3, 8).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-2-4-128", 2, 4, 16).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-1-3-128", 1, 3, 16).with_dispatch(&PORTABLE_C),
     ];
     digests
         .into_iter()
