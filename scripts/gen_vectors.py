@@ -36,6 +36,7 @@ DIFFERENTIAL = os.path.join(VECTORS, "differential")
 
 sys.path.insert(0, HERE)
 import blake3_reference  # noqa: E402  (pure-Python BLAKE3, this directory)
+import ascon_reference  # noqa: E402  (pure-Python Ascon from SP 800-232, this directory)
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
@@ -88,6 +89,9 @@ for _a in [
     Alg("k12", 32, lens=(1, None), custom=True),
     Alg("turboshake128", 32, lens=(1, None)),
     Alg("turboshake256", 64, lens=(1, None)),
+    Alg("ascon-hash256", 32),
+    Alg("ascon-xof128", 32, lens=(1, None)),
+    Alg("ascon-cxof128", 32, lens=(1, None), custom=True),
     Alg("highwayhash-64", 8, key=(32,)),
     Alg("highwayhash-128", 16, key=(32,)),
     Alg("highwayhash-256", 32, key=(32,)),
@@ -712,6 +716,9 @@ ORACLE_TEXT = {
     "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest, seed 0",
     "crc32c": "PyPI crc32c (C, Castagnoli) integer printed big-endian",
     "md4": "pycryptodome MD4 (its own C)",
+    "ascon-hash256": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
+    "ascon-xof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
+    "ascon-cxof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
     "ripemd160": "pycryptodome RIPEMD160 (its own C)",
     "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
@@ -761,6 +768,8 @@ ORACLE_SHORT = {
     "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
     "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
     "crc32c": "the crc32c package (C)",
+    "ascon-hash256": "scripts/ascon_reference.py", "ascon-xof128": "scripts/ascon_reference.py",
+    "ascon-cxof128": "scripts/ascon_reference.py",
     "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
@@ -833,6 +842,12 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg in _HASHLIB:
         assert length is None or length == a.default
         return hashlib.new(_HASHLIB[alg], msg).digest()
+    if alg == "ascon-hash256":
+        return ascon_reference.ascon_hash256(msg)
+    if alg == "ascon-xof128":
+        return ascon_reference.ascon_xof128(msg, L)
+    if alg == "ascon-cxof128":
+        return ascon_reference.ascon_cxof128(msg, L, custom or b"")
     if alg == "md4":
         from Crypto.Hash import MD4
         return MD4.new(bytes(msg)).digest()
@@ -1103,6 +1118,8 @@ for _alg, _lens in KEY_CLASSES.items():
 del _alg, _lens
 
 CUSTOM_LENS = {
+    # SP 800-232 caps Z at 2048 bits; 8-byte rate boundaries around it.
+    "ascon-cxof128": [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256],
     "k12": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
     # cSHAKE's prefix bytepad(encode_string("KMAC") || encode_string(S), rate)
     # fills one rate block exactly at |S| = 157 (KMAC128) / 125 (KMAC256).

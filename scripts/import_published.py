@@ -28,6 +28,8 @@ gen_vectors.py re-checks every record against the oracles on every run):
                             draft's XML source in cfrg/draft-irtf-cfrg-kangarootwelve)
   siphash.vec               veorq/SipHash vectors.h (2-4) + Rust libcore (1-3, table below)
   siphash128.vec            veorq/SipHash vectors.h (vectors_sip128: SipHash-2-4-128)
+  ascon-kat.vec             ascon/ascon-c's KATs for Ascon-Hash256, -XOF128, -CXOF128
+                            (a sample; none of the records ../shared/conformance uses)
   highwayhash-known.vec     google/highwayhash highwayhash_test.cc
   xxhash-sanity.vec         Cyan4973/xxHash cli/xsum_sanity_check.c
 DIR must hold the upstream files under the names in UPSTREAM below; each is
@@ -587,6 +589,15 @@ UPSTREAM = {
     "siphash-vectors.h": ("veorq/SipHash", "vectors.h",
                           "f26d35e964c6290ffe23d9043475ad3129f409e0",
                           "1a0ca045f8d9dbbbf4cad7fcb5be13b18503e22d"),
+    "ascon-hash256-kat.txt": ("ascon/ascon-c", "crypto_hash/asconhash256/LWC_HASH_KAT_128_256.txt",
+                              "446347f21b209f3921c65ece70027c366cbe1693",
+                              "d122d34754205c00c908502bfffd6109de2dd0d6"),
+    "ascon-xof128-kat.txt": ("ascon/ascon-c", "crypto_hash/asconxof128/LWC_XOF_KAT_128_512.txt",
+                             "446347f21b209f3921c65ece70027c366cbe1693",
+                             "a94cd70fdca361ef15a631c06316cacd8b1e98fe"),
+    "ascon-cxof128-kat.txt": ("ascon/ascon-c", "crypto_cxof/asconcxof128/LWC_CXOF_KAT_128_512.txt",
+                              "446347f21b209f3921c65ece70027c366cbe1693",
+                              "f9208ee54797f6d550aaf4d4a70ac6f1b35f72da"),
     "highwayhash_test.cc": ("google/highwayhash", "highwayhash/highwayhash_test.cc",
                             "f8381f3331d9c56a9792f9b4a35f61c41108c39e",
                             "aed9a9eed21ca12b3d29837157764fd914c192e2"),
@@ -913,6 +924,74 @@ def import_siphash128(dirpath):
     return [path]
 
 
+def _kat_blocks(text):
+    blocks, cur = [], {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            if cur:
+                blocks.append(cur)
+                cur = {}
+            continue
+        k, _, v = line.partition("=")
+        cur[k.strip()] = v.strip()
+    if cur:
+        blocks.append(cur)
+    return blocks
+
+
+def _ascon_bar_counts():
+    """Counts per KAT file that the conformance bar uses, read from
+    ../shared/conformance/ascon-kat.jsonl (required: the choice must not
+    overlap it)."""
+    path = os.path.join(gv.REPO, "..", "shared", "conformance", "ascon-kat.jsonl")
+    if not os.path.exists(path):
+        path = "/work/shared/conformance/ascon-kat.jsonl"
+    counts = {"hash": set(), "xof": set(), "cxof": set()}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            rid = json.loads(line)["id"]
+            kind = ("cxof" if "CXOF" in rid else "xof" if "XOF" in rid else "hash")
+            counts[kind].add(int(rid.rsplit("Count=", 1)[1]))
+    return counts
+
+
+def import_ascon(dirpath):
+    bar = _ascon_bar_counts()
+    records, sources = [], []
+    for kind, alg, name, keep in (
+            ("hash", "ascon-hash256", "ascon-hash256-kat.txt",
+             lambda c: c <= 80 or c % 16 == 1),
+            ("xof", "ascon-xof128", "ascon-xof128-kat.txt",
+             lambda c: c <= 80 or c % 16 == 1),
+            ("cxof", "ascon-cxof128", "ascon-cxof128-kat.txt",
+             lambda c: c % 5 == 0)):
+        sources.append(_upstream_source(name))
+        first = True
+        for b in _kat_blocks(_upstream(dirpath, name)):
+            count = int(b["Count"])
+            if count in bar[kind] or not keep(count):
+                continue
+            rec = {"alg": alg, "msg": b["Msg"].lower()}
+            if kind == "cxof":
+                rec["custom"] = b["Z"].lower()
+            if kind != "hash":
+                rec["len"] = len(b["MD"]) // 2
+            rec["digest"] = b["MD"].lower()
+            if first:
+                rec["comment"] = ["%s: the ascon-c KAT, Counts not used by the conformance bar" % alg]
+                first = False
+            records.append(rec)
+    path = os.path.join(PUBLISHED, "ascon-kat.vec")
+    gv.write_vec(path, [
+        "The Ascon designers' known answers for NIST SP 800-232 (final): Ascon-Hash256,",
+        "Ascon-XOF128 and Ascon-CXOF128 (64-byte outputs; CXOF's Z as `custom`).",
+        "Converted by scripts/import_published.py --upstream; committed data.",
+    ], sources, {a: gv.published_oracle(a, "the Ascon team's ascon-c KATs (published values)")
+                 for a in ("ascon-hash256", "ascon-xof128", "ascon-cxof128")}, records)
+    return [path]
+
+
 def _c_array(text, decl):
     body = text[text.index(decl):]
     body = body[body.index("{"):body.index("};")]
@@ -1022,6 +1101,7 @@ def main(argv):
         written += import_rfc9861(args.upstream)
         written += import_siphash(args.upstream)
         written += import_siphash128(args.upstream)
+        written += import_ascon(args.upstream)
         written += import_highwayhash(args.upstream)
         written += import_xxhash(args.upstream)
     for p in written:

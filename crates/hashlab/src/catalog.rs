@@ -703,6 +703,48 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // NIST SP 800-232 (2025): the lightweight hash of constrained devices.
+            name: "ascon-hash256",
+            aliases: &["ascon-hash", "asconhash256"],
+            family: "Ascon",
+            output: fixed(32),
+            block_size: 8,
+            tag: "ASCON-HASH256",
+            default_bench: false,
+            abc: "45aa03431c3c829b3b066f33e844b0cc4d20a45af92d3dcfdf34f40fc20935cf",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "ascon-xof128",
+            aliases: &["ascon-xof", "asconxof128"],
+            family: "Ascon",
+            output: xof(32),
+            block_size: 8,
+            tag: "ASCON-XOF128",
+            default_bench: false,
+            abc: "b87198613d724232505baa68187f925708c009fe6ec13d19ce3c7aa6b20b2f0b",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "ascon-cxof128",
+            aliases: &["ascon-cxof", "asconcxof128"],
+            family: "Ascon",
+            output: xof(32),
+            customizable: true,
+            block_size: 8,
+            tag: "ASCON-CXOF128",
+            default_bench: false,
+            abc: "5713d780f6589bd7386271bab19d542bc2cd0f406e42fe73e5c5aad720c94892",
+            preference: &[(
+                "rustcrypto",
+                None,
+                "the only implementation here: SP 800-232's CXOF over RustCrypto's permutation",
+            )],
+            ..BASE
+        },
+        Spec {
             default_bench: true,
             ..highway(
                 "highwayhash-64",
