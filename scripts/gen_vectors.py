@@ -102,6 +102,7 @@ for _a in [
     Alg("xxh32", 4), Alg("xxh64", 8), Alg("xxh3-64", 8), Alg("xxh3-128", 16),
     Alg("crc32c", 4),
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
+    Alg("fnv1a-32", 4), Alg("fnv1a-64", 8),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
     Alg("hmac-md5", 16, key="any"),
     Alg("hmac-sha1", 20, key="any"),
@@ -721,6 +722,8 @@ ORACLE_TEXT = {
     "ascon-cxof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
     "ripemd160": "pycryptodome RIPEMD160 (its own C)",
     "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
+    "fnv1a-32": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
+    "fnv1a-64": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
     "crc64nvme": "PyPI crcmod (C extension) CRC-64/NVME: poly 0x1AD93D23594C93659 reflected, "
                  "init and xorout all ones; integer printed big-endian",
@@ -771,6 +774,7 @@ ORACLE_SHORT = {
     "ascon-hash256": "scripts/ascon_reference.py", "ascon-xof128": "scripts/ascon_reference.py",
     "ascon-cxof128": "scripts/ascon_reference.py",
     "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
+    "fnv1a-32": "the FNV-1a of scripts/gen_vectors.py", "fnv1a-64": "the FNV-1a of scripts/gen_vectors.py",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
     "hmac-md5": "Python hmac",
@@ -822,6 +826,17 @@ def _crcmod(name):
             "crc32": crcmod.mkCrcFun(0x104C11DB7, initCrc=0, rev=True, xorOut=0xFFFFFFFF),
         })
     return _CRCMOD[name]
+
+
+def fnv1a(msg, bits):
+    """FNV-1a from its definition (Fowler, Noll & Vo): xor a byte, multiply by
+    the FNV prime; the value big-endian. Held to the FNV test suite."""
+    offset, prime = {32: (0x811C9DC5, 0x01000193),
+                     64: (0xCBF29CE484222325, 0x100000001B3)}[bits]
+    mask, h = (1 << bits) - 1, offset
+    for byte in bytes(msg):
+        h = ((h ^ byte) * prime) & mask
+    return h.to_bytes(bits // 8, "big")
 
 
 def posix_cksum(msg):
@@ -907,6 +922,8 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg == "crc32c":
         import crc32c
         return crc32c.crc32c(msg).to_bytes(4, "big")
+    if alg in ("fnv1a-32", "fnv1a-64"):
+        return fnv1a(msg, 32 if alg == "fnv1a-32" else 64)
     if alg == "crc32":
         return zlib.crc32(msg).to_bytes(4, "big")
     if alg == "crc64nvme":

@@ -357,6 +357,18 @@ const fn siphash(
     }
 }
 
+/// A hash-table hash whose value, big-endian, is the digest.
+const fn fast_hash(family: &'static str) -> Spec {
+    Spec {
+        family,
+        class: Class::NonCryptographic,
+        block_size: 1,
+        default_bench: false,
+        integer_digest: true,
+        ..BASE
+    }
+}
+
 /// A CRC whose value, big-endian, is the digest.
 const fn crc_spec(bytes: usize) -> Spec {
     Spec {
@@ -786,6 +798,24 @@ fn specs() -> Vec<Spec> {
             ..xxh("xxh3-64", &["xxh3", "xxhash3", "xxh3_64"], 8, 64, "XXH3", "78af5f94892f3950")
         },
         xxh("xxh3-128", &["xxh128", "xxhash128", "xxh3_128"], 16, 64, "XXH128", "06b05ab6733a618578af5f94892f3950"),
+        Spec {
+            name: "fnv1a-32",
+            aliases: &["fnv1a32", "fnv-1a-32"],
+            tag: "FNV1A-32",
+            output: fixed(4),
+            abc: "1a47e90b",
+            preference: &[("fnv", None, "the only implementation here")],
+            ..fast_hash("FNV")
+        },
+        Spec {
+            name: "fnv1a-64",
+            aliases: &["fnv1a64", "fnv-1a-64", "fnv1a"],
+            tag: "FNV1A-64",
+            output: fixed(8),
+            abc: "e71fa2190541574b",
+            preference: &[("fnv", None, "the only implementation here")],
+            ..fast_hash("FNV")
+        },
         Spec {
             name: "crc32c",
             aliases: &["crc-32c", "crc32-c", "castagnoli"],
