@@ -118,6 +118,10 @@ for _a in [
     Alg("hmac-ripemd160", 20, key="any"),
     Alg("kmac128", 32, lens=(1, None), key="any", custom=True),
     Alg("kmac256", 64, lens=(1, None), key="any", custom=True),
+    Alg("kmacxof128", 32, lens=(1, None), key="any", custom=True),
+    Alg("kmacxof256", 64, lens=(1, None), key="any", custom=True),
+    Alg("cshake128", 32, lens=(1, None), custom=True),
+    Alg("cshake256", 64, lens=(1, None), custom=True),
 ]:
     ALGS[_a.name] = _a
 del _a
@@ -651,7 +655,7 @@ def _bytepad(x, w):
     return z + bytes((-len(z)) % w)
 
 
-def kmac_cshake(bits, key, data, custom, out_len):
+def kmac_cshake(bits, key, data, custom, out_len, xof=False):
     """KMAC128/256 exactly as NIST SP 800-185 section 4.3 defines it:
     cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L,
     N = "KMAC", S). The encodings are written here; the cSHAKE sponge
@@ -664,7 +668,8 @@ def kmac_cshake(bits, key, data, custom, out_len):
     x = cSHAKE_XOF(data=None, custom=custom, capacity=2 * bits, function=b"KMAC")
     x.update(_bytepad(_encode_string(key), rate))
     x.update(data)
-    x.update(_right_encode(8 * out_len))
+    # KMACXOF (section 4.3.1): L is encoded as 0, so the output is an XOF's.
+    x.update(_right_encode(0 if xof else 8 * out_len))
     return x.read(out_len)
 
 
@@ -744,6 +749,12 @@ ORACLE_TEXT = {
     "hmac-sm3": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sm3 (OpenSSL), which agrees with gmssl",
     "hmac-ripemd160": "Python hmac (its own HMAC code, digestmod a constructor) over pycryptodome RIPEMD160",
     "hmac-sha512": "Python hmac over hashlib sha512",
+    "kmacxof128": "SP 800-185 KMACXOF128 built in scripts/gen_vectors.py on pycryptodome's cSHAKE128 "
+                  "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
+    "kmacxof256": "SP 800-185 KMACXOF256 built in scripts/gen_vectors.py on pycryptodome's cSHAKE256 "
+                  "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
+    "cshake128": "pycryptodome cSHAKE128 (N empty, S the customization string)",
+    "cshake256": "pycryptodome cSHAKE256 (N empty, S the customization string)",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
                "by SP 800-185 KMAC built in scripts/gen_vectors.py on pycryptodome cSHAKE128 "
                "(the two agree wherever both apply)",
@@ -789,6 +800,9 @@ ORACLE_SHORT = {
     "hmac-sha3-512": "Python hmac",
     "hmac-sm3": "Python hmac",
     "hmac-ripemd160": "Python hmac",
+    "kmacxof128": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
+    "kmacxof256": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
+    "cshake128": "pycryptodome cSHAKE128", "cshake256": "pycryptodome cSHAKE256",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
 }
@@ -936,6 +950,13 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg.startswith("hmac-"):
         k = bytes(32) if key is None else key
         return hmac.new(k, msg, hmac_hash(alg[5:])).digest()
+    if alg in ("kmacxof128", "kmacxof256"):
+        return kmac_cshake(int(alg[7:]), bytes(32) if key is None else key, msg,
+                           custom or b"", L, xof=True)
+    if alg in ("cshake128", "cshake256"):
+        from Crypto.Hash import cSHAKE128, cSHAKE256
+        C = cSHAKE128 if alg == "cshake128" else cSHAKE256
+        return C.new(data=bytes(msg), custom=custom or b"").read(L)
     if alg in ("kmac128", "kmac256"):
         bits = int(alg[4:])
         k = bytes(32) if key is None else key
@@ -1126,6 +1147,8 @@ KEY_CLASSES = {
     # |K| = 163 (KMAC128) / 131 (KMAC256).
     "kmac128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
     "kmac256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
+    "kmacxof128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
+    "kmacxof256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
 }
 for _alg, _lens in KEY_CLASSES.items():
     if _lens is None:
@@ -1142,6 +1165,12 @@ CUSTOM_LENS = {
     # fills one rate block exactly at |S| = 157 (KMAC128) / 125 (KMAC256).
     "kmac128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
     "kmac256": [1, 21, 31, 32, 100, 124, 125, 126, 136, 200, 255, 256, 500],
+    "kmacxof128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
+    "kmacxof256": [1, 21, 31, 32, 100, 124, 125, 126, 136, 200, 255, 256, 500],
+    # bytepad(encode_string("") || encode_string(S), rate) fills one block at
+    # |S| = 162 (cSHAKE128) / 130 (cSHAKE256).
+    "cshake128": [1, 15, 16, 100, 160, 161, 162, 163, 168, 200, 255, 256, 500],
+    "cshake256": [1, 15, 16, 100, 128, 129, 130, 131, 136, 200, 255, 256, 500],
 }
 
 

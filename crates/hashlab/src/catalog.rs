@@ -871,6 +871,36 @@ fn specs() -> Vec<Spec> {
             ..crc_spec(4)
         },
         Spec {
+            // SP 800-185 cSHAKE with an empty function name; S is the
+            // customization string (with none it is SHAKE128).
+            name: "cshake128",
+            aliases: &["cshake-128"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            customizable: true,
+            block_size: 168,
+            tag: "CSHAKE128",
+            default_bench: false,
+            abc: "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "cshake256",
+            aliases: &["cshake-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "CSHAKE256",
+            default_bench: false,
+            abc: "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
             name: "kmac128",
             aliases: &["kmac-128"],
             family: "Keccak",
@@ -897,6 +927,38 @@ fn specs() -> Vec<Spec> {
             block_size: 136,
             tag: "KMAC256",
             abc: "05d3d96958d7d477b97ffbc914a0af9086ea0beff70ddbbab85b8ca0e7ba27a580573e4df54a1eb609658ac6299807f06b1708efa1f89056edd71182f80a0820",
+            preference: KECCAK_ORDER,
+            ..BASE
+        },
+        Spec {
+            name: "kmacxof128",
+            aliases: &["kmac-xof-128", "kmacxof-128"],
+            family: "Keccak",
+            class: Mac,
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            key: ANY_KEY_ZERO_32,
+            customizable: true,
+            block_size: 168,
+            tag: "KMACXOF128",
+            default_bench: false,
+            abc: "fea9de1bd5df699e4b864f42aa6d5e86fd76fa84d536a9a001a775723b9a0532",
+            preference: KECCAK_ORDER,
+            ..BASE
+        },
+        Spec {
+            name: "kmacxof256",
+            aliases: &["kmac-xof-256", "kmacxof-256"],
+            family: "Keccak",
+            class: Mac,
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            key: ANY_KEY_ZERO_32,
+            customizable: true,
+            block_size: 136,
+            tag: "KMACXOF256",
+            default_bench: false,
+            abc: "8601b369006b12d80009d1fb23b58bfa284085f37a128b9450402816ec97e0f074039d7b6a6e58517d6e37fc61a99551080c949def463643bddffbab7697fede",
             preference: KECCAK_ORDER,
             ..BASE
         },

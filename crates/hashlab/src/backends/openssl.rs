@@ -63,6 +63,7 @@ extern "C" {
         bsize: usize,
     ) -> ffi::OSSL_PARAM;
     fn OSSL_PARAM_construct_size_t(key: *const c_char, buf: *mut usize) -> ffi::OSSL_PARAM;
+    fn OSSL_PARAM_construct_int(key: *const c_char, buf: *mut c_int) -> ffi::OSSL_PARAM;
 }
 
 /// The most recent OpenSSL error as text, and the error queue cleared.
@@ -326,6 +327,8 @@ struct MacParams {
     custom: Vec<u8>,
     c_rounds: Option<c_uint>,
     d_rounds: Option<c_uint>,
+    /// KMAC's XOF mode (KMACXOF).
+    xof: Option<c_int>,
 }
 
 impl MacParams {
@@ -336,6 +339,7 @@ impl MacParams {
         let mut custom = self.custom.clone();
         let mut c_rounds = self.c_rounds;
         let mut d_rounds = self.d_rounds;
+        let mut xof = self.xof;
         let mut params = Vec::new();
         // SAFETY: each constructor stores a pointer to a local that outlives `f`.
         unsafe {
@@ -361,6 +365,9 @@ impl MacParams {
             }
             if let Some(d) = d_rounds.as_mut() {
                 params.push(ffi::OSSL_PARAM_construct_uint(c"d-rounds".as_ptr(), d));
+            }
+            if let Some(x) = xof.as_mut() {
+                params.push(OSSL_PARAM_construct_int(c"xof".as_ptr(), x));
             }
             params.push(ffi::OSSL_PARAM_construct_end());
         }
@@ -490,6 +497,7 @@ fn no_params() -> MacParams {
         custom: Vec::new(),
         c_rounds: None,
         d_rounds: None,
+        xof: None,
     }
 }
 
@@ -568,7 +576,8 @@ fn digest_and_hmac(
 const KMAC_KEY_RANGE: std::ops::RangeInclusive<usize> = 4..=512;
 const KMAC_MAX_CUSTOM: usize = 512;
 
-fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
+/// KMAC128/256 (`mac`), or KMACXOF with `xof`.
+fn kmac_entry(algorithm: &'static str, mac: &'static str, xof: bool) -> Backend {
     Backend::new(
         algorithm,
         NAME,
@@ -592,6 +601,7 @@ fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
             let params = MacParams {
                 size: Some(config.output_len),
                 custom: config.customization.clone(),
+                xof: xof.then_some(1),
                 ..no_params()
             };
             let h = EvpMac::new(mac, key, config.output_len, params, false)
@@ -702,8 +712,10 @@ pub(crate) fn entries() -> Vec<Backend> {
         digest_entry("shake256", "SHAKE256", true).with_dispatch(&KECCAK),
         blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64).with_dispatch(&PORTABLE_C),
         blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32).with_dispatch(&PORTABLE_C),
-        kmac_entry("kmac128", "KMAC-128").with_dispatch(&KECCAK),
-        kmac_entry("kmac256", "KMAC-256").with_dispatch(&KECCAK),
+        kmac_entry("kmac128", "KMAC-128", false).with_dispatch(&KECCAK),
+        kmac_entry("kmac256", "KMAC-256", false).with_dispatch(&KECCAK),
+        kmac_entry("kmacxof128", "KMAC-128", true).with_dispatch(&KECCAK),
+        kmac_entry("kmacxof256", "KMAC-256", true).with_dispatch(&KECCAK),
         siphash_entry("siphash-2-4", 2, 4, 8).with_dispatch(&PORTABLE_C),
         siphash_entry("siphash-1-3", 1, 3, 8).with_dispatch(&PORTABLE_C),
         siphash_entry("siphash-2-4-128", 2, 4, 16).with_dispatch(&PORTABLE_C),

@@ -194,8 +194,24 @@ pub(crate) fn entries() -> Vec<Backend> {
         xof::<ascon_hash::AsconXof128>("ascon-xof128", "RustCrypto ascon-hash")
             .with_dispatch(&PORTABLE),
         ascon_cxof128().with_dispatch(&PORTABLE),
-        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
-        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
+        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake", false)
+            .with_dispatch(&KECCAK),
+        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake", false)
+            .with_dispatch(&KECCAK),
+        kmac::<168>(
+            "kmacxof128",
+            "SP 800-185 KMACXOF over RustCrypto cshake",
+            true,
+        )
+        .with_dispatch(&KECCAK),
+        kmac::<136>(
+            "kmacxof256",
+            "SP 800-185 KMACXOF over RustCrypto cshake",
+            true,
+        )
+        .with_dispatch(&KECCAK),
+        cshake::<168>("cshake128").with_dispatch(&KECCAK),
+        cshake::<136>("cshake256").with_dispatch(&KECCAK),
     ];
     hashes.into_iter().flatten().chain(others).collect()
 }
@@ -431,9 +447,21 @@ fn right_encode(x: u64) -> Vec<u8> {
     out
 }
 
-/// KMAC(K, X, L, S) = cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L, "KMAC", S).
-fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
-    Backend::new(algorithm, NAME, implementation, |config| {
+/// KMAC(K, X, L, S) = cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L, "KMAC", S);
+/// KMACXOF (`xof`) encodes L as 0, so its output is an XOF's (SP 800-185 4.3.1).
+fn kmac<const RATE: usize>(algorithm: &str, implementation: &str, xof: bool) -> Backend {
+    let finish: fn(cshake::CShake<RATE>, &mut [u8]) = if xof {
+        |mut x, out| {
+            Update::update(&mut x, &right_encode(0));
+            x.finalize_xof_into(out)
+        }
+    } else {
+        |mut x, out| {
+            Update::update(&mut x, &right_encode(out.len() as u64 * 8));
+            x.finalize_xof_into(out)
+        }
+    };
+    Backend::new(algorithm, NAME, implementation, move |config| {
         let key = key_of(config);
         let mut state =
             cshake::CShake::<RATE>::new_with_function_name(b"KMAC", &config.customization);
@@ -446,13 +474,25 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
             state,
             config.output_len,
             Update::update,
-            |mut x, out| {
-                Update::update(&mut x, &right_encode(out.len() as u64 * 8));
-                x.finalize_xof_into(out)
-            },
+            finish,
         )))
     })
     .with_key()
+    .with_length()
+    .with_customization()
+}
+
+/// cSHAKE (SP 800-185 section 3) with an empty function name N and the
+/// customization string S.
+fn cshake<const RATE: usize>(algorithm: &str) -> Backend {
+    Backend::new(algorithm, NAME, "RustCrypto cshake", |config| {
+        Ok(Box::new(Snapshot::new(
+            cshake::CShake::<RATE>::new_with_function_name(b"", &config.customization),
+            config.output_len,
+            Update::update,
+            |x, out| x.finalize_xof_into(out),
+        )))
+    })
     .with_length()
     .with_customization()
 }
