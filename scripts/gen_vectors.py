@@ -87,6 +87,7 @@ for _a in [
     Alg("blake2sp", 32, lens=(1, 32), key=range(1, 33)),
     Alg("blake3", 32, lens=(1, None), key=(32,)),
     Alg("k12", 32, lens=(1, None), custom=True),
+    Alg("kt256", 64, lens=(1, None), custom=True),
     Alg("turboshake128", 32, lens=(1, None)),
     Alg("turboshake256", 64, lens=(1, None)),
     Alg("ascon-hash256", 32),
@@ -703,6 +704,8 @@ ORACLE_TEXT = {
     "blake3": "scripts/blake3_reference.py (pure Python from the BLAKE3 spec; checked "
               "against the official test_vectors.json, published/blake3-official.vec)",
     "k12": "pycryptodome KangarooTwelve (KT128, C Keccak-p[1600,12])",
+    "kt256": "scripts/gen_vectors.py KT256 from RFC 9861 section 3 over pycryptodome's TurboSHAKE256 "
+             "(C Keccak-p[1600,12]); held to RFC 9861's KT256 vectors",
     "turboshake128": "pycryptodome TurboSHAKE128, domain 0x1F",
     "turboshake256": "pycryptodome TurboSHAKE256, domain 0x1F",
     "highwayhash-64": "PyPI highwayhash-cffi (Google's portable C HighwayHash64)",
@@ -772,6 +775,7 @@ ORACLE_SHORT = {
     "blake2sp": "the hashlib tree mode and the pure-Python BLAKE2 of scripts/gen_vectors.py",
     "blake3": "scripts/blake3_reference.py",
     "k12": "pycryptodome KangarooTwelve",
+    "kt256": "the KT256 of scripts/gen_vectors.py over pycryptodome TurboSHAKE256",
     "turboshake128": "pycryptodome TurboSHAKE128", "turboshake256": "pycryptodome TurboSHAKE256",
     "highwayhash-64": "highwayhash-cffi (Google's C)",
     "highwayhash-128": "highwayhash-cffi (Google's C)",
@@ -842,6 +846,31 @@ def _crcmod(name):
     return _CRCMOD[name]
 
 
+def _length_encode(x):
+    """RFC 9861's length_encode: x big-endian in as few bytes as it takes
+    (none for 0), then that count."""
+    b = x.to_bytes((x.bit_length() + 7) // 8, "big")
+    return b + bytes([len(b)])
+
+
+def kt256(msg, custom, out_len):
+    """KT256 as RFC 9861 section 3 defines it, over pycryptodome's
+    TurboSHAKE256 (which has no KT256): 8192-byte chunks, 64-byte chaining
+    values with domain 0x0B, the final node with 0x06, a single chunk with 0x07."""
+    from Crypto.Hash import TurboSHAKE256
+    s = bytes(msg) + bytes(custom) + _length_encode(len(custom))
+    chunk = 8192
+    if len(s) <= chunk:
+        return TurboSHAKE256.new(data=s, domain=0x07).read(out_len)
+    node = bytearray(s[:chunk]) + b"\x03" + bytes(7)
+    n = 0
+    for i in range(chunk, len(s), chunk):
+        node += TurboSHAKE256.new(data=s[i:i + chunk], domain=0x0B).read(64)
+        n += 1
+    node += _length_encode(n) + b"\xff\xff"
+    return TurboSHAKE256.new(data=bytes(node), domain=0x06).read(out_len)
+
+
 def fnv1a(msg, bits):
     """FNV-1a from its definition (Fowler, Noll & Vo): xor a byte, multiply by
     the FNV prime; the value big-endian. Held to the FNV test suite."""
@@ -903,6 +932,8 @@ def compute(alg, msg, key=None, custom=None, length=None):
     if alg == "k12":
         from Crypto.Hash import KangarooTwelve
         return KangarooTwelve.new(data=msg, custom=custom or b"").read(L)
+    if alg == "kt256":
+        return kt256(msg, custom or b"", L)
     if alg == "turboshake128":
         from Crypto.Hash import TurboSHAKE128
         return TurboSHAKE128.new(data=msg, domain=0x1F).read(L)
@@ -1161,6 +1192,7 @@ CUSTOM_LENS = {
     # SP 800-232 caps Z at 2048 bits; 8-byte rate boundaries around it.
     "ascon-cxof128": [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256],
     "k12": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
+    "kt256": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
     # cSHAKE's prefix bytepad(encode_string("KMAC") || encode_string(S), rate)
     # fills one rate block exactly at |S| = 157 (KMAC128) / 125 (KMAC256).
     "kmac128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
@@ -1309,7 +1341,7 @@ def build(alg):
                                 ", ".join(map(str, CUSTOM_LENS[alg]))] if first else None,
                        **kw)
                 first = False
-        if alg == "k12":
+        if alg in ("k12", "kt256"):
             for n in (8191, 8192, 8193, 16384, 3 * 8192 + 1):
                 b.prng(n, custom=b.rng.bytes(b.rand_len(1, 64)),
                        comment=["customization strings across the 8192-byte chunk"]

@@ -691,6 +691,21 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // RFC 9861's KangarooTwelve over TurboSHAKE256: 256-bit security.
+            name: "kt256",
+            aliases: &["kangarootwelve256", "kangaroo12-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "KT256",
+            default_bench: false,
+            abc: "1b0f960f43e0384827a362330d724052a89f075c13cf496a51888a23b0075d6457071c7ea6f6f8c2274eef3804f623e4e0543cd2e2e7574de79a4fef735367de",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
             name: "turboshake128",
             aliases: &["turboshake-128"],
             family: "Keccak",

@@ -188,7 +188,8 @@ pub(crate) fn entries() -> Vec<Backend> {
             .with_dispatch(&KECCAK),
         blake2b().with_dispatch(&PORTABLE),
         blake2s().with_dispatch(&PORTABLE),
-        k12().with_dispatch(&KECCAK),
+        kt::<168>("k12", "RustCrypto k12 (KT128)").with_dispatch(&KECCAK),
+        kt::<136>("kt256", "RustCrypto k12 (KT256)").with_dispatch(&KECCAK),
         fixed::<ascon_hash::AsconHash256>("ascon-hash256", "RustCrypto ascon-hash")
             .with_dispatch(&PORTABLE),
         xof::<ascon_hash::AsconXof128>("ascon-xof128", "RustCrypto ascon-hash")
@@ -242,12 +243,13 @@ where
     .with_key()
 }
 
-fn k12() -> Backend {
-    Backend::new("k12", NAME, "RustCrypto k12 (KT128)", |config: &Config| {
+/// KangarooTwelve (RFC 9861): KT128 (`k12`) or KT256 by the crate's rate.
+fn kt<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
+    Backend::new(algorithm, NAME, implementation, |config: &Config| {
         let out_len = config.output_len;
         let hasher: Box<dyn Hasher> = if config.customization.is_empty() {
-            Box::new(Native::<k12::Kt128> {
-                state: k12::Kt128::default(),
+            Box::new(Native::<k12::Kt<RATE>> {
+                state: k12::Kt::<RATE>::default(),
                 out_len,
                 update: Update::update,
                 finish_reset: |x, out| x.finalize_xof_reset_into(out),
@@ -255,7 +257,7 @@ fn k12() -> Backend {
             })
         } else {
             Box::new(Snapshot::new(
-                k12::CustomKt128::new_customized(&config.customization),
+                k12::CustomKt::<RATE>::new_customized(&config.customization),
                 out_len,
                 Update::update,
                 |x, out| x.finalize_xof_into(out),
