@@ -27,6 +27,7 @@ import os
 import re
 import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -36,6 +37,7 @@ DIFFERENTIAL = os.path.join(VECTORS, "differential")
 
 sys.path.insert(0, HERE)
 import blake3_reference  # noqa: E402  (pure-Python BLAKE3, this directory)
+import ascon_reference  # noqa: E402  (pure-Python Ascon from SP 800-232, this directory)
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
@@ -75,7 +77,7 @@ class Alg:
 
 ALGS = {}
 for _a in [
-    Alg("md5", 16), Alg("sha1", 20),
+    Alg("md5", 16), Alg("md4", 16), Alg("ripemd160", 20), Alg("sm3", 32), Alg("sha1", 20),
     Alg("sha224", 28), Alg("sha256", 32), Alg("sha384", 48), Alg("sha512", 64),
     Alg("sha512-224", 28), Alg("sha512-256", 32),
     Alg("sha3-224", 28), Alg("sha3-256", 32), Alg("sha3-384", 48), Alg("sha3-512", 64),
@@ -86,18 +88,42 @@ for _a in [
     Alg("blake2sp", 32, lens=(1, 32), key=range(1, 33)),
     Alg("blake3", 32, lens=(1, None), key=(32,)),
     Alg("k12", 32, lens=(1, None), custom=True),
+    Alg("kt256", 64, lens=(1, None), custom=True),
     Alg("turboshake128", 32, lens=(1, None)),
     Alg("turboshake256", 64, lens=(1, None)),
+    Alg("ascon-hash256", 32),
+    Alg("ascon-xof128", 32, lens=(1, None)),
+    Alg("ascon-cxof128", 32, lens=(1, None), custom=True),
     Alg("highwayhash-64", 8, key=(32,)),
     Alg("highwayhash-128", 16, key=(32,)),
     Alg("highwayhash-256", 32, key=(32,)),
     Alg("siphash-2-4", 8, key=(16,)),
     Alg("siphash-1-3", 8, key=(16,)),
+    Alg("siphash-2-4-128", 16, key=(16,)),
+    Alg("siphash-1-3-128", 16, key=(16,)),
     Alg("xxh32", 4), Alg("xxh64", 8), Alg("xxh3-64", 8), Alg("xxh3-128", 16),
     Alg("crc32c", 4),
+    Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
+    Alg("fnv1a-32", 4), Alg("fnv1a-64", 8),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
+    Alg("hmac-md5", 16, key="any"),
+    Alg("hmac-sha1", 20, key="any"),
+    Alg("hmac-sha224", 28, key="any"),
+    Alg("hmac-sha384", 48, key="any"),
+    Alg("hmac-sha512-224", 28, key="any"),
+    Alg("hmac-sha512-256", 32, key="any"),
+    Alg("hmac-sha3-224", 28, key="any"),
+    Alg("hmac-sha3-256", 32, key="any"),
+    Alg("hmac-sha3-384", 48, key="any"),
+    Alg("hmac-sha3-512", 64, key="any"),
+    Alg("hmac-sm3", 32, key="any"),
+    Alg("hmac-ripemd160", 20, key="any"),
     Alg("kmac128", 32, lens=(1, None), key="any", custom=True),
     Alg("kmac256", 64, lens=(1, None), key="any", custom=True),
+    Alg("kmacxof128", 32, lens=(1, None), key="any", custom=True),
+    Alg("kmacxof256", 64, lens=(1, None), key="any", custom=True),
+    Alg("cshake128", 32, lens=(1, None), custom=True),
+    Alg("cshake256", 64, lens=(1, None), custom=True),
 ]:
     ALGS[_a.name] = _a
 del _a
@@ -665,7 +691,7 @@ def _bytepad(x, w):
     return z + bytes((-len(z)) % w)
 
 
-def kmac_cshake(bits, key, data, custom, out_len):
+def kmac_cshake(bits, key, data, custom, out_len, xof=False):
     """KMAC128/256 exactly as NIST SP 800-185 section 4.3 defines it:
     cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L,
     N = "KMAC", S). The encodings are written here; the cSHAKE sponge
@@ -678,7 +704,8 @@ def kmac_cshake(bits, key, data, custom, out_len):
     x = cSHAKE_XOF(data=None, custom=custom, capacity=2 * bits, function=b"KMAC")
     x.update(_bytepad(_encode_string(key), rate))
     x.update(data)
-    x.update(_right_encode(8 * out_len))
+    # KMACXOF (section 4.3.1): L is encoded as 0, so the output is an XOF's.
+    x.update(_right_encode(0 if xof else 8 * out_len))
     return x.read(out_len)
 
 
@@ -713,6 +740,8 @@ ORACLE_TEXT = {
               "mode included; checked against the official test_vectors.json, "
               "published/blake3-official.vec)",
     "k12": "pycryptodome KangarooTwelve (KT128, C Keccak-p[1600,12])",
+    "kt256": "scripts/gen_vectors.py KT256 from RFC 9861 section 3 over pycryptodome's TurboSHAKE256 "
+             "(C Keccak-p[1600,12]); held to RFC 9861's KT256 vectors",
     "turboshake128": "pycryptodome TurboSHAKE128 (domain 0x1F unless the record gives one)",
     "turboshake256": "pycryptodome TurboSHAKE256 (domain 0x1F unless the record gives one)",
     "highwayhash-64": "PyPI highwayhash-cffi (Google's portable C HighwayHash64)",
@@ -720,6 +749,9 @@ ORACLE_TEXT = {
     "highwayhash-256": "PyPI highwayhash-cffi (Google's portable C HighwayHash256)",
     "siphash-2-4": "PyPI siphashc (C SipHash-2-4); agrees with the paper implementation "
                    "in scripts/gen_vectors.py",
+    "siphash-2-4-128": "PyPI siphash-cffi siphash_128 (the SipHash reference C, 128-bit output)",
+    "siphash-1-3-128": "PyPI siphash-cffi siphash_128 with c_rounds=1, d_rounds=3 (the SipHash "
+                       "reference C with its round counts as parameters)",
     "siphash-1-3": "scripts/gen_vectors.py SipHash-c-d from the SipHash paper with c=1, d=3 "
                    "(its c=2, d=4 mode checked against siphashc and veorq/SipHash vectors.h; "
                    "1-3 checked against Rust libcore's published SipHash-1-3 vectors)",
@@ -728,8 +760,40 @@ ORACLE_TEXT = {
     "xxh3-64": "PyPI xxhash (C libxxhash) xxh3_64 hexdigest (seed 0 unless the record gives one)",
     "xxh3-128": "PyPI xxhash (C libxxhash) xxh3_128 hexdigest (seed 0 unless the record gives one)",
     "crc32c": "PyPI crc32c (C, Castagnoli) integer printed big-endian",
+    "md4": "pycryptodome MD4 (its own C)",
+    "ascon-hash256": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
+    "ascon-xof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
+    "ascon-cxof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
+    "ripemd160": "pycryptodome RIPEMD160 (its own C)",
+    "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
+    "fnv1a-32": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
+    "fnv1a-64": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
+    "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
+    "crc64nvme": "PyPI crcmod (C extension) CRC-64/NVME: poly 0x1AD93D23594C93659 reflected, "
+                 "init and xorout all ones; integer printed big-endian",
+    "crc32-posix": "PyPI crcmod (C extension) CRC-32/CKSUM over the data and its length "
+                   "(LSB first, as few bytes as it takes), as POSIX cksum; agrees with "
+                   "coreutils cksum",
     "hmac-sha256": "Python hmac over hashlib sha256",
+    "hmac-md5": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib md5",
+    "hmac-sha1": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha1",
+    "hmac-sha224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha224",
+    "hmac-sha384": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha384",
+    "hmac-sha512-224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha512-224",
+    "hmac-sha512-256": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha512-256",
+    "hmac-sha3-224": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-224",
+    "hmac-sha3-256": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-256",
+    "hmac-sha3-384": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-384",
+    "hmac-sha3-512": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha3-512",
+    "hmac-sm3": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sm3 (OpenSSL), which agrees with gmssl",
+    "hmac-ripemd160": "Python hmac (its own HMAC code, digestmod a constructor) over pycryptodome RIPEMD160",
     "hmac-sha512": "Python hmac over hashlib sha512",
+    "kmacxof128": "SP 800-185 KMACXOF128 built in scripts/gen_vectors.py on pycryptodome's cSHAKE128 "
+                  "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
+    "kmacxof256": "SP 800-185 KMACXOF256 built in scripts/gen_vectors.py on pycryptodome's cSHAKE256 "
+                  "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
+    "cshake128": "pycryptodome cSHAKE128 (N empty, S the customization string)",
+    "cshake256": "pycryptodome cSHAKE256 (N empty, S the customization string)",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
                "by SP 800-185 KMAC built in scripts/gen_vectors.py on pycryptodome cSHAKE128 "
                "(the two agree wherever both apply)",
@@ -747,16 +811,38 @@ ORACLE_SHORT = {
     "blake2sp": "the hashlib tree mode and the pure-Python BLAKE2 of scripts/gen_vectors.py",
     "blake3": "scripts/blake3_reference.py",
     "k12": "pycryptodome KangarooTwelve",
+    "kt256": "the KT256 of scripts/gen_vectors.py over pycryptodome TurboSHAKE256",
     "turboshake128": "pycryptodome TurboSHAKE128", "turboshake256": "pycryptodome TurboSHAKE256",
     "highwayhash-64": "highwayhash-cffi (Google's C)",
     "highwayhash-128": "highwayhash-cffi (Google's C)",
     "highwayhash-256": "highwayhash-cffi (Google's C)",
     "siphash-2-4": "siphashc (C)",
     "siphash-1-3": "the paper SipHash of scripts/gen_vectors.py",
+    "siphash-2-4-128": "siphash-cffi (the reference C)", "siphash-1-3-128": "siphash-cffi (the reference C)",
     "xxh32": "the xxhash package (C)", "xxh64": "the xxhash package (C)",
     "xxh3-64": "the xxhash package (C)", "xxh3-128": "the xxhash package (C)",
     "crc32c": "the crc32c package (C)",
+    "ascon-hash256": "scripts/ascon_reference.py", "ascon-xof128": "scripts/ascon_reference.py",
+    "ascon-cxof128": "scripts/ascon_reference.py",
+    "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
+    "fnv1a-32": "the FNV-1a of scripts/gen_vectors.py", "fnv1a-64": "the FNV-1a of scripts/gen_vectors.py",
+    "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
+    "hmac-md5": "Python hmac",
+    "hmac-sha1": "Python hmac",
+    "hmac-sha224": "Python hmac",
+    "hmac-sha384": "Python hmac",
+    "hmac-sha512-224": "Python hmac",
+    "hmac-sha512-256": "Python hmac",
+    "hmac-sha3-224": "Python hmac",
+    "hmac-sha3-256": "Python hmac",
+    "hmac-sha3-384": "Python hmac",
+    "hmac-sha3-512": "Python hmac",
+    "hmac-sm3": "Python hmac",
+    "hmac-ripemd160": "Python hmac",
+    "kmacxof128": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
+    "kmacxof256": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
+    "cshake128": "pycryptodome cSHAKE128", "cshake256": "pycryptodome cSHAKE256",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
 }
@@ -769,6 +855,79 @@ def published_oracle(alg, publisher):
         publisher, ORACLE_SHORT[alg])
 
 
+def hmac_hash(name):
+    """A constructor of the hash under an HMAC. Handing Python's hmac a
+    constructor (not a name) makes it run its own HMAC code, not OpenSSL's."""
+    if name == "ripemd160":
+        from Crypto.Hash import RIPEMD160
+        return RIPEMD160.new
+    return lambda data=b"": hashlib.new(_HASHLIB.get(name, name), data)
+
+
+_CRCMOD = {}
+
+
+def _crcmod(name):
+    """crcmod functions. crcmod's initCrc is the register's start value XORed
+    with xorOut, so an all-ones Rocksoft init with all-ones xorout is 0 here."""
+    if name not in _CRCMOD:
+        import crcmod
+        _CRCMOD.update({
+            "crc64nvme": crcmod.mkCrcFun(0x1AD93D23594C93659, initCrc=0, rev=True,
+                                         xorOut=0xFFFFFFFFFFFFFFFF),
+            "cksum": crcmod.mkCrcFun(0x104C11DB7, initCrc=0xFFFFFFFF, rev=False,
+                                     xorOut=0xFFFFFFFF),
+            "crc32": crcmod.mkCrcFun(0x104C11DB7, initCrc=0, rev=True, xorOut=0xFFFFFFFF),
+        })
+    return _CRCMOD[name]
+
+
+def _length_encode(x):
+    """RFC 9861's length_encode: x big-endian in as few bytes as it takes
+    (none for 0), then that count."""
+    b = x.to_bytes((x.bit_length() + 7) // 8, "big")
+    return b + bytes([len(b)])
+
+
+def kt256(msg, custom, out_len):
+    """KT256 as RFC 9861 section 3 defines it, over pycryptodome's
+    TurboSHAKE256 (which has no KT256): 8192-byte chunks, 64-byte chaining
+    values with domain 0x0B, the final node with 0x06, a single chunk with 0x07."""
+    from Crypto.Hash import TurboSHAKE256
+    s = bytes(msg) + bytes(custom) + _length_encode(len(custom))
+    chunk = 8192
+    if len(s) <= chunk:
+        return TurboSHAKE256.new(data=s, domain=0x07).read(out_len)
+    node = bytearray(s[:chunk]) + b"\x03" + bytes(7)
+    n = 0
+    for i in range(chunk, len(s), chunk):
+        node += TurboSHAKE256.new(data=s[i:i + chunk], domain=0x0B).read(64)
+        n += 1
+    node += _length_encode(n) + b"\xff\xff"
+    return TurboSHAKE256.new(data=bytes(node), domain=0x06).read(out_len)
+
+
+def fnv1a(msg, bits):
+    """FNV-1a from its definition (Fowler, Noll & Vo): xor a byte, multiply by
+    the FNV prime; the value big-endian. Held to the FNV test suite."""
+    offset, prime = {32: (0x811C9DC5, 0x01000193),
+                     64: (0xCBF29CE484222325, 0x100000001B3)}[bits]
+    mask, h = (1 << bits) - 1, offset
+    for byte in bytes(msg):
+        h = ((h ^ byte) * prime) & mask
+    return h.to_bytes(bits // 8, "big")
+
+
+def posix_cksum(msg):
+    """POSIX cksum: CRC-32/CKSUM over the data then its length, least
+    significant byte first, in as few bytes as it takes."""
+    n, suffix = len(msg), bytearray()
+    while n:
+        suffix.append(n & 0xFF)
+        n >>= 8
+    return _crcmod("cksum")(bytes(msg) + bytes(suffix))
+
+
 def compute(alg, msg, key=None, custom=None, length=None, params=None):
     """Digest of `msg` under `alg` with the .vec defaults: key None means the
     default key (zero key / unkeyed), length None the default length; params
@@ -779,6 +938,21 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg in _HASHLIB:
         assert length is None or length == a.default
         return hashlib.new(_HASHLIB[alg], msg).digest()
+    if alg == "ascon-hash256":
+        return ascon_reference.ascon_hash256(msg)
+    if alg == "ascon-xof128":
+        return ascon_reference.ascon_xof128(msg, L)
+    if alg == "ascon-cxof128":
+        return ascon_reference.ascon_cxof128(msg, L, custom or b"")
+    if alg == "md4":
+        from Crypto.Hash import MD4
+        return MD4.new(bytes(msg)).digest()
+    if alg == "ripemd160":
+        from Crypto.Hash import RIPEMD160
+        return RIPEMD160.new(bytes(msg)).digest()
+    if alg == "sm3":
+        from gmssl import sm3 as gm_sm3
+        return bytes.fromhex(gm_sm3.sm3_hash(list(msg)))
     if alg == "shake128":
         return hashlib.shake_128(msg).digest(L)
     if alg == "shake256":
@@ -800,6 +974,8 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg == "k12":
         from Crypto.Hash import KangarooTwelve
         return KangarooTwelve.new(data=msg, custom=custom or b"").read(L)
+    if alg == "kt256":
+        return kt256(msg, custom or b"", L)
     if alg == "turboshake128":
         from Crypto.Hash import TurboSHAKE128
         return TurboSHAKE128.new(data=msg, domain=p.get("domain", 0x1F)).read(L)
@@ -820,6 +996,11 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
         return siphashc.siphash(k, bytes(msg)).to_bytes(8, "little")
     if alg == "siphash-1-3":
         return siphash(1, 3, bytes(16) if key is None else key, msg)
+    if alg in ("siphash-2-4-128", "siphash-1-3-128"):
+        import siphash as siphash_cffi
+        c, d = (2, 4) if alg == "siphash-2-4-128" else (1, 3)
+        return siphash_cffi.siphash_128(bytes(16) if key is None else key, bytes(msg),
+                                        c_rounds=c, d_rounds=d)
     if alg.startswith("xxh"):
         import xxhash
         f = {"xxh32": xxhash.xxh32, "xxh64": xxhash.xxh64,
@@ -828,9 +1009,27 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg == "crc32c":
         import crc32c
         return crc32c.crc32c(msg).to_bytes(4, "big")
+    if alg in ("fnv1a-32", "fnv1a-64"):
+        return fnv1a(msg, 32 if alg == "fnv1a-32" else 64)
+    if alg == "crc32":
+        return zlib.crc32(msg).to_bytes(4, "big")
+    if alg == "crc64nvme":
+        return _crcmod("crc64nvme")(msg).to_bytes(8, "big")
+    if alg == "crc32-posix":
+        return posix_cksum(msg).to_bytes(4, "big")
     if alg in ("hmac-sha256", "hmac-sha512"):
         k = bytes(32) if key is None else key
         return hmac.new(k, msg, alg[5:]).digest()
+    if alg.startswith("hmac-"):
+        k = bytes(32) if key is None else key
+        return hmac.new(k, msg, hmac_hash(alg[5:])).digest()
+    if alg in ("kmacxof128", "kmacxof256"):
+        return kmac_cshake(int(alg[7:]), bytes(32) if key is None else key, msg,
+                           custom or b"", L, xof=True)
+    if alg in ("cshake128", "cshake256"):
+        from Crypto.Hash import cSHAKE128, cSHAKE256
+        C = cSHAKE128 if alg == "cshake128" else cSHAKE256
+        return C.new(data=bytes(msg), custom=custom or b"").read(L)
     if alg in ("kmac128", "kmac256"):
         bits = int(alg[4:])
         k = bytes(32) if key is None else key
@@ -881,6 +1080,20 @@ def check_record(rec, path):
 # Self-checks of the oracles against the published vectors
 # ---------------------------------------------------------------------------
 
+def read_unpublished():
+    """published/unpublished.txt: algorithm -> why it has no published vector."""
+    out = {}
+    with open(os.path.join(PUBLISHED, "unpublished.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, _, why = line.partition(":")
+                if name not in ALGS or not why.strip():
+                    raise AssertionError("unpublished.txt: bad line %r" % line)
+                out[name] = why.strip()
+    return out
+
+
 def self_check():
     """Fail loudly unless every oracle reproduces every published vector."""
     # 1. The BLAKE2 parameter-block implementation against hashlib wherever
@@ -917,11 +1130,42 @@ def self_check():
         key, data = rng.bytes(16), rng.bytes(n)
         if siphash(2, 4, key, data) != siphashc.siphash(key, data).to_bytes(8, "little"):
             raise AssertionError("paper SipHash-2-4 disagrees with siphashc")
-    # 3. HMAC's default key (32 zero bytes) equals the empty key.
+    # 2b. siphash-cffi's variable-round code, 64-bit output, against siphashc
+    #     (2-4) and the paper SipHash (1-3), before its 128-bit output is trusted.
+    import siphash as siphash_cffi
+    for n in list(range(0, 40)) + [1000]:
+        key, data = rng.bytes(16), rng.bytes(n)
+        for c, d in ((2, 4), (1, 3)):
+            if siphash_cffi.siphash_64(key, data, c_rounds=c, d_rounds=d) != siphash(c, d, key, data):
+                raise AssertionError("siphash-cffi %d-%d disagrees with the paper SipHash" % (c, d))
+    # 3. The CRC oracles against each other, the catalogue check values and
+    #    the machine's coreutils cksum where there is one.
+    for n in list(range(0, 70)) + [1000, 4097, 70000]:
+        data = rng.bytes(n)
+        if _crcmod("crc32")(data) != zlib.crc32(data):
+            raise AssertionError("crcmod CRC-32 disagrees with zlib")
+    checks = {"crc64nvme": 0xAE8B14860A799888, "cksum": 0x765E7680, "crc32": 0xCBF43926}
+    for name, value in checks.items():
+        if _crcmod(name)(b"123456789") != value:
+            raise AssertionError("crcmod %s misses its check value" % name)
+    import shutil
+    import subprocess
+    if shutil.which("cksum"):
+        for n in (0, 1, 255, 256, 65535, 65536, 100000):
+            data = rng.bytes(n)
+            out = subprocess.run(["cksum"], input=data, capture_output=True, check=True).stdout
+            if int(out.split()[0]) != posix_cksum(data):
+                raise AssertionError("POSIX cksum oracle disagrees with cksum(1) at %d bytes" % n)
+    # 4. hashlib's SM3 (under HMAC-SM3) against gmssl.
+    for n in (0, 1, 55, 56, 63, 64, 65, 1000):
+        data = rng.bytes(n)
+        if hashlib.new("sm3", data).digest() != compute("sm3", data):
+            raise AssertionError("hashlib sm3 disagrees with gmssl")
+    # 4b. HMAC's default key (32 zero bytes) equals the empty key.
     for h in ("sha256", "sha512"):
         if hmac.new(bytes(32), b"abc", h).digest() != hmac.new(b"", b"abc", h).digest():
             raise AssertionError("HMAC zero key != empty key")
-    # 4. Every published record, every algorithm.
+    # 5. Every published record, every algorithm.
     counts = {}
     files = sorted(f for f in os.listdir(PUBLISHED) if f.endswith(".vec"))
     if not files:
@@ -932,7 +1176,12 @@ def self_check():
         for rec in records:
             check_record(rec, path)
             counts[rec["alg"]] = counts.get(rec["alg"], 0) + 1
-    need = set(ALGS)
+    unpublished = read_unpublished()
+    stale = sorted(set(unpublished) & set(counts))
+    if stale:
+        raise AssertionError("published/unpublished.txt lists algorithms that have "
+                             "published vectors: " + ", ".join(stale))
+    need = set(ALGS) - set(unpublished)
     missing = sorted(need - set(counts))
     if missing:
         raise AssertionError("no published vectors checked for: " + ", ".join(missing))
@@ -957,19 +1206,53 @@ KEY_CLASSES = {
     "blake3": [32],
     "highwayhash-64": [32], "highwayhash-128": [32], "highwayhash-256": [32],
     "siphash-2-4": [16], "siphash-1-3": [16],
+    "siphash-2-4-128": [16], "siphash-1-3-128": [16],
     "hmac-sha256": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
     "hmac-sha512": [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200],
+    # The others: the same, plus the hash's block size -1, 0, +1 (a key
+    # longer than a block is hashed first).
+    "hmac-md5": None,
+    "hmac-sha1": None,
+    "hmac-sha224": None,
+    "hmac-sha384": None,
+    "hmac-sha512-224": None,
+    "hmac-sha512-256": None,
+    "hmac-sha3-224": None,
+    "hmac-sha3-256": None,
+    "hmac-sha3-384": None,
+    "hmac-sha3-512": None,
+    "hmac-sm3": None,
+    "hmac-ripemd160": None,
+
     # bytepad(encode_string(K), rate) fills one rate block exactly at
     # |K| = 163 (KMAC128) / 131 (KMAC256).
     "kmac128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
     "kmac256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
+    "kmacxof128": [0, 1, 15, 16, 31, 32, 100, 162, 163, 164, 168, 200],
+    "kmacxof256": [0, 1, 15, 16, 31, 32, 100, 130, 131, 132, 136, 200],
 }
+for _alg, _lens in KEY_CLASSES.items():
+    if _lens is None:
+        _block = hmac_hash(_alg[5:])().block_size
+        KEY_CLASSES[_alg] = sorted({0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200,
+                                    _block - 1, _block, _block + 1})
+del _alg, _lens
+
 CUSTOM_LENS = {
+    # SP 800-232 caps Z at 2048 bits; 8-byte rate boundaries around it.
+    "ascon-cxof128": [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256],
     "k12": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
+    "kt256": [1, 2, 10, 41, 100, 200, 255, 256, 300, 1000, 1681, 8189, 8190, 8192],
     # cSHAKE's prefix bytepad(encode_string("KMAC") || encode_string(S), rate)
     # fills one rate block exactly at |S| = 157 (KMAC128) / 125 (KMAC256).
     "kmac128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
     "kmac256": [1, 21, 31, 32, 100, 124, 125, 126, 136, 200, 255, 256, 500],
+    "kmacxof128": [1, 21, 31, 32, 100, 156, 157, 158, 168, 200, 255, 256, 500],
+    "kmacxof256": [1, 21, 31, 32, 100, 124, 125, 126, 136, 200, 255, 256, 500],
+    # bytepad(encode_string("") || encode_string(S), rate) fills one block at
+    # |S| = 162 (cSHAKE128) / 130 (cSHAKE256).
+    "cshake128": [1, 15, 16, 100, 160, 161, 162, 163, 168, 200, 255, 256, 500],
+    "cshake256": [1, 15, 16, 100, 128, 129, 130, 131, 136, 200, 255, 256, 500],
 }
 
 
@@ -1051,7 +1334,8 @@ def build(alg):
                                 ", ".join(map(str, KEY_CLASSES[alg]))] if first else None)
                 first = False
         if alg in ("highwayhash-64", "highwayhash-128", "highwayhash-256",
-                   "siphash-2-4", "siphash-1-3", "blake3"):
+                   "siphash-2-4", "siphash-1-3", "siphash-2-4-128", "siphash-1-3-128",
+                   "blake3"):
             kl = KEY_CLASSES[alg][0]
             for n in range(0, 65):
                 b.prng(n, key=b.rng.bytes(kl),
@@ -1111,7 +1395,7 @@ def build(alg):
                                 ", ".join(map(str, CUSTOM_LENS[alg]))] if first else None,
                        **kw)
                 first = False
-        if alg == "k12":
+        if alg in ("k12", "kt256"):
             for n in (8191, 8192, 8193, 16384, 3 * 8192 + 1):
                 b.prng(n, custom=b.rng.bytes(b.rand_len(1, 64)),
                        comment=["customization strings across the 8192-byte chunk"]

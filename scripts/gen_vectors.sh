@@ -34,6 +34,10 @@ REQS=(
   "xxhash==4.1.0"                 # libxxhash (C)
   "siphashc==2.9.1"               # SipHash-2-4 (C)
   "crc32c==2.9.post0"             # CRC-32C (C)
+  "crcmod==1.7"                   # CRC-64/NVME, POSIX cksum CRC (any polynomial)
+  "gmssl==3.2.2"                  # SM3 (pure Python, from GB/T 32905)
+  "siphash-cffi==0.1.4"           # SipHash reference C: 128-bit output, any c/d
+  "mmh3==5.3.1"                   # MurmurHash3 (Appleby's C++)
 )
 SOURCE_REQS=(
   "highwayhash-cffi==0.1.6"       # Google's C HighwayHash, built from source

@@ -246,6 +246,10 @@ pub struct Algorithm {
     pub git_object_format: bool,
     /// The column name hashdeep gives it, when hashdeep computes it.
     pub hashdeep_column: Option<String>,
+    /// The digest is an unsigned integer written big-endian (the CRCs,
+    /// xxHash's canonical form), so it has a decimal value, which is what
+    /// `cksum` prints for its CRCs: see [`Algorithm::integer_value`].
+    pub integer_digest: bool,
     /// A known answer at default parameters: (message, expected hex digest).
     /// Lets a caller check any backend before trusting it (`Registry::self_test`).
     pub self_test: Option<(Vec<u8>, String)>,
@@ -284,9 +288,17 @@ impl Algorithm {
             default_bench: false,
             git_object_format: false,
             hashdeep_column: None,
+            integer_digest: false,
             self_test: None,
             preference: Vec::new(),
         }
+    }
+
+    /// The value of a digest that is a big-endian integer (`integer_digest`)
+    /// of at most 128 bits: `cksum`'s decimal CRC. `None` for other digests.
+    pub fn integer_value(&self, digest: &[u8]) -> Option<u128> {
+        (self.integer_digest && digest.len() <= 16)
+            .then(|| digest.iter().fold(0u128, |v, &b| v << 8 | u128::from(b)))
     }
 
     pub fn output_bits(&self) -> usize {

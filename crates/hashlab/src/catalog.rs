@@ -37,6 +37,10 @@ struct Spec {
     default_bench: bool,
     git_object_format: bool,
     hashdeep_column: Option<&'static str>,
+    integer_digest: bool,
+    /// HMAC over this hash (RFC 2104), as its own algorithm `hmac-NAME`: the
+    /// rest of that entry follows from this one (see [`hmac_of`]).
+    hmac: Option<Hmac>,
     /// The digest of "abc" at default parameters, from the independent oracles
     /// of `scripts/gen_vectors.py` (hashlib, pycryptodome, the C xxHash /
     /// SipHash / HighwayHash / CRC32C libraries, the pure-Python BLAKE3). A
@@ -71,9 +75,26 @@ const BASE: Spec = Spec {
     default_bench: true,
     git_object_format: false,
     hashdeep_column: None,
+    integer_digest: false,
+    hmac: None,
     abc: "",
     preference: &[],
 };
+
+/// What an HMAC entry adds to its hash's entry.
+#[derive(Clone, Copy)]
+struct Hmac {
+    /// HMAC of "abc" under the default key (32 zero bytes), from Python's hmac.
+    abc: &'static str,
+    default_bench: bool,
+}
+
+const fn hmac(abc: &'static str) -> Option<Hmac> {
+    Some(Hmac {
+        abc,
+        default_bench: false,
+    })
+}
 
 const fn fixed(bytes: usize) -> OutputRule {
     OutputRule::Fixed { bytes }
@@ -128,6 +149,8 @@ const RUSTCRYPTO: Pref = (
     "pure Rust, SIMD where the crate detects it",
 );
 const RING: Pref = ("ring", None, "BoringSSL-derived assembly");
+/// OpenSSL's portable C, for hashes it has no assembly for.
+const OPENSSL_C: Pref = ("openssl", None, "OpenSSL's portable C");
 /// SHA-1 and SHA-256: with SHA-NI (or ARMv8 SHA2) every backend ties on bulk
 /// data, and RustCrypto has the least overhead per message.
 const SHA_NI_ORDER: &[Pref] = &[
@@ -295,6 +318,7 @@ const fn xxh(
         block_size,
         tag,
         file_bound: FileBound::Reading,
+        integer_digest: true,
         abc,
         preference: if bytes >= 8 && block_size == 64 {
             XXH3_ORDER
@@ -347,6 +371,32 @@ const fn siphash(
         tag,
         abc,
         preference: SIPHASH_ORDER,
+        ..BASE
+    }
+}
+
+/// A hash-table hash whose value, big-endian, is the digest.
+const fn fast_hash(family: &'static str) -> Spec {
+    Spec {
+        family,
+        class: Class::NonCryptographic,
+        block_size: 1,
+        default_bench: false,
+        integer_digest: true,
+        ..BASE
+    }
+}
+
+/// A CRC whose value, big-endian, is the digest.
+const fn crc_spec(bytes: usize) -> Spec {
+    Spec {
+        family: "CRC",
+        class: Class::Checksum,
+        output: fixed(bytes),
+        block_size: 1,
+        file_bound: FileBound::Reading,
+        default_bench: false,
+        integer_digest: true,
         ..BASE
     }
 }
@@ -405,8 +455,61 @@ fn specs() -> Vec<Spec> {
             tag: "MD5",
             bare_gnu_default: true,
             hashdeep_column: Some("md5"),
+            hmac: hmac("dd2701993d29fdd0b032c233cec63403"),
             abc: "900150983cd24fb0d6963f7d28e17f72",
             preference: &[OPENSSL_ASM, RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            // Broken since 1995; here to read old manifests (rhash, ED2K's parts).
+            name: "md4",
+            aliases: &["md-4"],
+            family: "MD4",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(16),
+            tag: "MD4",
+            default_bench: false,
+            abc: "a448017aaf21d8525fc10ae87aa6729d",
+            preference: &[
+                ("rustcrypto", None, "0.83x OpenSSL on bulk data here, but OpenSSL 3 needs its legacy provider loaded for MD4"),
+                OPENSSL_C,
+            ],
+            ..BASE
+        },
+        Spec {
+            // Bitcoin's HASH160 and OpenPGP v3 fingerprints.
+            name: "ripemd160",
+            aliases: &["ripemd-160", "rmd160", "ripemd"],
+            family: "RIPEMD",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(20),
+            tag: "RIPEMD160",
+            // rhash --bsd, and OpenSSL's `dgst` output.
+            foreign_tags: &[("RMD160", None), ("RIPEMD-160", None)],
+            default_bench: false,
+            hmac: hmac("cf402f47ae89744c54ee3d8333677b26aaf3d8e2"),
+            abc: "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc",
+            preference: &[
+                ("rustcrypto", None, "1.25x OpenSSL's C on bulk data here"),
+                OPENSSL_C,
+            ],
+            ..BASE
+        },
+        Spec {
+            // GB/T 32905-2016, ISO/IEC 10118-3; `cksum -a sm3`.
+            name: "sm3",
+            aliases: &["sm-3"],
+            family: "SM3",
+            lineage: Lineage::MerkleDamgard,
+            output: fixed(32),
+            tag: "SM3",
+            default_bench: false,
+            hmac: hmac("36525058ca466791502435c910517f1a7e86613d5f35ac1f18a94def0eaac81f"),
+            abc: "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
+            preference: &[
+                ("rustcrypto", None, "within 7 % of OpenSSL's C on bulk data here, with less cost per message"),
+                OPENSSL_C,
+            ],
             ..BASE
         },
         Spec {
@@ -419,23 +522,31 @@ fn specs() -> Vec<Spec> {
             bare_gnu_default: true,
             git_object_format: true,
             hashdeep_column: Some("sha1"),
+            hmac: hmac("9b4a918f398d74d3e367970aba3cbe54e4d2b5d9"),
             abc: "a9993e364706816aba3e25717850c26c9cd0d89d",
             preference: SHA_NI_ORDER,
             ..BASE
         },
-        sha2(
-            "sha224",
-            &["sha-224", "sha2-224"],
-            224,
-            64,
-            "SHA224",
-            &[("SHA2-224", None)],
-            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
-        ),
+        Spec {
+            hmac: hmac("d473c456fa6aad72bbec9c6ad63ca92d8675caa0b7f451fa4b692081"),
+            ..sha2(
+                "sha224",
+                &["sha-224", "sha2-224"],
+                224,
+                64,
+                "SHA224",
+                &[("SHA2-224", None)],
+                "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+            )
+        },
         Spec {
             git_object_format: true,
             hashdeep_column: Some("sha256"),
-            ..sha2(
+            hmac: Some(Hmac {
+                abc: "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351",
+                default_bench: true,
+            }),
+                ..sha2(
                 "sha256",
                 &["sha-256", "sha2-256"],
                 256,
@@ -445,46 +556,73 @@ fn specs() -> Vec<Spec> {
                 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
             )
         },
-        sha2(
-            "sha384",
-            &["sha-384", "sha2-384"],
-            384,
-            128,
-            "SHA384",
-            &[("SHA2-384", None)],
-            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
-        ),
-        sha2(
-            "sha512",
-            &["sha-512", "sha2-512"],
-            512,
-            128,
-            "SHA512",
-            &[("SHA2-512", None)],
-            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
-        ),
-        sha2(
-            "sha512-224",
-            &["sha-512/224", "sha2-512/224", "sha512/224"],
-            224,
-            128,
-            "SHA512-224",
-            &[("SHA2-512/224", None), ("SHA512/224", None)],
-            "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
-        ),
-        sha2(
-            "sha512-256",
-            &["sha-512/256", "sha2-512/256", "sha512/256"],
-            256,
-            128,
-            "SHA512-256",
-            &[("SHA2-512/256", None), ("SHA512/256", None)],
-            "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
-        ),
-        sha3("sha3-224", 224, 144, "SHA3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf"),
-        sha3("sha3-256", 256, 136, "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
-        sha3("sha3-384", 384, 104, "SHA3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25"),
-        sha3("sha3-512", 512, 72, "SHA3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"),
+        Spec {
+            hmac: hmac("948f7c5caa500c31d7d4a0f52f3e3da7e33c8a9fe6ef528b8a9ac3e4adc4e24d908e6f40b737510e82354759dc5e9f06"),
+            ..sha2(
+                "sha384",
+                &["sha-384", "sha2-384"],
+                384,
+                128,
+                "SHA384",
+                &[("SHA2-384", None)],
+                "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+            )
+        },
+        Spec {
+            hmac: Some(Hmac {
+                abc: "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0",
+                default_bench: true,
+            }),
+            ..sha2(
+                "sha512",
+                &["sha-512", "sha2-512"],
+                512,
+                128,
+                "SHA512",
+                &[("SHA2-512", None)],
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+            )
+        },
+        Spec {
+            hmac: hmac("bbff170efa4e26333b19388fe35029e8d7c49c6443f5b2acb6e110dc"),
+            ..sha2(
+                "sha512-224",
+                &["sha-512/224", "sha2-512/224", "sha512/224"],
+                224,
+                128,
+                "SHA512-224",
+                &[("SHA2-512/224", None), ("SHA512/224", None)],
+                "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+            )
+        },
+        Spec {
+            hmac: hmac("784cac6aafefd5517029bae0cd223d58111dc37f390d982fae2a0548b5aa67ea"),
+            ..sha2(
+                "sha512-256",
+                &["sha-512/256", "sha2-512/256", "sha512/256"],
+                256,
+                128,
+                "SHA512-256",
+                &[("SHA2-512/256", None), ("SHA512/256", None)],
+                "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+            )
+        },
+        Spec {
+            hmac: hmac("45590e15e0bcb331f9de5c3bf8ef8e7d018a45397735e5a8a1ce0b9b"),
+            ..sha3("sha3-224", 224, 144, "SHA3-224", "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf")
+        },
+        Spec {
+            hmac: hmac("776bdf4f598121a2ac38c408d375731a5681f10998e77dcb92fb474adfef8f90"),
+            ..sha3("sha3-256", 256, 136, "SHA3-256", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532")
+        },
+        Spec {
+            hmac: hmac("175064a7663c17b5fa7abcd6fb9d0969b7be431dc4d310d2196d06b23cd8a9db5b13013038437b636de8dfa38edc3452"),
+            ..sha3("sha3-384", 384, 104, "SHA3-384", "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25")
+        },
+        Spec {
+            hmac: hmac("aedf400b73941c7a3bfb6f72c9e6f4530216fe82d382b04da2dd5eb099f8ca4f9319c0158e5ca9368cb9fb497b0863e4b5fc62701c75eef6a8b30fdf7836bd59"),
+            ..sha3("sha3-512", 512, 72, "SHA3-512", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0")
+        },
         Spec {
             name: "shake128",
             aliases: &["shake-128"],
@@ -593,6 +731,21 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // RFC 9861's KangarooTwelve over TurboSHAKE256: 256-bit security.
+            name: "kt256",
+            aliases: &["kangarootwelve256", "kangaroo12-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "KT256",
+            default_bench: false,
+            abc: "1b0f960f43e0384827a362330d724052a89f075c13cf496a51888a23b0075d6457071c7ea6f6f8c2274eef3804f623e4e0543cd2e2e7574de79a4fef735367de",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
             name: "turboshake128",
             // RFC 9861: any byte 0x01..0x7F; 0x1F when none is given.
             domain: Some(DomainRule {
@@ -629,6 +782,48 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // NIST SP 800-232 (2025): the lightweight hash of constrained devices.
+            name: "ascon-hash256",
+            aliases: &["ascon-hash", "asconhash256"],
+            family: "Ascon",
+            output: fixed(32),
+            block_size: 8,
+            tag: "ASCON-HASH256",
+            default_bench: false,
+            abc: "45aa03431c3c829b3b066f33e844b0cc4d20a45af92d3dcfdf34f40fc20935cf",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "ascon-xof128",
+            aliases: &["ascon-xof", "asconxof128"],
+            family: "Ascon",
+            output: xof(32),
+            block_size: 8,
+            tag: "ASCON-XOF128",
+            default_bench: false,
+            abc: "b87198613d724232505baa68187f925708c009fe6ec13d19ce3c7aa6b20b2f0b",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "ascon-cxof128",
+            aliases: &["ascon-cxof", "asconcxof128"],
+            family: "Ascon",
+            output: xof(32),
+            customizable: true,
+            block_size: 8,
+            tag: "ASCON-CXOF128",
+            default_bench: false,
+            abc: "5713d780f6589bd7386271bab19d542bc2cd0f406e42fe73e5c5aad720c94892",
+            preference: &[(
+                "rustcrypto",
+                None,
+                "the only implementation here: SP 800-232's CXOF over RustCrypto's permutation",
+            )],
+            ..BASE
+        },
+        Spec {
             default_bench: true,
             ..highway(
                 "highwayhash-64",
@@ -642,6 +837,25 @@ fn specs() -> Vec<Spec> {
         highway("highwayhash-256", &["highwayhash256", "highway-256"], 32, "HIGHWAYHASH-256", "a5a26736040a997ec7b9338afab936ede410fd10f88c57d409ac7d5e3932bb4f"),
         siphash("siphash-2-4", &["siphash", "siphash24"], "SIPHASH-2-4", "deee70479684c83f"),
         siphash("siphash-1-3", &["siphash13"], "SIPHASH-1-3", "f2302604a0c33bc0"),
+        Spec {
+            // The reference code's double-length output (Wycheproof's "siphashx").
+            output: fixed(16),
+            ..siphash(
+                "siphash-2-4-128",
+                &["siphash128", "siphash24-128", "siphashx-2-4"],
+                "SIPHASH-2-4-128",
+                "6c95dec302962fa8ca5e69c1d5d15478",
+            )
+        },
+        Spec {
+            output: fixed(16),
+            ..siphash(
+                "siphash-1-3-128",
+                &["siphash13-128", "siphashx-1-3"],
+                "SIPHASH-1-3-128",
+                "18bab55bb4eeb464cdd2201c436f2ff6",
+            )
+        },
         xxh("xxh32", &["xxhash32"], 4, 16, "XXH32", "32d153ff"),
         xxh("xxh64", &["xxhash64"], 8, 32, "XXH64", "44bc2cf5ad770999"),
         Spec {
@@ -652,6 +866,24 @@ fn specs() -> Vec<Spec> {
         },
         xxh("xxh3-128", &["xxh128", "xxhash128", "xxh3_128"], 16, 64, "XXH128", "06b05ab6733a618578af5f94892f3950"),
         Spec {
+            name: "fnv1a-32",
+            aliases: &["fnv1a32", "fnv-1a-32"],
+            tag: "FNV1A-32",
+            output: fixed(4),
+            abc: "1a47e90b",
+            preference: &[("fnv", None, "the only implementation here")],
+            ..fast_hash("FNV")
+        },
+        Spec {
+            name: "fnv1a-64",
+            aliases: &["fnv1a64", "fnv-1a-64", "fnv1a"],
+            tag: "FNV1A-64",
+            output: fixed(8),
+            abc: "e71fa2190541574b",
+            preference: &[("fnv", None, "the only implementation here")],
+            ..fast_hash("FNV")
+        },
+        Spec {
             name: "crc32c",
             aliases: &["crc-32c", "crc32-c", "castagnoli"],
             family: "CRC",
@@ -660,6 +892,7 @@ fn specs() -> Vec<Spec> {
             block_size: 1,
             tag: "CRC32C",
             file_bound: FileBound::Reading,
+            integer_digest: true,
             abc: "364b3fb7",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding chosen at run time"),
@@ -668,30 +901,70 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
-            name: "hmac-sha256",
-            aliases: &["hmac-sha-256", "hmac-sha2-256", "hmacsha256"],
-            family: "HMAC",
-            class: Mac,
-            lineage: Lineage::MerkleDamgard,
-            output: fixed(32),
-            key: ANY_KEY_ZERO_32,
-            tag: "HMAC-SHA256",
-            abc: "fd7adb152c05ef80dccf50a1fa4c05d5a3ec6da95575fc312ae7c5d091836351",
-            preference: SHA_NI_ORDER,
+            name: "crc32",
+            // cksum -a crc32b (coreutils 9.6), rhash --crc32, zlib, S3's CRC32.
+            aliases: &["crc-32", "crc32b", "crc-32/iso-hdlc", "crc32-iso-hdlc", "crc32-ieee"],
+            tag: "CRC32",
+            abc: "352441c2",
+            preference: &[
+                ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 1.7x crc32fast at 1 KiB, tied on bulk data"),
+                ("crc32fast", None, "PCLMULQDQ folding, slice-by-16 tables elsewhere"),
+            ],
+            ..crc_spec(4)
+        },
+        Spec {
+            name: "crc64nvme",
+            // S3's default object checksum (CRC64NVME).
+            aliases: &["crc64-nvme", "crc-64/nvme"],
+            tag: "CRC64NVME",
+            abc: "05e5cabb3fc1faeb",
+            preference: &[
+                ("crc-fast", None, "VPCLMULQDQ folding: 2.7x crc64fast-nvme on bulk data here"),
+                ("crc64fast-nvme", None, "PCLMULQDQ folding"),
+            ],
+            ..crc_spec(8)
+        },
+        Spec {
+            name: "crc32-posix",
+            // What `cksum` prints with no option (coreutils' `-a crc`): the CRC
+            // of the data and its length.
+            aliases: &["cksum", "posix-cksum", "crc-posix", "crc"],
+            tag: "CRC",
+            abc: "48aa78a2",
+            preference: &[
+                ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 13x the table code on bulk data"),
+                ("crc", None, "slice-by-16 tables, no CPU feature needed"),
+            ],
+            ..crc_spec(4)
+        },
+        Spec {
+            // SP 800-185 cSHAKE with an empty function name; S is the
+            // customization string (with none it is SHAKE128).
+            name: "cshake128",
+            aliases: &["cshake-128"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            customizable: true,
+            block_size: 168,
+            tag: "CSHAKE128",
+            default_bench: false,
+            abc: "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8",
+            preference: &[RUSTCRYPTO],
             ..BASE
         },
         Spec {
-            name: "hmac-sha512",
-            aliases: &["hmac-sha-512", "hmac-sha2-512", "hmacsha512"],
-            family: "HMAC",
-            class: Mac,
-            lineage: Lineage::MerkleDamgard,
-            output: fixed(64),
-            key: ANY_KEY_ZERO_32,
-            block_size: 128,
-            tag: "HMAC-SHA512",
-            abc: "29689f6b79a8dd686068c2eeae97fd8769ad3ba65cb5381f838358a8045a358ee3ba1739c689c7805e31734fb6072f87261d1256995370d55725cba00d10bdd0",
-            preference: SHA512_ORDER,
+            name: "cshake256",
+            aliases: &["cshake-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "CSHAKE256",
+            default_bench: false,
+            abc: "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4",
+            preference: &[RUSTCRYPTO],
             ..BASE
         },
         Spec {
@@ -724,54 +997,141 @@ fn specs() -> Vec<Spec> {
             preference: KECCAK_ORDER,
             ..BASE
         },
+        Spec {
+            name: "kmacxof128",
+            aliases: &["kmac-xof-128", "kmacxof-128"],
+            family: "Keccak",
+            class: Mac,
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            key: ANY_KEY_ZERO_32,
+            customizable: true,
+            block_size: 168,
+            tag: "KMACXOF128",
+            default_bench: false,
+            abc: "fea9de1bd5df699e4b864f42aa6d5e86fd76fa84d536a9a001a775723b9a0532",
+            preference: KECCAK_ORDER,
+            ..BASE
+        },
+        Spec {
+            name: "kmacxof256",
+            aliases: &["kmac-xof-256", "kmacxof-256"],
+            family: "Keccak",
+            class: Mac,
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            key: ANY_KEY_ZERO_32,
+            customizable: true,
+            block_size: 136,
+            tag: "KMACXOF256",
+            default_bench: false,
+            abc: "8601b369006b12d80009d1fb23b58bfa284085f37a128b9450402816ec97e0f074039d7b6a6e58517d6e37fc61a99551080c949def463643bddffbab7697fede",
+            preference: KECCAK_ORDER,
+            ..BASE
+        },
     ]
 }
 
 pub(crate) fn algorithms() -> Vec<Algorithm> {
+    let specs = specs();
+    let hmacs = specs.iter().filter_map(hmac_of);
+    // The HMACs go before the other MACs (KMAC), after every hash.
+    let first_mac = specs
+        .iter()
+        .position(|s| s.class == Class::Mac)
+        .unwrap_or(specs.len());
+    let mut all: Vec<Algorithm> = specs[..first_mac].iter().map(algorithm).collect();
+    all.extend(hmacs);
+    all.extend(specs[first_mac..].iter().map(algorithm));
+    all
+}
+
+/// HMAC over the hash of `hash` (RFC 2104), when its entry asks for one:
+/// named, tagged and aliased after it, with its output, block size and
+/// backend preferences, and any key length (32 zero bytes when none is given).
+fn hmac_of(hash: &Spec) -> Option<Algorithm> {
+    let hmac = hash.hmac?;
+    let prefixed = |name: &str| format!("hmac-{name}");
+    Some(Algorithm {
+        name: prefixed(hash.name),
+        aliases: hash.aliases.iter().map(|a| prefixed(a)).collect(),
+        family: "HMAC".to_string(),
+        class: Class::Mac,
+        key: ANY_KEY_ZERO_32,
+        tag: format!("HMAC-{}", hash.tag),
+        foreign_tags: Vec::new(),
+        bare_gnu_default: false,
+        git_object_format: false,
+        hashdeep_column: None,
+        integer_digest: false,
+        default_bench: hmac.default_bench,
+        self_test: Some((b"abc".to_vec(), hmac.abc.to_string())),
+        // The hash's own parameters are not the MAC's.
+        salt: None,
+        personal: None,
+        seed: None,
+        domain: None,
+        derive_key: false,
+        tree: None,
+        ..algorithm(hash)
+    })
+}
+
+fn algorithm(s: &Spec) -> Algorithm {
+    Algorithm {
+        name: s.name.to_string(),
+        aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
+        family: s.family.to_string(),
+        class: s.class,
+        lineage: s.lineage,
+        output: s.output,
+        key: s.key,
+        customizable: s.customizable,
+        salt: s.salt,
+        personal: s.personal,
+        seed: s.seed,
+        domain: s.domain,
+        derive_key: s.derive_key,
+        tree: s.tree,
+        block_size: s.block_size,
+        tag: s.tag.to_string(),
+        foreign_tags: s
+            .foreign_tags
+            .iter()
+            .map(|(tag, length)| ForeignTag {
+                tag: tag.to_string(),
+                length: *length,
+            })
+            .collect(),
+        bare_gnu_default: s.bare_gnu_default,
+        lines: s.lines,
+        file_bound: s.file_bound,
+        stable: s.stable,
+        default_bench: s.default_bench,
+        git_object_format: s.git_object_format,
+        hashdeep_column: s.hashdeep_column.map(str::to_string),
+        integer_digest: s.integer_digest,
+        self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
+        preference: s
+            .preference
+            .iter()
+            .map(|(backend, requires, reason)| Preference {
+                backend: backend.to_string(),
+                requires: requires.map(str::to_string),
+                reason: reason.to_string(),
+            })
+            .collect(),
+    }
+}
+
+/// The hashes the catalog has an HMAC over, by name: backends offer
+/// `hmac-NAME` for those of them they implement.
+// Unused in a build with neither RustCrypto nor OpenSSL.
+#[allow(dead_code)]
+pub(crate) fn hmac_hashes() -> Vec<&'static str> {
     specs()
-        .into_iter()
-        .map(|s| Algorithm {
-            name: s.name.to_string(),
-            aliases: s.aliases.iter().map(|a| a.to_string()).collect(),
-            family: s.family.to_string(),
-            class: s.class,
-            lineage: s.lineage,
-            output: s.output,
-            key: s.key,
-            customizable: s.customizable,
-            salt: s.salt,
-            personal: s.personal,
-            seed: s.seed,
-            domain: s.domain,
-            derive_key: s.derive_key,
-            tree: s.tree,
-            block_size: s.block_size,
-            tag: s.tag.to_string(),
-            foreign_tags: s
-                .foreign_tags
-                .iter()
-                .map(|(tag, length)| ForeignTag {
-                    tag: tag.to_string(),
-                    length: *length,
-                })
-                .collect(),
-            bare_gnu_default: s.bare_gnu_default,
-            lines: s.lines,
-            file_bound: s.file_bound,
-            stable: s.stable,
-            default_bench: s.default_bench,
-            git_object_format: s.git_object_format,
-            hashdeep_column: s.hashdeep_column.map(str::to_string),
-            self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
-            preference: s
-                .preference
-                .iter()
-                .map(|(backend, requires, reason)| Preference {
-                    backend: backend.to_string(),
-                    requires: requires.map(str::to_string),
-                    reason: reason.to_string(),
-                })
-                .collect(),
-        })
+        .iter()
+        .filter(|s| s.hmac.is_some())
+        .map(|s| s.name)
         .collect()
 }

@@ -396,3 +396,25 @@ fn cpu_conditional_preferences_follow_the_cpu() {
         assert_eq!(sha256.name, "openssl");
     }
 }
+
+#[test]
+fn integer_digests_have_the_value_cksum_prints() {
+    let registry = Registry::default();
+    let crc32c = registry.algorithm("crc32c").unwrap();
+    // The CRC-32C check value, 0xe3069283.
+    assert_eq!(
+        crc32c.integer_value(&[0xe3, 0x06, 0x92, 0x83]),
+        Some(3_808_858_755)
+    );
+    let sha256 = registry.algorithm("sha256").unwrap();
+    assert_eq!(sha256.integer_value(&[0; 32]), None);
+    for alg in registry.algorithms() {
+        if alg.integer_digest {
+            assert!(
+                alg.output.default_len() <= 16,
+                "{}: too long for u128",
+                alg.name
+            );
+        }
+    }
+}

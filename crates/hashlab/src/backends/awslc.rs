@@ -56,6 +56,12 @@ pub(crate) fn entries() -> Vec<crate::Backend> {
             ("sha3-384", SHA3_384, &KECCAK),
             ("sha3-512", SHA3_512, &KECCAK),
         ],
-        hmacs: [("hmac-sha256", HMAC_SHA256, &SHA256), ("hmac-sha512", HMAC_SHA512, &SHA512)]
+        hmacs: [
+            ("hmac-sha1", HMAC_SHA1_FOR_LEGACY_USE_ONLY, &SHA1),
+            ("hmac-sha224", HMAC_SHA224, &SHA256),
+            ("hmac-sha256", HMAC_SHA256, &SHA256),
+            ("hmac-sha384", HMAC_SHA384, &SHA512),
+            ("hmac-sha512", HMAC_SHA512, &SHA512),
+        ]
     )
 }

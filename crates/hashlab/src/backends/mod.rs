@@ -15,6 +15,8 @@ mod blake2simd;
 mod blake3;
 #[cfg(feature = "crc")]
 mod crc;
+#[cfg(feature = "fasthash")]
+mod fasthash;
 #[cfg(feature = "highway")]
 mod highway;
 #[cfg(feature = "openssl")]
@@ -58,6 +60,8 @@ pub(crate) fn all() -> Vec<Backend> {
     all.extend(xxh::entries());
     #[cfg(feature = "crc")]
     all.extend(crc::entries());
+    #[cfg(feature = "fasthash")]
+    all.extend(fasthash::entries());
     all
 }
 

@@ -6,6 +6,7 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CString};
 use std::ptr;
+use std::sync::Arc;
 
 use openssl_sys as ffi;
 
@@ -62,6 +63,7 @@ extern "C" {
         bsize: usize,
     ) -> ffi::OSSL_PARAM;
     fn OSSL_PARAM_construct_size_t(key: *const c_char, buf: *mut usize) -> ffi::OSSL_PARAM;
+    fn OSSL_PARAM_construct_int(key: *const c_char, buf: *mut c_int) -> ffi::OSSL_PARAM;
 }
 
 /// The most recent OpenSSL error as text, and the error queue cleared.
@@ -92,18 +94,84 @@ fn backend_error(algorithm: &str, message: String) -> HashError {
     }
 }
 
-fn fetch_md(name: &str) -> Result<*mut ffi::EVP_MD, String> {
+/// `EVP_MD_fetch` from a library context (NULL: the process's default one).
+fn fetch_md_in(lib: *mut ffi::OSSL_LIB_CTX, name: &str) -> Result<*mut ffi::EVP_MD, String> {
     ffi::init();
     let cname = CString::new(name).expect("digest names have no NUL");
-    // SAFETY: a NULL library context and property query mean the defaults.
-    let md = unsafe { ffi::EVP_MD_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+    // SAFETY: `lib` is NULL or a live library context; a NULL property query means the defaults.
+    let md = unsafe { ffi::EVP_MD_fetch(lib, cname.as_ptr(), ptr::null()) };
     if md.is_null() {
-        Err(format!(
-            "this OpenSSL has no digest {name} ({})",
-            last_error()
-        ))
+        Err(last_error())
     } else {
         Ok(md)
+    }
+}
+
+/// A library context of our own with OpenSSL 3's legacy provider loaded, for
+/// digests (MD4) that only it carries in most builds. Loading it into the
+/// process's default context would change what every other user of libcrypto
+/// in the process can fetch; this context is private to the hashers that hold it.
+struct LegacyLib(*mut ffi::OSSL_LIB_CTX);
+
+// SAFETY: an OSSL_LIB_CTX is thread-safe once its providers are loaded, which
+// happens before it is shared; it is freed once, by the last owner.
+unsafe impl Send for LegacyLib {}
+unsafe impl Sync for LegacyLib {}
+
+impl LegacyLib {
+    fn load() -> Result<Arc<LegacyLib>, String> {
+        ffi::init();
+        // SAFETY: plain allocation, checked below.
+        let lib = LegacyLib(unsafe { ffi::OSSL_LIB_CTX_new() });
+        if lib.0.is_null() {
+            return Err(format!("OSSL_LIB_CTX_new failed ({})", last_error()));
+        }
+        // SAFETY: a live context and a NUL-terminated provider name. The
+        // provider is freed with the context.
+        if unsafe { ffi::OSSL_PROVIDER_load(lib.0, c"legacy".as_ptr()) }.is_null() {
+            return Err(format!(
+                "its legacy provider does not load ({})",
+                last_error()
+            ));
+        }
+        Ok(Arc::new(lib))
+    }
+}
+
+impl Drop for LegacyLib {
+    fn drop(&mut self) {
+        // SAFETY: allocated by OSSL_LIB_CTX_new and freed once, after every
+        // EVP_MD fetched from it (their owners hold this Arc).
+        unsafe { ffi::OSSL_LIB_CTX_free(self.0) };
+    }
+}
+
+/// Where a digest is fetched from.
+#[derive(Clone, Copy)]
+enum Provider {
+    Default,
+    /// The default context if it has the digest, else the legacy provider in a context of our own.
+    DefaultOrLegacy,
+}
+
+/// Fetches `name` as `provider` says, with the library context it came from
+/// (None: the process's default, which outlives everything).
+fn fetch_md_from(
+    name: &str,
+    provider: Provider,
+) -> Result<(*mut ffi::EVP_MD, Option<Arc<LegacyLib>>), String> {
+    match (fetch_md_in(ptr::null_mut(), name), provider) {
+        (Ok(md), _) => Ok((md, None)),
+        (Err(e), Provider::Default) => Err(format!("this OpenSSL has no digest {name} ({e})")),
+        (Err(default), Provider::DefaultOrLegacy) => {
+            let no = |legacy: String| {
+                format!("this OpenSSL has no digest {name}: not in its default provider ({default}), and {legacy}")
+            };
+            let lib = LegacyLib::load().map_err(no)?;
+            let md = fetch_md_in(lib.0, name)
+                .map_err(|e| no(format!("not in its legacy provider either ({e})")))?;
+            Ok((md, Some(lib)))
+        }
     }
 }
 
@@ -119,9 +187,12 @@ fn fetch_mac(name: &str) -> Result<*mut ffi::EVP_MAC, String> {
     }
 }
 
-fn probe_md(name: &'static str) -> impl Fn() -> Result<(), String> + Send + Sync {
+fn probe_md(
+    name: &'static str,
+    provider: Provider,
+) -> impl Fn() -> Result<(), String> + Send + Sync {
     move || {
-        let md = fetch_md(name)?;
+        let (md, _lib) = fetch_md_from(name, provider)?;
         // SAFETY: md came from EVP_MD_fetch and is released once.
         unsafe { ffi::EVP_MD_free(md) };
         Ok(())
@@ -143,6 +214,9 @@ struct EvpDigest {
     ctx: *mut ffi::EVP_MD_CTX,
     out_len: usize,
     xof: bool,
+    /// The private library context `md` came from, if not the default one:
+    /// dropped after `md` and `ctx` are freed (fields drop after `Drop::drop`).
+    _lib: Option<Arc<LegacyLib>>,
 }
 
 // SAFETY: the context is owned exclusively by this value; OpenSSL contexts may
@@ -151,7 +225,11 @@ unsafe impl Send for EvpDigest {}
 
 impl EvpDigest {
     fn new(name: &str, out_len: usize, xof: bool) -> Result<Self, String> {
-        let md = fetch_md(name)?;
+        Self::from(name, Provider::Default, out_len, xof)
+    }
+
+    fn from(name: &str, provider: Provider, out_len: usize, xof: bool) -> Result<Self, String> {
+        let (md, lib) = fetch_md_from(name, provider)?;
         // SAFETY: plain allocation; checked for NULL below.
         let ctx = unsafe { ffi::EVP_MD_CTX_new() };
         let digest = EvpDigest {
@@ -159,6 +237,7 @@ impl EvpDigest {
             ctx,
             out_len,
             xof,
+            _lib: lib,
         };
         if ctx.is_null() {
             return Err("EVP_MD_CTX_new failed".into());
@@ -245,6 +324,7 @@ impl Hasher for EvpDigest {
                 ctx,
                 out_len: self.out_len,
                 xof: self.xof,
+                _lib: self._lib.clone(),
             })
         }
     }
@@ -258,6 +338,8 @@ struct MacParams {
     custom: Vec<u8>,
     c_rounds: Option<c_uint>,
     d_rounds: Option<c_uint>,
+    /// KMAC's XOF mode (KMACXOF).
+    xof: Option<c_int>,
 }
 
 impl MacParams {
@@ -268,6 +350,7 @@ impl MacParams {
         let mut custom = self.custom.clone();
         let mut c_rounds = self.c_rounds;
         let mut d_rounds = self.d_rounds;
+        let mut xof = self.xof;
         let mut params = Vec::new();
         // SAFETY: each constructor stores a pointer to a local that outlives `f`.
         unsafe {
@@ -293,6 +376,9 @@ impl MacParams {
             }
             if let Some(d) = d_rounds.as_mut() {
                 params.push(ffi::OSSL_PARAM_construct_uint(c"d-rounds".as_ptr(), d));
+            }
+            if let Some(x) = xof.as_mut() {
+                params.push(OSSL_PARAM_construct_int(c"xof".as_ptr(), x));
             }
             params.push(ffi::OSSL_PARAM_construct_end());
         }
@@ -422,21 +508,34 @@ fn no_params() -> MacParams {
         custom: Vec::new(),
         c_rounds: None,
         d_rounds: None,
+        xof: None,
     }
 }
 
 fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend {
+    digest_entry_from(algorithm, md, xof, Provider::Default)
+}
+
+fn digest_entry_from(
+    algorithm: &'static str,
+    md: &'static str,
+    xof: bool,
+    provider: Provider,
+) -> Backend {
     let backend = Backend::new(
         algorithm,
         NAME,
-        "OpenSSL 3 libcrypto (EVP_MD)",
+        match provider {
+            Provider::Default => "OpenSSL 3 libcrypto (EVP_MD)",
+            Provider::DefaultOrLegacy => "OpenSSL 3 libcrypto (EVP_MD; legacy provider if needed)",
+        },
         move |config| {
-            let h = EvpDigest::new(md, config.output_len, xof)
+            let h = EvpDigest::from(md, provider, config.output_len, xof)
                 .map_err(|e| backend_error(algorithm, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
     )
-    .with_probe(probe_md(md));
+    .with_probe(probe_md(md, provider));
     if xof {
         backend.with_length()
     } else {
@@ -444,7 +543,12 @@ fn digest_entry(algorithm: &'static str, md: &'static str, xof: bool) -> Backend
     }
 }
 
-fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
+/// HMAC over the digest `md`, fetched from the default library context as
+/// EVP_MAC fetches it: available when both the MAC and that digest are.
+fn hmac_entry(algorithm: &str, md: &'static str) -> Backend {
+    let name = algorithm.to_string();
+    let has_mac = probe_mac("HMAC");
+    let has_md = probe_md(md, Provider::Default);
     Backend::new(
         algorithm,
         NAME,
@@ -455,19 +559,36 @@ fn hmac_entry(algorithm: &'static str, md: &'static str) -> Backend {
                 ..no_params()
             };
             let h = EvpMac::new("HMAC", key_of(config), config.output_len, params, false)
-                .map_err(|e| backend_error(algorithm, e))?;
+                .map_err(|e| backend_error(&name, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
     )
     .with_key()
-    .with_probe(probe_mac("HMAC"))
+    .with_probe(move || has_mac().and_then(|()| has_md()))
+}
+
+/// A fixed-output digest, and HMAC over it when the catalog has that HMAC,
+/// so an HMAC over an OpenSSL digest is added in the catalog alone.
+fn digest_and_hmac(
+    algorithm: &'static str,
+    md: &'static str,
+    provider: Provider,
+    dispatch: &'static Dispatch,
+) -> Vec<Backend> {
+    let mut entries =
+        vec![digest_entry_from(algorithm, md, false, provider).with_dispatch(dispatch)];
+    if crate::catalog::hmac_hashes().contains(&algorithm) {
+        entries.push(hmac_entry(&format!("hmac-{algorithm}"), md).with_dispatch(dispatch));
+    }
+    entries
 }
 
 /// OpenSSL's KMAC accepts keys of 4..=512 bytes and customization strings up to 512 bytes.
 const KMAC_KEY_RANGE: std::ops::RangeInclusive<usize> = 4..=512;
 const KMAC_MAX_CUSTOM: usize = 512;
 
-fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
+/// KMAC128/256 (`mac`), or KMACXOF with `xof`.
+fn kmac_entry(algorithm: &'static str, mac: &'static str, xof: bool) -> Backend {
     Backend::new(
         algorithm,
         NAME,
@@ -491,6 +612,7 @@ fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
             let params = MacParams {
                 size: Some(config.output_len),
                 custom: config.customization.clone(),
+                xof: xof.then_some(1),
                 ..no_params()
             };
             let h = EvpMac::new(mac, key, config.output_len, params, false)
@@ -504,19 +626,24 @@ fn kmac_entry(algorithm: &'static str, mac: &'static str) -> Backend {
     .with_probe(probe_mac(mac))
 }
 
-fn siphash_entry(algorithm: &'static str, c_rounds: c_uint, d_rounds: c_uint) -> Backend {
+fn siphash_entry(
+    algorithm: &'static str,
+    c_rounds: c_uint,
+    d_rounds: c_uint,
+    out_len: usize,
+) -> Backend {
     Backend::new(
         algorithm,
         NAME,
         "OpenSSL 3 libcrypto (EVP_MAC SIPHASH)",
         move |config| {
             let params = MacParams {
-                size: Some(8),
+                size: Some(out_len),
                 c_rounds: Some(c_rounds),
                 d_rounds: Some(d_rounds),
                 ..no_params()
             };
-            let h = EvpMac::new("SIPHASH", key_of(config), 8, params, true)
+            let h = EvpMac::new("SIPHASH", key_of(config), out_len, params, true)
                 .map_err(|e| backend_error(algorithm, e))?;
             Ok(Box::new(h) as Box<dyn Hasher>)
         },
@@ -566,32 +693,50 @@ fn blake2_entry(
     )
     .with_key()
     .with_length()
-    .with_probe(probe_md(md))
+    .with_probe(probe_md(md, Provider::Default))
 }
 
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![
-        digest_entry("md5", "MD5", false).with_dispatch(&MD5),
-        digest_entry("sha1", "SHA1", false).with_dispatch(&SHA1),
-        digest_entry("sha224", "SHA224", false).with_dispatch(&SHA256),
-        digest_entry("sha256", "SHA256", false).with_dispatch(&SHA256),
-        digest_entry("sha384", "SHA384", false).with_dispatch(&SHA512),
-        digest_entry("sha512", "SHA512", false).with_dispatch(&SHA512),
-        digest_entry("sha512-224", "SHA512-224", false).with_dispatch(&SHA512),
-        digest_entry("sha512-256", "SHA512-256", false).with_dispatch(&SHA512),
-        digest_entry("sha3-224", "SHA3-224", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-256", "SHA3-256", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-384", "SHA3-384", false).with_dispatch(&KECCAK),
-        digest_entry("sha3-512", "SHA3-512", false).with_dispatch(&KECCAK),
+    use Provider::{Default, DefaultOrLegacy};
+    let digests = [
+        ("md5", "MD5", Default, &MD5),
+        // OpenSSL 3 moved MD4 to the legacy provider (3.0 man7/OSSL_PROVIDER-legacy);
+        // some distributions still build it into the default one.
+        ("md4", "MD4", DefaultOrLegacy, &PORTABLE_C),
+        // RIPEMD-160 was legacy-only before OpenSSL 3.0.7.
+        ("ripemd160", "RIPEMD160", DefaultOrLegacy, &PORTABLE_C),
+        ("sm3", "SM3", Default, &PORTABLE_C),
+        ("sha1", "SHA1", Default, &SHA1),
+        ("sha224", "SHA224", Default, &SHA256),
+        ("sha256", "SHA256", Default, &SHA256),
+        ("sha384", "SHA384", Default, &SHA512),
+        ("sha512", "SHA512", Default, &SHA512),
+        ("sha512-224", "SHA512-224", Default, &SHA512),
+        ("sha512-256", "SHA512-256", Default, &SHA512),
+        ("sha3-224", "SHA3-224", Default, &KECCAK),
+        ("sha3-256", "SHA3-256", Default, &KECCAK),
+        ("sha3-384", "SHA3-384", Default, &KECCAK),
+        ("sha3-512", "SHA3-512", Default, &KECCAK),
+    ];
+    let others = [
         digest_entry("shake128", "SHAKE128", true).with_dispatch(&KECCAK),
         digest_entry("shake256", "SHAKE256", true).with_dispatch(&KECCAK),
         blake2_entry("blake2b", "BLAKE2B-512", "BLAKE2BMAC", 64).with_dispatch(&PORTABLE_C),
         blake2_entry("blake2s", "BLAKE2S-256", "BLAKE2SMAC", 32).with_dispatch(&PORTABLE_C),
-        hmac_entry("hmac-sha256", "SHA256").with_dispatch(&SHA256),
-        hmac_entry("hmac-sha512", "SHA512").with_dispatch(&SHA512),
-        kmac_entry("kmac128", "KMAC-128").with_dispatch(&KECCAK),
-        kmac_entry("kmac256", "KMAC-256").with_dispatch(&KECCAK),
-        siphash_entry("siphash-2-4", 2, 4).with_dispatch(&PORTABLE_C),
-        siphash_entry("siphash-1-3", 1, 3).with_dispatch(&PORTABLE_C),
-    ]
+        kmac_entry("kmac128", "KMAC-128", false).with_dispatch(&KECCAK),
+        kmac_entry("kmac256", "KMAC-256", false).with_dispatch(&KECCAK),
+        kmac_entry("kmacxof128", "KMAC-128", true).with_dispatch(&KECCAK),
+        kmac_entry("kmacxof256", "KMAC-256", true).with_dispatch(&KECCAK),
+        siphash_entry("siphash-2-4", 2, 4, 8).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-1-3", 1, 3, 8).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-2-4-128", 2, 4, 16).with_dispatch(&PORTABLE_C),
+        siphash_entry("siphash-1-3-128", 1, 3, 16).with_dispatch(&PORTABLE_C),
+    ];
+    digests
+        .into_iter()
+        .flat_map(|(algorithm, md, provider, dispatch)| {
+            digest_and_hmac(algorithm, md, provider, dispatch)
+        })
+        .chain(others)
+        .collect()
 }

@@ -36,6 +36,11 @@ pub(crate) fn entries() -> Vec<crate::Backend> {
             ("sha512", SHA512, &SHA512),
             ("sha512-256", SHA512_256, &SHA512),
         ],
-        hmacs: [("hmac-sha256", HMAC_SHA256, &SHA256), ("hmac-sha512", HMAC_SHA512, &SHA512)]
+        hmacs: [
+            ("hmac-sha1", HMAC_SHA1_FOR_LEGACY_USE_ONLY, &SHA1),
+            ("hmac-sha256", HMAC_SHA256, &SHA256),
+            ("hmac-sha384", HMAC_SHA384, &SHA512),
+            ("hmac-sha512", HMAC_SHA512, &SHA512),
+        ]
     )
 }

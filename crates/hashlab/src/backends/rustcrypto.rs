@@ -1,4 +1,4 @@
-//! RustCrypto: md-5, sha1, sha2 and sha3 (SHA-NI/AVX2 paths chosen at run time by
+//! RustCrypto: ascon-hash, md-5, md4, ripemd, sm3, sha1, sha2 and sha3 (SHA-NI/AVX2 paths chosen at run time by
 //! the crates' `cpufeatures` detection), shake, blake2, k12, turboshake, hmac, and
 //! KMAC. No RustCrypto crate implements KMAC, so it is the thin SP 800-185
 //! construction below over the maintained `cshake` crate.
@@ -171,6 +171,7 @@ impl TurboShakeDomain {
     }
 }
 
+/// HMAC over a hash whose block-level core hmac can drive directly.
 fn hmac<D>(algorithm: &str, implementation: &str) -> Backend
 where
     D: digest::block_api::EagerHash + Clone + Send + 'static,
@@ -194,46 +195,156 @@ where
     .with_key()
 }
 
+/// A fixed-output hash, and HMAC over it (`hmac_entry`: [`hmac`] or
+/// [`simple_hmac`]) when the catalog has that HMAC, so an HMAC over a
+/// RustCrypto hash is added in the catalog alone.
+fn fixed_and_hmac<D>(
+    algorithm: &str,
+    implementation: &str,
+    dispatch: &'static Dispatch,
+    hmac_entry: fn(&str, &str) -> Backend,
+) -> Vec<Backend>
+where
+    D: Default + Clone + Update + FixedOutputReset + Reset + Send + 'static,
+{
+    let mut entries = vec![fixed::<D>(algorithm, implementation).with_dispatch(dispatch)];
+    if crate::catalog::hmac_hashes().contains(&algorithm) {
+        let name = format!("hmac-{algorithm}");
+        let what = format!("RustCrypto hmac + {implementation}");
+        entries.push(hmac_entry(&name, &what).with_dispatch(dispatch));
+    }
+    entries
+}
+
 pub(crate) fn entries() -> Vec<Backend> {
-    vec![
-        fixed::<md5::Md5>("md5", "RustCrypto md-5").with_dispatch(&PORTABLE),
-        fixed::<sha1::Sha1>("sha1", "RustCrypto sha1 (SHA-NI at run time)").with_dispatch(&SHA1),
-        fixed::<sha2::Sha224>("sha224", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
-            .with_dispatch(&SHA256),
-        fixed::<sha2::Sha256>("sha256", "RustCrypto sha2 (SHA-NI/AVX2 at run time)")
-            .with_dispatch(&SHA256),
-        fixed::<sha2::Sha384>("sha384", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512>("sha512", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512_224>("sha512-224", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha2::Sha512_256>("sha512-256", "RustCrypto sha2 (AVX2 at run time)")
-            .with_dispatch(&SHA512),
-        fixed::<sha3::Sha3_224>("sha3-224", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_256>("sha3-256", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_384>("sha3-384", "RustCrypto sha3").with_dispatch(&KECCAK),
-        fixed::<sha3::Sha3_512>("sha3-512", "RustCrypto sha3").with_dispatch(&KECCAK),
+    const SHA2_NI: &str = "RustCrypto sha2 (SHA-NI/AVX2 at run time)";
+    const SHA2_AVX2: &str = "RustCrypto sha2 (AVX2 at run time)";
+    let hashes = [
+        fixed_and_hmac::<md5::Md5>("md5", "RustCrypto md-5", &PORTABLE, hmac::<md5::Md5>),
+        fixed_and_hmac::<md4::Md4>("md4", "RustCrypto md4", &PORTABLE, hmac::<md4::Md4>),
+        fixed_and_hmac::<ripemd::Ripemd160>(
+            "ripemd160",
+            "RustCrypto ripemd",
+            &PORTABLE,
+            hmac::<ripemd::Ripemd160>,
+        ),
+        fixed_and_hmac::<sm3::Sm3>("sm3", "RustCrypto sm3", &PORTABLE, hmac::<sm3::Sm3>),
+        fixed_and_hmac::<sha1::Sha1>(
+            "sha1",
+            "RustCrypto sha1 (SHA-NI at run time)",
+            &SHA1,
+            hmac::<sha1::Sha1>,
+        ),
+        fixed_and_hmac::<sha2::Sha224>("sha224", SHA2_NI, &SHA256, hmac::<sha2::Sha224>),
+        fixed_and_hmac::<sha2::Sha256>("sha256", SHA2_NI, &SHA256, hmac::<sha2::Sha256>),
+        fixed_and_hmac::<sha2::Sha384>("sha384", SHA2_AVX2, &SHA512, hmac::<sha2::Sha384>),
+        fixed_and_hmac::<sha2::Sha512>("sha512", SHA2_AVX2, &SHA512, hmac::<sha2::Sha512>),
+        fixed_and_hmac::<sha2::Sha512_224>(
+            "sha512-224",
+            SHA2_AVX2,
+            &SHA512,
+            hmac::<sha2::Sha512_224>,
+        ),
+        fixed_and_hmac::<sha2::Sha512_256>(
+            "sha512-256",
+            SHA2_AVX2,
+            &SHA512,
+            hmac::<sha2::Sha512_256>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_224>(
+            "sha3-224",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_224>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_256>(
+            "sha3-256",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_256>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_384>(
+            "sha3-384",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_384>,
+        ),
+        fixed_and_hmac::<sha3::Sha3_512>(
+            "sha3-512",
+            "RustCrypto sha3",
+            &KECCAK,
+            simple_hmac::<sha3::Sha3_512>,
+        ),
+    ];
+    let others = [
         xof::<shake::Shake128>("shake128", "RustCrypto shake").with_dispatch(&KECCAK),
         xof::<shake::Shake256>("shake256", "RustCrypto shake").with_dispatch(&KECCAK),
         turboshake::<turboshake::TurboShake128>("turboshake128", 168).with_dispatch(&KECCAK),
         turboshake::<turboshake::TurboShake256>("turboshake256", 136).with_dispatch(&KECCAK),
         blake2b().with_dispatch(&PORTABLE),
         blake2s().with_dispatch(&PORTABLE),
-        k12().with_dispatch(&KECCAK),
-        hmac::<sha2::Sha256>("hmac-sha256", "RustCrypto hmac + sha2").with_dispatch(&SHA256),
-        hmac::<sha2::Sha512>("hmac-sha512", "RustCrypto hmac + sha2").with_dispatch(&SHA512),
-        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
-        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake").with_dispatch(&KECCAK),
-    ]
+        kt::<168>("k12", "RustCrypto k12 (KT128)").with_dispatch(&KECCAK),
+        kt::<136>("kt256", "RustCrypto k12 (KT256)").with_dispatch(&KECCAK),
+        fixed::<ascon_hash::AsconHash256>("ascon-hash256", "RustCrypto ascon-hash")
+            .with_dispatch(&PORTABLE),
+        xof::<ascon_hash::AsconXof128>("ascon-xof128", "RustCrypto ascon-hash")
+            .with_dispatch(&PORTABLE),
+        ascon_cxof128().with_dispatch(&PORTABLE),
+        kmac::<168>("kmac128", "SP 800-185 KMAC over RustCrypto cshake", false)
+            .with_dispatch(&KECCAK),
+        kmac::<136>("kmac256", "SP 800-185 KMAC over RustCrypto cshake", false)
+            .with_dispatch(&KECCAK),
+        kmac::<168>(
+            "kmacxof128",
+            "SP 800-185 KMACXOF over RustCrypto cshake",
+            true,
+        )
+        .with_dispatch(&KECCAK),
+        kmac::<136>(
+            "kmacxof256",
+            "SP 800-185 KMACXOF over RustCrypto cshake",
+            true,
+        )
+        .with_dispatch(&KECCAK),
+        cshake::<168>("cshake128").with_dispatch(&KECCAK),
+        cshake::<136>("cshake256").with_dispatch(&KECCAK),
+    ];
+    hashes.into_iter().flatten().chain(others).collect()
 }
 
-fn k12() -> Backend {
-    Backend::new("k12", NAME, "RustCrypto k12 (KT128)", |config: &Config| {
+/// HMAC over a hash that exposes no block-level core (sha3's sponge types):
+/// hmac's `SimpleHmac`, which keeps the keyed inner and outer hash states.
+fn simple_hmac<D>(algorithm: &str, implementation: &str) -> Backend
+where
+    D: digest::Digest + digest::block_api::BlockSizeUser + Clone + Send + 'static,
+    hmac::SimpleHmac<D>: Clone + Send,
+{
+    Backend::new(algorithm, NAME, implementation, |config| {
+        let mac = hmac::SimpleHmac::<D>::new_from_slice(key_of(config)).map_err(|e| {
+            HashError::Backend {
+                algorithm: "hmac".into(),
+                backend: NAME.into(),
+                message: e.to_string(),
+            }
+        })?;
+        let out_len = <hmac::SimpleHmac<D> as OutputSizeUser>::output_size();
+        Ok(Box::new(Snapshot::new(
+            mac,
+            out_len,
+            Mac::update,
+            |m, out| out.copy_from_slice(&m.finalize().into_bytes()),
+        )))
+    })
+    .with_key()
+}
+
+/// KangarooTwelve (RFC 9861): KT128 (`k12`) or KT256 by the crate's rate.
+fn kt<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
+    Backend::new(algorithm, NAME, implementation, |config: &Config| {
         let out_len = config.output_len;
         let hasher: Box<dyn Hasher> = if config.customization.is_empty() {
-            Box::new(Extendable(Native::<k12::Kt128> {
-                state: k12::Kt128::default(),
+            Box::new(Extendable(Native::<k12::Kt<RATE>> {
+                state: k12::Kt::<RATE>::default(),
                 out_len,
                 update: Update::update,
                 finish_reset: |x, out| x.finalize_xof_reset_into(out),
@@ -241,7 +352,7 @@ fn k12() -> Backend {
             }))
         } else {
             Box::new(Extendable(Snapshot::new(
-                k12::CustomKt128::new_customized(&config.customization),
+                k12::CustomKt::<RATE>::new_customized(&config.customization),
                 out_len,
                 Update::update,
                 |x, out| x.finalize_xof_into(out),
@@ -325,6 +436,97 @@ fn blake2s() -> Backend {
     })
 }
 
+/// Ascon-CXOF128 (SP 800-232 section 5.3) over RustCrypto's Ascon permutation:
+/// ascon-hash has Ascon-Hash256 and Ascon-XOF128 but not the customized XOF,
+/// and no other maintained crate has it. Its rate is one 64-bit word,
+/// absorbed and squeezed little-endian, as the crate does for the other two.
+#[derive(Clone)]
+struct AsconCxof {
+    state: ascon_core::State,
+    block: [u8; 8],
+    filled: usize,
+}
+
+/// SP 800-232's longest customization string: 2048 bits.
+const ASCON_CXOF_MAX_CUSTOM: usize = 256;
+
+impl AsconCxof {
+    fn new(customization: &[u8]) -> Self {
+        const IV: u64 = 0x0000_0800_00cc_0004;
+        let mut state = ascon_core::State::new(IV, 0, 0, 0, 0);
+        state.permute_12();
+        // Z's length in bits, then Z padded as a message would be.
+        state[0] ^= (customization.len() as u64) * 8;
+        state.permute_12();
+        let mut cxof = AsconCxof {
+            state,
+            block: [0; 8],
+            filled: 0,
+        };
+        cxof.absorb(customization);
+        cxof.pad();
+        cxof
+    }
+
+    fn absorb(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let take = (8 - self.filled).min(data.len());
+            self.block[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled == 8 {
+                self.state[0] ^= u64::from_le_bytes(self.block);
+                self.state.permute_12();
+                self.filled = 0;
+            }
+        }
+    }
+
+    /// The last, partial block with the 0x01 padding byte after its data.
+    fn pad(&mut self) {
+        self.block[self.filled..].fill(0);
+        self.state[0] ^= u64::from_le_bytes(self.block) ^ (1u64 << (8 * self.filled));
+        self.state.permute_12();
+        self.filled = 0;
+    }
+
+    fn finish(mut self, out: &mut [u8]) {
+        self.pad();
+        let mut chunks = out.chunks_mut(8).peekable();
+        while let Some(chunk) = chunks.next() {
+            chunk.copy_from_slice(&self.state[0].to_le_bytes()[..chunk.len()]);
+            if chunks.peek().is_some() {
+                self.state.permute_12();
+            }
+        }
+    }
+}
+
+fn ascon_cxof128() -> Backend {
+    Backend::new(
+        "ascon-cxof128",
+        NAME,
+        "SP 800-232 Ascon-CXOF128 over RustCrypto ascon-core",
+        |config| {
+            if config.customization.len() > ASCON_CXOF_MAX_CUSTOM {
+                return Err(HashError::NotSupportedByBackend {
+                    algorithm: "ascon-cxof128".into(),
+                    backend: NAME.into(),
+                    what: "customization strings over 256 bytes (SP 800-232's limit)".into(),
+                });
+            }
+            Ok(Box::new(Snapshot::new(
+                AsconCxof::new(&config.customization),
+                config.output_len,
+                AsconCxof::absorb,
+                AsconCxof::finish,
+            )))
+        },
+    )
+    .with_length()
+    .with_customization()
+}
+
 /// SP 800-185 integer encodings.
 fn left_encode(x: u64) -> Vec<u8> {
     let bytes = x.to_be_bytes();
@@ -342,9 +544,21 @@ fn right_encode(x: u64) -> Vec<u8> {
     out
 }
 
-/// KMAC(K, X, L, S) = cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L, "KMAC", S).
-fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
-    Backend::new(algorithm, NAME, implementation, |config| {
+/// KMAC(K, X, L, S) = cSHAKE(bytepad(encode_string(K), rate) || X || right_encode(L), L, "KMAC", S);
+/// KMACXOF (`xof`) encodes L as 0, so its output is an XOF's (SP 800-185 4.3.1).
+fn kmac<const RATE: usize>(algorithm: &str, implementation: &str, xof: bool) -> Backend {
+    let finish: fn(cshake::CShake<RATE>, &mut [u8]) = if xof {
+        |mut x, out| {
+            Update::update(&mut x, &right_encode(0));
+            x.finalize_xof_into(out)
+        }
+    } else {
+        |mut x, out| {
+            Update::update(&mut x, &right_encode(out.len() as u64 * 8));
+            x.finalize_xof_into(out)
+        }
+    };
+    Backend::new(algorithm, NAME, implementation, move |config| {
         let key = key_of(config);
         let mut state =
             cshake::CShake::<RATE>::new_with_function_name(b"KMAC", &config.customization);
@@ -357,10 +571,7 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
             state,
             config.output_len,
             Update::update,
-            |mut x, out| {
-                Update::update(&mut x, &right_encode(out.len() as u64 * 8));
-                x.finalize_xof_into(out)
-            },
+            finish,
         )))
     })
     .with_key()
@@ -368,9 +579,34 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str) -> Backend {
     .with_customization()
 }
 
+/// cSHAKE (SP 800-185 section 3) with an empty function name N and the
+/// customization string S.
+fn cshake<const RATE: usize>(algorithm: &str) -> Backend {
+    Backend::new(algorithm, NAME, "RustCrypto cshake", |config| {
+        Ok(Box::new(Snapshot::new(
+            cshake::CShake::<RATE>::new_with_function_name(b"", &config.customization),
+            config.output_len,
+            Update::update,
+            |x, out| x.finalize_xof_into(out),
+        )))
+    })
+    .with_length()
+    .with_customization()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The permutation and IV scheme of the hand-written CXOF are those of the
+    /// crate's XOF: p[12] of SP 800-232's XOF128 IV is the crate's precomputed state.
+    #[test]
+    fn ascon_initial_states_follow_sp800_232() {
+        let mut xof = ascon_core::State::new(0x0000_0800_00cc_0003, 0, 0, 0, 0);
+        xof.permute_12();
+        assert_eq!(xof[0], 0xda82_ce76_8d94_47eb);
+        assert_eq!(xof[4], 0xe054_7524_db6f_0bde);
+    }
 
     #[test]
     fn sp800_185_encodings() {

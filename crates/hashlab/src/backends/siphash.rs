@@ -1,9 +1,11 @@
-//! siphasher: SipHash-2-4 and SipHash-1-3 with 64-bit output, written as 8 bytes
-//! little-endian as the reference implementation does.
+//! siphasher: SipHash-2-4 and SipHash-1-3 with 64- and 128-bit output,
+//! written as the reference implementation writes them (the 64-bit value,
+//! or each 64-bit half, little-endian).
 
 use std::hash::Hasher as _;
 
 use siphasher::sip::{SipHasher13, SipHasher24};
+use siphasher::sip128::{Hasher128 as _, SipHasher13 as Sip13x128, SipHasher24 as Sip24x128};
 
 use super::{key_of, Snapshot};
 use crate::dispatch::Dispatch;
@@ -41,6 +43,38 @@ pub(crate) fn entries() -> Vec<Backend> {
                 |h, out| out.copy_from_slice(&h.finish().to_le_bytes()),
             )))
         })
+        .with_key()
+        .with_dispatch(&PORTABLE),
+        Backend::new(
+            "siphash-2-4-128",
+            "siphasher",
+            "siphasher crate (sip128)",
+            |config| {
+                let (k0, k1) = keys(config);
+                Ok(Box::new(Snapshot::new(
+                    Sip24x128::new_with_keys(k0, k1),
+                    16,
+                    |h, data| h.write(data),
+                    |h, out| out.copy_from_slice(&h.finish128().as_bytes()),
+                )))
+            },
+        )
+        .with_key()
+        .with_dispatch(&PORTABLE),
+        Backend::new(
+            "siphash-1-3-128",
+            "siphasher",
+            "siphasher crate (sip128)",
+            |config| {
+                let (k0, k1) = keys(config);
+                Ok(Box::new(Snapshot::new(
+                    Sip13x128::new_with_keys(k0, k1),
+                    16,
+                    |h, data| h.write(data),
+                    |h, out| out.copy_from_slice(&h.finish128().as_bytes()),
+                )))
+            },
+        )
         .with_key()
         .with_dispatch(&PORTABLE),
     ]
