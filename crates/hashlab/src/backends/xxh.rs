@@ -79,61 +79,88 @@ fn twox() -> Vec<Backend> {
     ]
 }
 
+/// An xxhash-rust state with the seed it restarts from: its `reset` takes
+/// the seed (XXH32/XXH64) or keeps none (XXH3), and `Native`'s reset is a
+/// plain function of the state.
+#[derive(Clone)]
+struct Seeded<T> {
+    hasher: T,
+    seed: u64,
+}
+
 fn xxhash_rust() -> Vec<Backend> {
     use xxhash_rust::{xxh3::Xxh3, xxh32::Xxh32, xxh64::Xxh64};
     const WHAT: &str = "xxhash-rust (SIMD fixed at compile time)";
     vec![
-        Backend::new("xxh32", "xxhash-rust", WHAT, |_| {
+        Backend::new("xxh32", "xxhash-rust", WHAT, |config| {
+            // The registry has checked that the seed fits in 32 bits.
+            let seed = config.seed as u32;
             Ok(Box::new(Native {
-                state: Xxh32::new(0),
+                state: Seeded {
+                    hasher: Xxh32::new(seed),
+                    seed: config.seed,
+                },
                 out_len: 4,
-                update: |h, data| h.update(data),
-                finish_reset: |h, out| {
-                    out.copy_from_slice(&h.digest().to_be_bytes());
-                    h.reset(0);
+                update: |s, data| s.hasher.update(data),
+                finish_reset: |s, out| {
+                    out.copy_from_slice(&s.hasher.digest().to_be_bytes());
+                    s.hasher.reset(s.seed as u32);
                 },
-                reset: |h| h.reset(0),
+                reset: |s| s.hasher.reset(s.seed as u32),
             }))
         })
+        .with_parameters()
         .with_dispatch(&SCALAR),
-        Backend::new("xxh64", "xxhash-rust", WHAT, |_| {
+        Backend::new("xxh64", "xxhash-rust", WHAT, |config| {
             Ok(Box::new(Native {
-                state: Xxh64::new(0),
-                out_len: 8,
-                update: |h, data| h.update(data),
-                finish_reset: |h, out| {
-                    out.copy_from_slice(&h.digest().to_be_bytes());
-                    h.reset(0);
+                state: Seeded {
+                    hasher: Xxh64::new(config.seed),
+                    seed: config.seed,
                 },
-                reset: |h| h.reset(0),
+                out_len: 8,
+                update: |s, data| s.hasher.update(data),
+                finish_reset: |s, out| {
+                    out.copy_from_slice(&s.hasher.digest().to_be_bytes());
+                    s.hasher.reset(s.seed);
+                },
+                reset: |s| s.hasher.reset(s.seed),
             }))
         })
+        .with_parameters()
         .with_dispatch(&SCALAR),
-        Backend::new("xxh3-64", "xxhash-rust", WHAT, |_| {
+        Backend::new("xxh3-64", "xxhash-rust", WHAT, |config| {
             Ok(Box::new(Native {
-                state: Xxh3::new(),
-                out_len: 8,
-                update: |h, data| h.update(data),
-                finish_reset: |h, out| {
-                    out.copy_from_slice(&h.digest().to_be_bytes());
-                    h.reset();
+                state: Seeded {
+                    hasher: Xxh3::with_seed(config.seed),
+                    seed: config.seed,
                 },
-                reset: Xxh3::reset,
+                out_len: 8,
+                update: |s, data| s.hasher.update(data),
+                finish_reset: |s, out| {
+                    out.copy_from_slice(&s.hasher.digest().to_be_bytes());
+                    s.hasher.reset();
+                },
+                reset: |s| s.hasher.reset(),
             }))
         })
+        .with_parameters()
         .with_dispatch(&XXHASH_RUST_XXH3),
-        Backend::new("xxh3-128", "xxhash-rust", WHAT, |_| {
+        Backend::new("xxh3-128", "xxhash-rust", WHAT, |config| {
             Ok(Box::new(Native {
-                state: Xxh3::new(),
-                out_len: 16,
-                update: |h, data| h.update(data),
-                finish_reset: |h, out| {
-                    out.copy_from_slice(&h.digest128().to_be_bytes());
-                    h.reset();
+                state: Seeded {
+                    hasher: Xxh3::with_seed(config.seed),
+                    seed: config.seed,
                 },
-                reset: Xxh3::reset,
+                out_len: 16,
+                update: |s, data| s.hasher.update(data),
+                finish_reset: |s, out| {
+                    out.copy_from_slice(&s.hasher.digest128().to_be_bytes());
+                    s.hasher.reset();
+                },
+                reset: |s| s.hasher.reset(),
             }))
         })
+        .with_parameters()
         .with_dispatch(&XXHASH_RUST_XXH3),
     ]
 }
