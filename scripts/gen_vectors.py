@@ -105,6 +105,7 @@ for _a in [
     Alg("crc32c", 4),
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
     Alg("fnv1a-32", 4), Alg("fnv1a-64", 8),
+    Alg("murmur3-32", 4), Alg("murmur3-128", 16),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
     Alg("hmac-md5", 16, key="any"),
     Alg("hmac-sha1", 20, key="any"),
@@ -766,6 +767,8 @@ ORACLE_TEXT = {
     "ascon-cxof128": "scripts/ascon_reference.py (pure Python from SP 800-232; held to the ascon-c KATs)",
     "ripemd160": "pycryptodome RIPEMD160 (its own C)",
     "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
+    "murmur3-32": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash(seed=0, signed=False), the value big-endian",
+    "murmur3-128": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash_bytes(seed=0, x64arch=True): h1 then h2, little-endian",
     "fnv1a-32": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "fnv1a-64": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
@@ -825,6 +828,7 @@ ORACLE_SHORT = {
     "ascon-hash256": "scripts/ascon_reference.py", "ascon-xof128": "scripts/ascon_reference.py",
     "ascon-cxof128": "scripts/ascon_reference.py",
     "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
+    "murmur3-32": "mmh3 (C++)", "murmur3-128": "mmh3 (C++)",
     "fnv1a-32": "the FNV-1a of scripts/gen_vectors.py", "fnv1a-64": "the FNV-1a of scripts/gen_vectors.py",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
@@ -1009,6 +1013,12 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg == "crc32c":
         import crc32c
         return crc32c.crc32c(msg).to_bytes(4, "big")
+    if alg == "murmur3-32":
+        import mmh3
+        return mmh3.hash(bytes(msg), 0, signed=False).to_bytes(4, "big")
+    if alg == "murmur3-128":
+        import mmh3
+        return mmh3.hash_bytes(bytes(msg), 0, x64arch=True)
     if alg in ("fnv1a-32", "fnv1a-64"):
         return fnv1a(msg, 32 if alg == "fnv1a-32" else 64)
     if alg == "crc32":

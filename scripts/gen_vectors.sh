@@ -36,6 +36,7 @@ REQS=(
   "crc32c==2.9.post0"             # CRC-32C (C)
   "crcmod==1.7"                   # CRC-64/NVME, POSIX cksum CRC (any polynomial)
   "gmssl==3.2.2"                  # SM3 (pure Python, from GB/T 32905)
+  "pycryptodomex==3.24.2"         # gmssl's dependency, pinned too
   "siphash-cffi==0.1.4"           # SipHash reference C: 128-bit output, any c/d
   "mmh3==5.3.1"                   # MurmurHash3 (Appleby's C++)
 )

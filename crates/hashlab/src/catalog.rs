@@ -884,6 +884,30 @@ fn specs() -> Vec<Spec> {
             ..fast_hash("FNV")
         },
         Spec {
+            // MurmurHash3_x86_32, seed 0: the value, big-endian.
+            name: "murmur3-32",
+            aliases: &["murmur3", "murmurhash3-32", "murmur3-x86-32", "mmh3"],
+            tag: "MURMUR3-32",
+            output: fixed(4),
+            block_size: 4,
+            abc: "b3dd93fa",
+            preference: &[("murmur3", None, "the only implementation here")],
+            ..fast_hash("MurmurHash3")
+        },
+        Spec {
+            // MurmurHash3_x64_128, seed 0: the reference's 16 output bytes
+            // (h1 then h2, each little-endian), as Guava's HashCode prints them.
+            name: "murmur3-128",
+            aliases: &["murmurhash3-128", "murmur3-x64-128", "mmh3-128"],
+            tag: "MURMUR3-128",
+            output: fixed(16),
+            block_size: 16,
+            integer_digest: false,
+            abc: "6778ad3f3f3f96b4522dca264174a23b",
+            preference: &[("murmur3", None, "the only implementation here")],
+            ..fast_hash("MurmurHash3")
+        },
+        Spec {
             name: "crc32c",
             aliases: &["crc-32c", "crc32-c", "castagnoli"],
             family: "CRC",

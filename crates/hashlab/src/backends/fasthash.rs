@@ -1,5 +1,7 @@
-//! The hash-table hashes with a stable, published output: FNV-1a, 32 and 64
-//! bits, the value printed big-endian.
+//! The hash-table hashes with a stable, published output: FNV-1a (32 and 64
+//! bits, the value big-endian) and MurmurHash3 (x86_32, the value big-endian;
+//! x64_128, the reference's 16 output bytes), as Guava, Cassandra and Kafka
+//! use them.
 
 use std::hash::Hasher as _;
 
@@ -35,6 +37,196 @@ impl Clone for Fnv1a64 {
     }
 }
 
+/// MurmurHash3 (Appleby, SMHasher's MurmurHash3.cpp), fed incrementally. The
+/// one incremental crate, mur3, has no `Clone`, which a hasher needs (its
+/// state is copied mid-message), so the two variants are written here from
+/// the reference: a block function, the tail and the finalization.
+#[derive(Clone)]
+struct Murmur3<S: Murmur3Variant> {
+    state: S,
+    block: [u8; 16],
+    filled: usize,
+    length: u64,
+}
+
+trait Murmur3Variant: Clone + Default {
+    const BLOCK: usize;
+    fn block(&mut self, block: &[u8]);
+    /// The last `tail.len() < BLOCK` bytes, then the finalization.
+    fn finish(self, tail: &[u8], length: u64, out: &mut [u8]);
+}
+
+impl<S: Murmur3Variant> Murmur3<S> {
+    fn new() -> Self {
+        Murmur3 {
+            state: S::default(),
+            block: [0; 16],
+            filled: 0,
+            length: 0,
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        self.length += data.len() as u64;
+        if self.filled > 0 {
+            let take = (S::BLOCK - self.filled).min(data.len());
+            self.block[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled < S::BLOCK {
+                return;
+            }
+            let block = self.block;
+            self.state.block(&block[..S::BLOCK]);
+            self.filled = 0;
+        }
+        let mut blocks = data.chunks_exact(S::BLOCK);
+        for block in &mut blocks {
+            self.state.block(block);
+        }
+        let rest = blocks.remainder();
+        self.block[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    fn finish_reset(&mut self, out: &mut [u8]) {
+        let done = std::mem::replace(self, Murmur3::new());
+        done.state
+            .finish(&done.block[..done.filled], done.length, out);
+    }
+}
+
+fn fmix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+fn fmix64(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
+}
+
+/// MurmurHash3_x86_32, seed 0.
+#[derive(Clone, Default)]
+struct X86x32(u32);
+
+impl X86x32 {
+    const C1: u32 = 0xcc9e_2d51;
+    const C2: u32 = 0x1b87_3593;
+
+    fn mix(k: u32) -> u32 {
+        k.wrapping_mul(Self::C1)
+            .rotate_left(15)
+            .wrapping_mul(Self::C2)
+    }
+}
+
+impl Murmur3Variant for X86x32 {
+    const BLOCK: usize = 4;
+
+    fn block(&mut self, block: &[u8]) {
+        let k = u32::from_le_bytes(block.try_into().expect("4-byte block"));
+        self.0 = (self.0 ^ Self::mix(k))
+            .rotate_left(13)
+            .wrapping_mul(5)
+            .wrapping_add(0xe654_6b64);
+    }
+
+    fn finish(mut self, tail: &[u8], length: u64, out: &mut [u8]) {
+        if !tail.is_empty() {
+            let mut k = [0u8; 4];
+            k[..tail.len()].copy_from_slice(tail);
+            self.0 ^= Self::mix(u32::from_le_bytes(k));
+        }
+        // The reference takes the length as a 32-bit int.
+        let h = fmix32(self.0 ^ length as u32);
+        out.copy_from_slice(&h.to_be_bytes());
+    }
+}
+
+/// MurmurHash3_x64_128, seed 0.
+#[derive(Clone, Default)]
+struct X64x128(u64, u64);
+
+impl X64x128 {
+    const C1: u64 = 0x87c3_7b91_1142_53d5;
+    const C2: u64 = 0x4cf5_ad43_2745_937f;
+
+    fn mix1(k: u64) -> u64 {
+        k.wrapping_mul(Self::C1)
+            .rotate_left(31)
+            .wrapping_mul(Self::C2)
+    }
+
+    fn mix2(k: u64) -> u64 {
+        k.wrapping_mul(Self::C2)
+            .rotate_left(33)
+            .wrapping_mul(Self::C1)
+    }
+}
+
+impl Murmur3Variant for X64x128 {
+    const BLOCK: usize = 16;
+
+    fn block(&mut self, block: &[u8]) {
+        let k1 = u64::from_le_bytes(block[..8].try_into().expect("8 bytes"));
+        let k2 = u64::from_le_bytes(block[8..].try_into().expect("8 bytes"));
+        let X64x128(mut h1, mut h2) = *self;
+        h1 = (h1 ^ Self::mix1(k1)).rotate_left(27).wrapping_add(h2);
+        h1 = h1.wrapping_mul(5).wrapping_add(0x52dc_e729);
+        h2 = (h2 ^ Self::mix2(k2)).rotate_left(31).wrapping_add(h1);
+        h2 = h2.wrapping_mul(5).wrapping_add(0x3849_5ab5);
+        *self = X64x128(h1, h2);
+    }
+
+    fn finish(self, tail: &[u8], length: u64, out: &mut [u8]) {
+        let X64x128(mut h1, mut h2) = self;
+        let mut k = [0u8; 16];
+        k[..tail.len()].copy_from_slice(tail);
+        if tail.len() > 8 {
+            h2 ^= Self::mix2(u64::from_le_bytes(k[8..].try_into().expect("8 bytes")));
+        }
+        if !tail.is_empty() {
+            h1 ^= Self::mix1(u64::from_le_bytes(k[..8].try_into().expect("8 bytes")));
+        }
+        h1 ^= length;
+        h2 ^= length;
+        h1 = h1.wrapping_add(h2);
+        h2 = h2.wrapping_add(h1);
+        h1 = fmix64(h1);
+        h2 = fmix64(h2);
+        h1 = h1.wrapping_add(h2);
+        h2 = h2.wrapping_add(h1);
+        // The reference writes h1 then h2, each little-endian.
+        out[..8].copy_from_slice(&h1.to_le_bytes());
+        out[8..].copy_from_slice(&h2.to_le_bytes());
+    }
+}
+
+fn murmur3<S: Murmur3Variant + Send + 'static>(algorithm: &str, out_len: usize) -> Backend {
+    Backend::new(
+        algorithm,
+        "murmur3",
+        "MurmurHash3 from the reference, portable Rust",
+        move |_| {
+            Ok(Box::new(Native {
+                state: Murmur3::<S>::new(),
+                out_len,
+                update: Murmur3::update,
+                finish_reset: Murmur3::finish_reset,
+                reset: |m| *m = Murmur3::new(),
+            }))
+        },
+    )
+    .with_dispatch(&PORTABLE)
+}
+
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
         Backend::new("fnv1a-32", "fnv", "FNV-1a 32, portable Rust", |_| {
@@ -63,5 +255,7 @@ pub(crate) fn entries() -> Vec<Backend> {
             }))
         })
         .with_dispatch(&PORTABLE),
+        murmur3::<X86x32>("murmur3-32", 4),
+        murmur3::<X64x128>("murmur3-128", 16),
     ]
 }
