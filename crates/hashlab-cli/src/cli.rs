@@ -219,6 +219,9 @@ pub enum SumFormat {
     Csv,
     Md,
     Hashdeep,
+    /// `cksum`'s `VALUE SIZE NAME` lines, for the CRCs and other
+    /// algorithms whose digest is a number (as `cksum -a crc32b` prints).
+    Cksum,
 }
 
 /// `--format` and its `--json` shorthand, shared by every data-printing command.

@@ -854,3 +854,57 @@ fn parameters_match_b3sum_and_hashlib_and_are_refused_by_name() {
         "unseeded check of a seeded manifest"
     );
 }
+
+/// `sum -a crc32-posix` prints what `cksum` prints, byte for byte, files and
+/// standard input alike; `--format cksum -a crc32` prints CRC-32 in the same
+/// form (as `cksum -a crc32b`, whose value is zlib's crc32).
+#[test]
+fn crc32_posix_lines_are_cksums() {
+    let s = Scratch::new("cksum");
+    let dir = s.path();
+    let files = ["abc.txt", "empty", "big.bin"];
+    if let Some(mut cksum) = peer("cksum") {
+        let ours = run_in(dir, &[&["sum", "-a", "crc32-posix"][..], &files].concat());
+        let theirs = cksum.current_dir(dir).args(files).output().unwrap();
+        assert!(ours.status.success(), "{}", stderr(&ours));
+        assert_eq!(stdout(&ours), String::from_utf8(theirs.stdout).unwrap());
+        let ours = hashlab()
+            .current_dir(dir)
+            .args(["sum", "-a", "cksum"])
+            .stdin(std::fs::File::open(dir.join("big.bin")).unwrap())
+            .output()
+            .unwrap();
+        let theirs = Command::new("cksum")
+            .stdin(std::fs::File::open(dir.join("big.bin")).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            stdout(&ours),
+            String::from_utf8(theirs.stdout).unwrap(),
+            "stdin"
+        );
+    }
+    if let Some(mut python) = peer("python3") {
+        let want = python
+            .current_dir(dir)
+            .args(["-c", "import os,sys,zlib\nfor f in sys.argv[1:]: print(zlib.crc32(open(f,'rb').read()), os.path.getsize(f), f)"])
+            .args(files)
+            .output()
+            .unwrap();
+        let ours = run_in(
+            dir,
+            &[&["sum", "-a", "crc32", "--format", "cksum"][..], &files].concat(),
+        );
+        assert_eq!(stdout(&ours), String::from_utf8(want.stdout).unwrap());
+    }
+    let o = run_in(
+        dir,
+        &["sum", "-a", "sha256", "--format", "cksum", "abc.txt"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("hashlab: --format cksum: "),
+        "{}",
+        stderr(&o)
+    );
+}

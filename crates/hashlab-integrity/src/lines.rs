@@ -11,6 +11,8 @@
 pub enum LineStyle {
     Gnu,
     Tag,
+    /// `cksum`'s `VALUE SIZE NAME`.
+    Cksum,
 }
 
 /// The name as it goes into a line, and whether the line needs the leading backslash.
@@ -56,7 +58,9 @@ pub enum NameEscaping {
 pub fn escaping_for(form: hashlab::LineForm) -> NameEscaping {
     match form {
         hashlab::LineForm::B3sum => NameEscaping::B3sum,
-        hashlab::LineForm::Gnu | hashlab::LineForm::Tagged => NameEscaping::Coreutils,
+        hashlab::LineForm::Gnu | hashlab::LineForm::Tagged | hashlab::LineForm::Cksum => {
+            NameEscaping::Coreutils
+        }
     }
 }
 

@@ -42,6 +42,9 @@ pub struct SumRequest {
     pub digest_form: DigestForm,
     /// Lines without names: the digest alone (b3sum's `--no-names`).
     pub no_names: bool,
+    /// `cksum`'s lines (`VALUE SIZE NAME`) for every column, as `cksum -a
+    /// crc32b` prints CRC-32; the algorithms whose digest is a number only.
+    pub cksum_lines: bool,
 }
 
 /// How a digest is written.
@@ -83,6 +86,10 @@ pub enum PlanError {
     HashdeepForm,
     /// Raw bytes have no separator between columns.
     RawNeedsOneColumn,
+    /// cksum's lines print a digest as a number.
+    NotANumber {
+        algorithm: String,
+    },
     /// More files at once than threads may be started.
     TooManyJobs {
         jobs: usize,
@@ -111,6 +118,10 @@ impl fmt::Display for PlanError {
             PlanError::HashdeepForm => {
                 f.write_str("hashdeep lines hold hex digests and names, in no other form")
             }
+            PlanError::NotANumber { algorithm } => write!(
+                f,
+                "cksum's lines print a CRC as a number, and {algorithm}'s digest is not one"
+            ),
             PlanError::RawNeedsOneColumn => {
                 f.write_str("raw digests are written for one algorithm at a time")
             }
@@ -196,7 +207,14 @@ impl SumPlan {
                 });
             }
             let choice = registry.resolve(name, request.backend.as_deref(), &request.params)?;
-            let style = if request.tagged || algorithm.lines == LineForm::Tagged {
+            if request.cksum_lines && !algorithm.integer_digest {
+                return Err(PlanError::NotANumber {
+                    algorithm: algorithm.name.clone(),
+                });
+            }
+            let style = if request.cksum_lines || algorithm.lines == LineForm::Cksum {
+                LineStyle::Cksum
+            } else if request.tagged || algorithm.lines == LineForm::Tagged {
                 LineStyle::Tag
             } else {
                 LineStyle::Gnu
@@ -330,6 +348,19 @@ impl SumPlan {
             };
             let mut line = if self.no_names {
                 hex.into_bytes()
+            } else if column.style == LineStyle::Cksum {
+                let value = column
+                    .choice
+                    .algorithm()
+                    .integer_value(digest.as_bytes())
+                    .map_or(hex, |v| v.to_string());
+                let mut l = format!("{value} {}", digests.bytes).into_bytes();
+                // cksum names no file for standard input, and escapes no name.
+                if name != b"-" {
+                    l.push(b' ');
+                    l.extend_from_slice(name);
+                }
+                l
             } else if self.zero_terminated {
                 // coreutils -z: no escaping, NUL-terminated.
                 match column.style {
@@ -337,11 +368,13 @@ impl SumPlan {
                     LineStyle::Tag => {
                         [column.tag.as_bytes(), b" (", name, b") = ", hex.as_bytes()].concat()
                     }
+                    LineStyle::Cksum => unreachable!("written above"),
                 }
             } else {
                 let mut l = match column.style {
                     LineStyle::Gnu => gnu_line_as(&hex, name, column.escaping),
                     LineStyle::Tag => tag_line(&column.tag, name, &hex),
+                    LineStyle::Cksum => unreachable!("written above"),
                 };
                 l.pop();
                 l

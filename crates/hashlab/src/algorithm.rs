@@ -175,6 +175,9 @@ pub enum LineForm {
     /// `DIGEST  NAME` with names escaped as b3sum, which checks these lines,
     /// reads them (a carriage return inside a name is written as it is).
     B3sum,
+    /// `VALUE SIZE NAME`: the digest as a decimal number and the file's size,
+    /// as `cksum` prints its CRC (the name left out for standard input).
+    Cksum,
 }
 
 /// The design an algorithm descends from, which is how charts group the

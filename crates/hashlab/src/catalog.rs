@@ -954,6 +954,7 @@ fn specs() -> Vec<Spec> {
             // of the data and its length.
             aliases: &["cksum", "posix-cksum", "crc-posix", "crc"],
             tag: "CRC",
+            lines: LineForm::Cksum,
             abc: "48aa78a2",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 13x the table code on bulk data"),

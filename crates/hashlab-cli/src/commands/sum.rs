@@ -262,6 +262,7 @@ fn plan(
             DigestForm::Hex
         },
         no_names: args.no_names,
+        cksum_lines: args.format == Some(SumFormat::Cksum),
     };
     SumPlan::new(registry, &request, sample).map_err(|e| match e {
         PlanError::Hash(e) => usage(e),
@@ -272,6 +273,7 @@ fn plan(
         PlanError::NoJobs => Failure::Usage("--jobs: must be at least 1".into()),
         PlanError::HashdeepForm => Failure::Usage(format!("--format hashdeep: {e}")),
         PlanError::RawNeedsOneColumn => Failure::Usage(format!("--raw: {e}")),
+        PlanError::NotANumber { .. } => Failure::Usage(format!("--format cksum: {e}")),
         PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
     })
 }
@@ -468,7 +470,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         (false, Some(SumFormat::Table)) => Some(Format::Table),
         (false, Some(SumFormat::Csv)) => Some(Format::Csv),
         (false, Some(SumFormat::Md)) => Some(Format::Md),
-        (false, Some(SumFormat::Hashdeep)) | (false, None) => None,
+        (false, Some(SumFormat::Hashdeep | SumFormat::Cksum)) | (false, None) => None,
     };
     let reader = if any_objects {
         Some(
