@@ -463,6 +463,41 @@ mod tests {
         assert_eq!(p.columns[1].style, LineStyle::Tag);
     }
 
+    /// An algorithm whose output changes between versions or machines (foldhash,
+    /// by its own documentation) is refused by sum with a one-line reason, so
+    /// no manifest is written that could not be checked later.
+    #[test]
+    fn an_unstable_algorithm_is_refused() {
+        let mut registry = Registry::default();
+        registry
+            .register_algorithm(hashlab::Algorithm {
+                stable: false,
+                ..hashlab::Algorithm::new(
+                    "per-process-hash",
+                    "Test",
+                    hashlab::Class::NonCryptographic,
+                    hashlab::OutputRule::Fixed { bytes: 8 },
+                )
+            })
+            .unwrap();
+        let request = SumRequest {
+            algorithms: vec!["per-process-hash".into()],
+            ..SumRequest::default()
+        };
+        let refused = SumPlan::new(&registry, &request, &[]).unwrap_err();
+        assert_eq!(
+            refused,
+            PlanError::UnstableOutput {
+                algorithm: "per-process-hash".into()
+            }
+        );
+        let reason = refused.to_string();
+        assert!(
+            !reason.contains('\n') && reason.contains("per-process-hash"),
+            "{reason}"
+        );
+    }
+
     #[test]
     fn refusals_are_typed() {
         let registry = Registry::default();
