@@ -474,6 +474,33 @@ impl Hasher for EvpMac {
         self.reset();
     }
 
+    fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
+        // KMACXOF encodes no length, so any length is a prefix of any longer
+        // one; plain KMAC (no xof) encodes it and cannot.
+        if self.params.xof != Some(1) {
+            return false;
+        }
+        let asked = MacParams {
+            size: Some(out.len()),
+            ..self.params.clone()
+        };
+        // SAFETY: ctx is live; the params outlive the call.
+        let rc =
+            asked.with_params(|params| unsafe { ffi::EVP_MAC_CTX_set_params(self.ctx, params) });
+        assert_eq!(rc, 1, "EVP_MAC_CTX_set_params: {}", last_error());
+        let mut written = 0usize;
+        // SAFETY: out has out.len() writable bytes and OpenSSL is told so.
+        let rc = unsafe { ffi::EVP_MAC_final(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
+        assert!(
+            rc == 1 && written == out.len(),
+            "EVP_MAC_final: {}",
+            last_error()
+        );
+        // init restores the size this hasher was made with.
+        self.reset();
+        true
+    }
+
     fn reset(&mut self) {
         self.init(self.rekey_on_reset)
             .expect("EVP_MAC_init with an already working key");

@@ -515,12 +515,12 @@ fn ascon_cxof128() -> Backend {
                     what: "customization strings over 256 bytes (SP 800-232's limit)".into(),
                 });
             }
-            Ok(Box::new(Snapshot::new(
+            Ok(Box::new(Extendable(Snapshot::new(
                 AsconCxof::new(&config.customization),
                 config.output_len,
                 AsconCxof::absorb,
                 AsconCxof::finish,
-            )))
+            ))))
         },
     )
     .with_length()
@@ -567,12 +567,13 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str, xof: bool) -> 
         padded.extend_from_slice(key);
         padded.resize(padded.len().div_ceil(RATE) * RATE, 0);
         Update::update(&mut state, &padded);
-        Ok(Box::new(Snapshot::new(
-            state,
-            config.output_len,
-            Update::update,
-            finish,
-        )))
+        let hasher = Snapshot::new(state, config.output_len, Update::update, finish);
+        // KMACXOF's output is a prefix of any longer one; KMAC's is not.
+        Ok(if xof {
+            Box::new(Extendable(hasher)) as Box<dyn Hasher>
+        } else {
+            Box::new(hasher)
+        })
     })
     .with_key()
     .with_length()
@@ -583,12 +584,12 @@ fn kmac<const RATE: usize>(algorithm: &str, implementation: &str, xof: bool) -> 
 /// customization string S.
 fn cshake<const RATE: usize>(algorithm: &str) -> Backend {
     Backend::new(algorithm, NAME, "RustCrypto cshake", |config| {
-        Ok(Box::new(Snapshot::new(
+        Ok(Box::new(Extendable(Snapshot::new(
             cshake::CShake::<RATE>::new_with_function_name(b"", &config.customization),
             config.output_len,
             Update::update,
             |x, out| x.finalize_xof_into(out),
-        )))
+        ))))
     })
     .with_length()
     .with_customization()
