@@ -349,12 +349,7 @@ fn flat_table(c: &Comparison) -> hashlab_table::Table {
                 Cell::text(&row.entry.algorithm),
                 Cell::text(&side.backend),
                 Cell::count(row.size),
-                Cell::text(match row.mode {
-                    Mode::Streams { .. } => "streams",
-                    Mode::OneStream { .. } => "one-stream",
-                    Mode::Latency => "latency",
-                    Mode::File { .. } => "file",
-                }),
+                Cell::text(crate::tables::mode_name(&row.mode)),
                 Cell::count(row.mode.threads()),
                 Cell::text(&c.inputs[i].label),
                 opt(side.mb_per_s),

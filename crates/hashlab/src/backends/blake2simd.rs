@@ -30,6 +30,25 @@ const BLAKE2SP: Dispatch = dispatch(
     "portable Rust",
 );
 
+/// Salt, personalization and tree parameters into a blake2b_simd or
+/// blake2s_simd `Params` (the two crates' methods share their names). Bounds
+/// are checked by `Algorithm::resolve`: the crates assert them.
+macro_rules! parameter_block {
+    ($params:expr, $config:expr) => {{
+        $params.salt(&$config.salt).personal(&$config.personal);
+        if let Some(t) = $config.tree {
+            $params
+                .fanout(t.fanout)
+                .max_depth(t.depth)
+                .max_leaf_length(t.leaf_size)
+                .node_offset(t.node_offset)
+                .node_depth(t.node_depth)
+                .inner_hash_length(t.inner_size.into())
+                .last_node(t.last_node);
+        }
+    }};
+}
+
 macro_rules! blake2_simd_entry {
     ($alg:expr, $what:expr, $params:path) => {
         blake2_simd_entry!(
@@ -68,18 +87,7 @@ pub(crate) fn entries() -> Vec<Backend> {
             "blake2b_simd (AVX2/SSE4.1 at run time)",
             blake2b_simd::Params,
             |params: &mut blake2b_simd::Params, config: &crate::Config| {
-                params.salt(&config.salt).personal(&config.personal);
-                if let Some(t) = config.tree {
-                    // Bounds checked by Algorithm::resolve (the crate asserts them).
-                    params
-                        .fanout(t.fanout)
-                        .max_depth(t.depth)
-                        .max_leaf_length(t.leaf_size)
-                        .node_offset(t.node_offset)
-                        .node_depth(t.node_depth)
-                        .inner_hash_length(t.inner_size.into())
-                        .last_node(t.last_node);
-                }
+                parameter_block!(params, config)
             }
         )
         .with_parameters()
@@ -89,17 +97,7 @@ pub(crate) fn entries() -> Vec<Backend> {
             "blake2s_simd (AVX2/SSE4.1 at run time)",
             blake2s_simd::Params,
             |params: &mut blake2s_simd::Params, config: &crate::Config| {
-                params.salt(&config.salt).personal(&config.personal);
-                if let Some(t) = config.tree {
-                    params
-                        .fanout(t.fanout)
-                        .max_depth(t.depth)
-                        .max_leaf_length(t.leaf_size)
-                        .node_offset(t.node_offset)
-                        .node_depth(t.node_depth)
-                        .inner_hash_length(t.inner_size.into())
-                        .last_node(t.last_node);
-                }
+                parameter_block!(params, config)
             }
         )
         .with_parameters()
