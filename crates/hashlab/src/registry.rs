@@ -211,6 +211,9 @@ impl Backend {
 #[derive(Clone)]
 pub struct Registry {
     algorithms: Vec<Arc<Algorithm>>,
+    /// Canonical name to position in `algorithms`: a name a program passes
+    /// per message is found without comparing it with every entry.
+    by_name: std::collections::HashMap<String, usize>,
     backends: Vec<Arc<Backend>>,
     /// Per algorithm (same index), its choice at default parameters on its
     /// default backend, made on the first `resolve` that asks for it: a
@@ -243,6 +246,7 @@ impl Registry {
     pub fn empty() -> Self {
         Registry {
             algorithms: Vec::new(),
+            by_name: std::collections::HashMap::new(),
             backends: Vec::new(),
             default_choices: Vec::new(),
         }
@@ -258,6 +262,8 @@ impl Registry {
                 });
             }
         }
+        self.by_name
+            .insert(algorithm.name.clone(), self.algorithms.len());
         self.algorithms.push(Arc::new(algorithm));
         self.default_choices.push(Arc::new(OnceLock::new()));
         Ok(())
@@ -298,8 +304,8 @@ impl Registry {
 
     /// Finds an algorithm by canonical name or alias; the error lists close matches.
     pub fn algorithm(&self, name: &str) -> Result<&Arc<Algorithm>, HashError> {
-        if let Some(a) = self.algorithms.iter().find(|a| a.name == name) {
-            return Ok(a);
+        if let Some(&i) = self.by_name.get(name) {
+            return Ok(&self.algorithms[i]);
         }
         if let Some(a) = self.algorithms.iter().find(|a| a.is_named(name)) {
             return Ok(a);
@@ -422,15 +428,9 @@ impl Registry {
         params: &HashParams,
     ) -> Result<Choice, HashError> {
         if backend.is_none() && *params == HashParams::default() {
-            let index = match self.algorithms.iter().position(|a| a.name == algorithm) {
-                Some(i) => i,
-                None => {
-                    let name = &self.algorithm(algorithm)?.name;
-                    self.algorithms
-                        .iter()
-                        .position(|a| &a.name == name)
-                        .expect("found by name")
-                }
+            let index = match self.by_name.get(algorithm) {
+                Some(&i) => i,
+                None => self.by_name[&self.algorithm(algorithm)?.name],
             };
             return self.default_choices[index]
                 .get_or_init(|| self.resolve_on(algorithm, None, params, &crate::cpu::has))
