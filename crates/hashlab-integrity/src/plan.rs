@@ -212,10 +212,15 @@ impl SumPlan {
                     algorithm: algorithm.name.clone(),
                 });
             }
-            let style = if request.cksum_lines || algorithm.lines == LineForm::Cksum {
+            // An asked-for form wins over the algorithm's own: `--tag` gives
+            // crc32-posix a line `check` reads back (cksum's lines, like
+            // `cksum --check` for its CRC, are not read back).
+            let style = if request.cksum_lines {
                 LineStyle::Cksum
             } else if request.tagged || algorithm.lines == LineForm::Tagged {
                 LineStyle::Tag
+            } else if algorithm.lines == LineForm::Cksum {
+                LineStyle::Cksum
             } else {
                 LineStyle::Gnu
             };
