@@ -282,18 +282,29 @@ pub fn scaling_at<'a>(report: &'a Report, size: usize, order: &[Pair]) -> Vec<&'
 /// more lines than a reader can tell apart: (order, title).
 pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
     let Ok(alg) = registry.algorithm(algorithm) else {
-        return (7, "Other");
+        return (11, "Other");
     };
+    // Finer where the catalog is large (about 80 entries): by class, lineage,
+    // digest size and XOF, all catalog data, so no panel is split arbitrarily.
+    let short = alg.output_bits() <= 160;
     match alg.class {
         Class::Cryptographic => match alg.lineage {
-            Lineage::MerkleDamgard => (0, "MD5, SHA-1 and SHA-2"),
-            Lineage::Keccak => (1, "SHA-3 and Keccak"),
-            Lineage::Blake => (2, "BLAKE2 and BLAKE3"),
-            Lineage::Other => (3, "Other cryptographic hashes"),
+            Lineage::MerkleDamgard if short => (0, "Short digests: MD4, MD5, SHA-1, RIPEMD-160"),
+            Lineage::MerkleDamgard => (1, "SHA-2 and SM3"),
+            Lineage::Keccak if alg.output.is_xof() => {
+                (3, "Keccak XOFs: SHAKE, cSHAKE, TurboSHAKE, K12")
+            }
+            Lineage::Keccak => (2, "SHA-3"),
+            Lineage::Blake => (4, "BLAKE2 and BLAKE3"),
+            Lineage::Other => (5, "Other cryptographic hashes"),
         },
-        Class::Mac => (4, "MACs"),
-        Class::Keyed => (5, "Keyed hash-table hashes"),
-        Class::NonCryptographic | Class::Checksum => (6, "Non-cryptographic hashes and checksums"),
+        Class::Mac => match alg.lineage {
+            Lineage::Keccak => (7, "Keccak MACs: HMAC-SHA3, KMAC"),
+            _ => (6, "HMAC over MD and SHA-2 hashes"),
+        },
+        Class::Keyed => (8, "Keyed hash-table hashes"),
+        Class::NonCryptographic => (9, "Non-cryptographic hashes"),
+        Class::Checksum => (10, "Checksums"),
     }
 }
 
@@ -322,13 +333,19 @@ mod tests {
     #[test]
     fn panels_split_the_registry_into_readable_groups() {
         let registry = Registry::default();
-        let mut counts = [0usize; 8];
+        let mut counts = [0usize; 12];
         for alg in registry.algorithms() {
             counts[panel_of(&registry, &alg.name).0 as usize] += 1;
         }
         assert!(counts.iter().all(|n| *n <= 10), "{counts:?}");
-        assert_eq!(panel_of(&registry, "kmac128").1, "MACs");
-        assert_eq!(panel_of(&registry, "k12").1, "SHA-3 and Keccak");
+        assert_eq!(
+            panel_of(&registry, "kmac128").1,
+            "Keccak MACs: HMAC-SHA3, KMAC"
+        );
+        assert_eq!(
+            panel_of(&registry, "k12").1,
+            "Keccak XOFs: SHAKE, cSHAKE, TurboSHAKE, K12"
+        );
         assert_eq!(panel_of(&registry, "no-such-hash").1, "Other");
     }
 }
