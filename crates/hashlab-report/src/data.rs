@@ -294,7 +294,7 @@ pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
             Lineage::Keccak if alg.output.is_xof() => {
                 (3, "Keccak XOFs: SHAKE, cSHAKE, TurboSHAKE, K12")
             }
-            Lineage::Keccak => (2, "SHA-3"),
+            Lineage::Keccak => (2, "SHA-3 digests"),
             Lineage::Blake => (4, "BLAKE2 and BLAKE3"),
             Lineage::Other => (5, "Other cryptographic hashes"),
         },
