@@ -316,13 +316,24 @@ mod tests {
             // aarch64 kernels and non-Linux systems report no "cpu MHz".
             return;
         };
-        let measured_mhz = calibrate(Duration::from_millis(150)).hz / 1e6;
         // Turbo, power saving and a nominal hypervisor value all move the
-        // reported figure, but not by a factor of two.
-        let ratio = measured_mhz / reported_mhz;
+        // reported figure, but not by a factor of two. A busy machine only
+        // ever slows a trial down, so the fastest trial of a few attempts is
+        // the one to compare: this checks what the loop counts, not how
+        // quiet the machine is.
+        let agrees = |mhz: f64| (0.5..2.0).contains(&(mhz / reported_mhz));
+        let mut fastest_mhz = 0.0f64;
+        for _ in 0..5 {
+            let clock = calibrate(Duration::from_millis(150));
+            let fastest_hz = clock.trials.iter().copied().fold(0.0, f64::max);
+            fastest_mhz = fastest_mhz.max(fastest_hz / 1e6);
+            if agrees(fastest_mhz) {
+                break;
+            }
+        }
         assert!(
-            (0.5..2.0).contains(&ratio),
-            "measured {measured_mhz:.0} MHz, /proc/cpuinfo says {reported_mhz:.0} MHz"
+            agrees(fastest_mhz),
+            "fastest trial {fastest_mhz:.0} MHz, /proc/cpuinfo says {reported_mhz:.0} MHz"
         );
     }
 
