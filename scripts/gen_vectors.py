@@ -23,6 +23,7 @@ Output is deterministic: no timestamps, all randomness from fixed seeds.
 
 import hashlib
 import hmac
+import json
 import os
 import re
 import struct
@@ -38,6 +39,7 @@ DIFFERENTIAL = os.path.join(VECTORS, "differential")
 sys.path.insert(0, HERE)
 import blake3_reference  # noqa: E402  (pure-Python BLAKE3, this directory)
 import ascon_reference  # noqa: E402  (pure-Python Ascon from SP 800-232, this directory)
+import fasthash_reference  # noqa: E402  (pure-Python wyhash, rapidhash, komihash, this directory)
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
@@ -106,6 +108,7 @@ for _a in [
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
     Alg("fnv1a-32", 4), Alg("fnv1a-64", 8),
     Alg("murmur3-32", 4), Alg("murmur3-128", 16),
+    Alg("wyhash", 8), Alg("rapidhash", 8), Alg("komihash", 8),
     Alg("hmac-sha256", 32, key="any"), Alg("hmac-sha512", 64, key="any"),
     Alg("hmac-md5", 16, key="any"),
     Alg("hmac-sha1", 20, key="any"),
@@ -235,6 +238,7 @@ PARAMS_TAKEN = {
     "blake3": ("context",),
     "xxh32": ("seed",), "xxh64": ("seed",), "xxh3-64": ("seed",), "xxh3-128": ("seed",),
     "turboshake128": ("domain",), "turboshake256": ("domain",),
+    "wyhash": ("seed",), "rapidhash": ("seed",), "komihash": ("seed",),
 }
 SALT_MAX = {"blake2b": 16, "blake2s": 8}
 SEED_BITS = {"xxh32": 32}
@@ -769,6 +773,9 @@ ORACLE_TEXT = {
     "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
     "murmur3-32": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash(seed=0, signed=False), the value big-endian",
     "murmur3-128": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash_bytes(seed=0, x64arch=True): h1 then h2, little-endian",
+    "wyhash": "scripts/fasthash_reference.py: wyhash final4 from wyhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json and to their published values",
+    "rapidhash": "scripts/fasthash_reference.py: rapidhash v3 rapidhash_withSeed from rapidhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json",
+    "komihash": "scripts/fasthash_reference.py: komihash 5 from komihash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json and to the README's published values",
     "fnv1a-32": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "fnv1a-64": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
@@ -829,6 +836,8 @@ ORACLE_SHORT = {
     "ascon-cxof128": "scripts/ascon_reference.py",
     "md4": "pycryptodome MD4", "ripemd160": "pycryptodome RIPEMD160", "sm3": "gmssl",
     "murmur3-32": "mmh3 (C++)", "murmur3-128": "mmh3 (C++)",
+    "wyhash": "scripts/fasthash_reference.py", "rapidhash": "scripts/fasthash_reference.py",
+    "komihash": "scripts/fasthash_reference.py",
     "fnv1a-32": "the FNV-1a of scripts/gen_vectors.py", "fnv1a-64": "the FNV-1a of scripts/gen_vectors.py",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
@@ -942,6 +951,9 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg in _HASHLIB:
         assert length is None or length == a.default
         return hashlib.new(_HASHLIB[alg], msg).digest()
+    if alg in fasthash_reference.FUNCTIONS:
+        value = fasthash_reference.FUNCTIONS[alg](bytes(msg), p.get("seed", 0))
+        return value.to_bytes(8, "big")
     if alg == "ascon-hash256":
         return ascon_reference.ascon_hash256(msg)
     if alg == "ascon-xof128":
@@ -1175,6 +1187,17 @@ def self_check():
     for h in ("sha256", "sha512"):
         if hmac.new(bytes(32), b"abc", h).digest() != hmac.new(b"", b"abc", h).digest():
             raise AssertionError("HMAC zero key != empty key")
+    # 4c. The pure-Python wyhash, rapidhash and komihash against their
+    #     authors' C code: every output fasthash-ref.json holds (321 lengths
+    #     up to 1,000,003 bytes) and the values the authors publish.
+    for name, (values, published) in fasthash_reference_outputs().items():
+        f = fasthash_reference.FUNCTIONS[name]
+        for n, value in values.items():
+            if "%016x" % f(fasthash_message(n)) != value:
+                raise AssertionError("%s disagrees with its authors' C code at %d bytes" % (name, n))
+        for msg, seed, value in published:
+            if "%016x" % f(msg, seed) != value:
+                raise AssertionError("%s disagrees with a published value (seed %d)" % (name, seed))
     # 5. Every published record, every algorithm.
     counts = {}
     files = sorted(f for f in os.listdir(PUBLISHED) if f.endswith(".vec"))
@@ -1498,6 +1521,33 @@ def verify_roundtrip(path):
         if message_len(rec) <= 70000 and len(rec.get("custom", "")) < 4000:
             check_record(rec, path)
     return len(records)
+
+
+def fasthash_reference_outputs():
+    """The authors' own C outputs for wyhash final4, rapidhash v3 and
+    komihash 5.29 (../shared/conformance/fasthash-ref.json, built by its
+    make_fasthash.py): {name: (values by length, published (msg, seed, value))}."""
+    path = os.path.join(REPO, "..", "shared", "conformance", "fasthash-ref.json")
+    if not os.path.exists(path):
+        path = "/work/shared/conformance/fasthash-ref.json"
+    with open(path, encoding="utf-8") as f:
+        entries = json.load(f)
+    wanted = {("wyhash", "final4"): "wyhash", ("rapidhash", "v3"): "rapidhash",
+              ("komihash", "5.29"): "komihash"}
+    out = {}
+    for e in entries:
+        name = wanted.get((e["alg"], e["version"]))
+        if name:
+            out[name] = ({int(k): v for k, v in e["values"].items()},
+                         [(bytes.fromhex(p["msg"]), p["seed"], p["value"])
+                          for p in e.get("published", [])])
+    assert sorted(out) == sorted(wanted.values()), sorted(out)
+    return out
+
+
+def fasthash_message(n):
+    """fasthash-ref.json's messages: SHAKE128("hashlab fasthash <n>") cut to n bytes."""
+    return hashlib.shake_128(("hashlab fasthash %d" % n).encode()).digest(n)
 
 
 def main(argv):

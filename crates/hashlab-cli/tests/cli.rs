@@ -206,6 +206,11 @@ fn every_backend_agrees_through_the_cli() {
     let algorithms: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     for alg in algorithms.as_array().unwrap() {
         let name = alg["name"].as_str().unwrap();
+        if alg["stable"] == false {
+            // sum refuses it (check.rs shows how); its backends are held to
+            // one another by the conformance routine instead.
+            continue;
+        }
         let mut lines = Vec::new();
         for backend in alg["backends"].as_array().unwrap() {
             if !backend["available"].as_bool().unwrap() {

@@ -282,7 +282,7 @@ pub fn scaling_at<'a>(report: &'a Report, size: usize, order: &[Pair]) -> Vec<&'
 /// more lines than a reader can tell apart: (order, title).
 pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
     let Ok(alg) = registry.algorithm(algorithm) else {
-        return (11, "Other");
+        return (12, "Other");
     };
     // Finer where the catalog is large (about 80 entries): by class, lineage,
     // digest size and XOF, all catalog data, so no panel is split arbitrarily.
@@ -303,8 +303,11 @@ pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
             _ => (6, "HMAC over MD and SHA-2 hashes"),
         },
         Class::Keyed => (8, "Keyed hash-table hashes"),
-        Class::NonCryptographic => (9, "Non-cryptographic hashes"),
-        Class::Checksum => (10, "Checksums"),
+        Class::NonCryptographic if alg.output_bits() == 64 => {
+            (9, "64-bit non-cryptographic hashes")
+        }
+        Class::NonCryptographic => (10, "32- and 128-bit non-cryptographic hashes"),
+        Class::Checksum => (11, "Checksums"),
     }
 }
 

@@ -379,6 +379,9 @@ const fn siphash(
 const fn fast_hash(family: &'static str) -> Spec {
     Spec {
         family,
+        // No checksum tool reads these as bare GNU lines, and their lengths
+        // are XXH64's or CRC's: the tag says which hash a line holds.
+        lines: LineForm::Tagged,
         class: Class::NonCryptographic,
         block_size: 1,
         default_bench: false,
@@ -906,6 +909,59 @@ fn specs() -> Vec<Spec> {
             abc: "6778ad3f3f3f96b4522dca264174a23b",
             preference: &[("murmur3", None, "the only implementation here")],
             ..fast_hash("MurmurHash3")
+        },
+        Spec {
+            // wyhash final4 (wyhash.h "final version 4"), default secret.
+            name: "wyhash",
+            aliases: &["wyhash-final4", "wyhash64", "wyhash4"],
+            tag: "WYHASH",
+            output: fixed(8),
+            block_size: 48,
+            seed: Some(64),
+            abc: "02a4f1d7cb516c72",
+            preference: &[("wyhash-final4", None, "the only implementation here")],
+            ..fast_hash("wyhash")
+        },
+        Spec {
+            // rapidhash v3 (Nicoshev/rapidhash), the C++ secrets: rapidhash()
+            // and rapidhash_withSeed().
+            name: "rapidhash",
+            aliases: &["rapidhash-v3", "rapidhash3"],
+            tag: "RAPIDHASH",
+            output: fixed(8),
+            block_size: 112,
+            seed: Some(64),
+            abc: "cb475beafa9c0da2",
+            preference: &[("rapidhash", None, "the only implementation here")],
+            ..fast_hash("rapidhash")
+        },
+        Spec {
+            // komihash 5 (avaneev/komihash).
+            name: "komihash",
+            aliases: &["komihash5"],
+            tag: "KOMIHASH",
+            output: fixed(8),
+            block_size: 64,
+            seed: Some(64),
+            abc: "03b74dc61a6b7f33",
+            preference: &[("komihash", None, "the only implementation here")],
+            ..fast_hash("komihash")
+        },
+        Spec {
+            // foldhash's fast variant with a fixed seed: Rust's hashbrown
+            // default. Its output may change between versions and differs
+            // between 32- and 64-bit machines, so it is measured but never
+            // written to a manifest.
+            name: "foldhash",
+            aliases: &["foldhash-fast"],
+            tag: "FOLDHASH",
+            output: fixed(8),
+            block_size: 16,
+            seed: Some(64),
+            stable: false,
+            abc: "",
+            preference: &[("foldhash", None, "the only implementation here")],
+            ..fast_hash("foldhash")
         },
         Spec {
             name: "crc32c",

@@ -17,6 +17,14 @@ pub trait Hasher: Send {
     /// If `out.len() != self.output_len()`: that is a programming error.
     fn finalize_into_reset(&mut self, out: &mut [u8]);
 
+    /// Hashes `data` as one whole message into `out` and resets: what
+    /// `update` then `finalize_into_reset` give, through a backend's one-shot
+    /// function where it has one (a hash table's call on a short key).
+    fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
+        self.update(data);
+        self.finalize_into_reset(out);
+    }
+
     /// Forgets all input, keeping key, output length and customization.
     fn reset(&mut self);
 

@@ -88,7 +88,8 @@ fn published_vectors() {
         );
     }
     for alg in registry.algorithms() {
-        if unpublished.iter().any(|(name, _)| *name == alg.name) {
+        // No answer exists for an output its authors do not fix (foldhash).
+        if !alg.stable || unpublished.iter().any(|(name, _)| *name == alg.name) {
             continue;
         }
         assert!(
@@ -105,6 +106,13 @@ fn differential_vectors() {
     let tally = run("differential");
     for alg in registry.algorithms() {
         let ran = tally.ran_for(&alg.name);
+        // An algorithm whose output its authors do not fix (foldhash) has no
+        // answer another implementation could give: its tests are the
+        // properties every hasher keeps (conformance.rs), not vectors.
+        if !alg.stable {
+            assert_eq!(ran, 0, "{}: vectors for an unstable output", alg.name);
+            continue;
+        }
         assert!(ran >= 300, "{}: only {ran} differential vectors", alg.name);
         for backend in registry.backends_of(&alg.name).unwrap() {
             if backend.is_available() {
@@ -135,7 +143,7 @@ fn every_differential_file_names_its_oracle() {
             covered.insert(alg.clone());
         }
     }
-    for alg in registry.algorithms() {
+    for alg in registry.algorithms().iter().filter(|alg| alg.stable) {
         assert!(
             covered.contains(&alg.name),
             "no differential oracle for {}",

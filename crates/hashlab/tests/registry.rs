@@ -28,7 +28,8 @@ fn every_catalog_entry_is_complete() {
             alg.tag
         );
         assert!(alg.block_size > 0, "{who}: block size");
-        assert!(alg.self_test.is_some(), "{who}: no known answer");
+        // An unstable output (foldhash) has no answer to know.
+        assert_eq!(alg.self_test.is_some(), alg.stable, "{who}: known answer");
         for name in std::iter::once(&alg.name).chain(&alg.aliases) {
             assert_eq!(&registry.algorithm(name).unwrap().name, who, "{name}");
         }
@@ -348,7 +349,7 @@ fn users_register_their_own_algorithms_and_backends() {
 #[test]
 fn every_backend_passes_its_self_test() {
     let registry = Registry::default();
-    for alg in registry.algorithms() {
+    for alg in registry.algorithms().iter().filter(|alg| alg.stable) {
         assert!(alg.self_test.is_some(), "{}: no known answer", alg.name);
         for backend in registry.backends_of(&alg.name).unwrap() {
             if backend.is_available() {

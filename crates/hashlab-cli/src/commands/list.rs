@@ -44,6 +44,9 @@ struct AlgorithmRow {
     seed: Option<u32>,
     domain: Option<DomainRule>,
     derive_key: bool,
+    /// False where the output may change between versions or machines, so
+    /// `sum` refuses it (foldhash).
+    stable: bool,
     tag: String,
     default_backend: Option<String>,
     default_reason: Option<String>,
@@ -182,6 +185,7 @@ fn row(registry: &Registry, alg: &Algorithm) -> AlgorithmRow {
         seed: alg.seed,
         domain: alg.domain,
         derive_key: alg.derive_key,
+        stable: alg.stable,
         tag: alg.tag.clone(),
         default_backend: default_name,
         default_reason: default.map(|(_, why)| why),

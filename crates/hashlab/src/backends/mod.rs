@@ -17,6 +17,8 @@ mod blake3;
 mod crc;
 #[cfg(feature = "fasthash")]
 mod fasthash;
+#[cfg(feature = "fasthash")]
+mod hashtable;
 #[cfg(feature = "highway")]
 mod highway;
 #[cfg(feature = "openssl")]
@@ -62,6 +64,8 @@ pub(crate) fn all() -> Vec<Backend> {
     all.extend(crc::entries());
     #[cfg(feature = "fasthash")]
     all.extend(fasthash::entries());
+    #[cfg(feature = "fasthash")]
+    all.extend(hashtable::entries());
     all
 }
 
