@@ -101,6 +101,62 @@ impl<T: Clone + Send + 'static> Hasher for Native<T> {
     }
 }
 
+/// A [`Native`] whose library also has a one-shot function, which is what a
+/// hash table calls on a short key and what [`Hasher::hash_message_into`]
+/// uses when no input is pending (xxHash's streaming state costs more to
+/// reset than a short key costs to hash).
+#[allow(dead_code)]
+#[derive(Clone)]
+pub(crate) struct WithOneShot<T> {
+    pub native: Native<T>,
+    pub seed: u64,
+    pub one_shot: fn(u64, &[u8], &mut [u8]),
+    /// True while input is absorbed and not yet finalized.
+    pub pending: bool,
+}
+
+impl<T: Clone + Send + 'static> WithOneShot<T> {
+    #[allow(dead_code)]
+    pub fn new(native: Native<T>, seed: u64, one_shot: fn(u64, &[u8], &mut [u8])) -> Self {
+        WithOneShot {
+            native,
+            seed,
+            one_shot,
+            pending: false,
+        }
+    }
+}
+
+impl<T: Clone + Send + 'static> Hasher for WithOneShot<T> {
+    fn update(&mut self, data: &[u8]) {
+        self.pending = true;
+        self.native.update(data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.pending = false;
+        self.native.finalize_into_reset(out)
+    }
+    fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
+        if self.pending {
+            self.update(data);
+            self.finalize_into_reset(out);
+        } else {
+            assert_eq!(out.len(), self.native.out_len, "output buffer length");
+            (self.one_shot)(self.seed, data, out)
+        }
+    }
+    fn reset(&mut self) {
+        self.pending = false;
+        self.native.reset()
+    }
+    fn output_len(&self) -> usize {
+        self.native.output_len()
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+}
+
 /// A [`Native`] or [`Snapshot`] of an extendable-output function whose finish
 /// function squeezes whatever length it is given and whose shorter outputs
 /// are prefixes of longer ones, so any length can be read from one state

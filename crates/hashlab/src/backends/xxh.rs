@@ -5,7 +5,7 @@
 
 use std::hash::Hasher as _;
 
-use super::{Native, Snapshot};
+use super::{Native, Snapshot, WithOneShot};
 use crate::dispatch::{
     arm, dispatch, scalar, x86, Dispatch, Need::CompiledFor as Built, Need::Feature as F,
 };
@@ -95,7 +95,7 @@ fn xxhash_rust() -> Vec<Backend> {
         Backend::new("xxh32", "xxhash-rust", WHAT, |config| {
             // The registry has checked that the seed fits in 32 bits.
             let seed = config.seed as u32;
-            Ok(Box::new(Native {
+            let native = Native {
                 state: Seeded {
                     hasher: Xxh32::new(seed),
                     seed: config.seed,
@@ -107,12 +107,19 @@ fn xxhash_rust() -> Vec<Backend> {
                     s.hasher.reset(s.seed as u32);
                 },
                 reset: |s| s.hasher.reset(s.seed as u32),
-            }))
+            };
+            Ok(Box::new(WithOneShot::new(
+                native,
+                config.seed,
+                |seed, data, out| {
+                    out.copy_from_slice(&xxhash_rust::xxh32::xxh32(data, seed as u32).to_be_bytes())
+                },
+            )))
         })
         .with_parameters()
         .with_dispatch(&SCALAR),
         Backend::new("xxh64", "xxhash-rust", WHAT, |config| {
-            Ok(Box::new(Native {
+            let native = Native {
                 state: Seeded {
                     hasher: Xxh64::new(config.seed),
                     seed: config.seed,
@@ -124,12 +131,19 @@ fn xxhash_rust() -> Vec<Backend> {
                     s.hasher.reset(s.seed);
                 },
                 reset: |s| s.hasher.reset(s.seed),
-            }))
+            };
+            Ok(Box::new(WithOneShot::new(
+                native,
+                config.seed,
+                |seed, data, out| {
+                    out.copy_from_slice(&xxhash_rust::xxh64::xxh64(data, seed).to_be_bytes())
+                },
+            )))
         })
         .with_parameters()
         .with_dispatch(&SCALAR),
         Backend::new("xxh3-64", "xxhash-rust", WHAT, |config| {
-            Ok(Box::new(Native {
+            let native = Native {
                 state: Seeded {
                     hasher: Xxh3::with_seed(config.seed),
                     seed: config.seed,
@@ -141,12 +155,20 @@ fn xxhash_rust() -> Vec<Backend> {
                     s.hasher.reset();
                 },
                 reset: |s| s.hasher.reset(),
-            }))
+            };
+            Ok(Box::new(WithOneShot::new(
+                native,
+                config.seed,
+                |seed, data, out| {
+                    let value = xxhash_rust::xxh3::xxh3_64_with_seed(data, seed);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
+            )))
         })
         .with_parameters()
         .with_dispatch(&XXHASH_RUST_XXH3),
         Backend::new("xxh3-128", "xxhash-rust", WHAT, |config| {
-            Ok(Box::new(Native {
+            let native = Native {
                 state: Seeded {
                     hasher: Xxh3::with_seed(config.seed),
                     seed: config.seed,
@@ -158,7 +180,15 @@ fn xxhash_rust() -> Vec<Backend> {
                     s.hasher.reset();
                 },
                 reset: |s| s.hasher.reset(),
-            }))
+            };
+            Ok(Box::new(WithOneShot::new(
+                native,
+                config.seed,
+                |seed, data, out| {
+                    let value = xxhash_rust::xxh3::xxh3_128_with_seed(data, seed);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
+            )))
         })
         .with_parameters()
         .with_dispatch(&XXHASH_RUST_XXH3),
