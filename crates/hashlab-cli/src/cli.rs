@@ -222,6 +222,9 @@ pub enum SumFormat {
     /// `cksum`'s `VALUE SIZE NAME` lines, for the CRCs and other
     /// algorithms whose digest is a number (as `cksum -a crc32b` prints).
     Cksum,
+    /// An SFV file of CRC-32s (`NAME CRC` lines under rhash's comment
+    /// header, as `rhash --sfv` writes it); `-a crc32` only.
+    Sfv,
 }
 
 /// `--format` and its `--json` shorthand, shared by every data-printing command.
@@ -255,8 +258,9 @@ pub struct ListArgs {
 pub struct SumArgs {
     /// Algorithm(s), comma-separated (see `hashlab list`; case-insensitive, aliases
     /// accepted). Several are computed from one read of each file, one line each.
-    #[arg(short, long, default_value = "sha256")]
-    pub algorithm: String,
+    /// Default: sha256; crc32 with --format sfv.
+    #[arg(short, long)]
+    pub algorithm: Option<String>,
     /// Backend (implementation); default: the algorithm's preferred available one.
     #[arg(short, long)]
     pub backend: Option<String>,
@@ -317,8 +321,9 @@ pub struct SumArgs {
     /// Lines without names: the digest alone (as `b3sum --no-names`).
     #[arg(long, conflicts_with_all = ["json", "format"])]
     pub no_names: bool,
-    /// Output format instead of manifest lines: a data format, or hashdeep's
-    /// manifest (`hashdeep -a -k` reads it; md5, sha1 and sha256 only).
+    /// Output format instead of manifest lines: a data format, hashdeep's
+    /// manifest (`hashdeep -a -k` reads it; md5, sha1 and sha256 only),
+    /// cksum's lines, or an SFV file (crc32 only).
     #[arg(long, value_enum)]
     pub format: Option<SumFormat>,
     /// Short for --format json.

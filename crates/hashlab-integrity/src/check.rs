@@ -1,6 +1,7 @@
 //! Verifying a manifest: each line's file is hashed with the algorithm the
 //! caller, the line's tag, the manifest's name or the digest's length names,
-//! and the outcome handed to the caller as data, in manifest order.
+//! and the outcome handed to the caller as data, in manifest order. An SFV
+//! file's lines are CRC-32's.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead};
@@ -9,7 +10,7 @@ use std::path::Path;
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
 use crate::cancel::{is_interrupted, Cancel, Interrupted};
-use crate::manifest::{parse_record, Entry, Framing, GnuReading, Line, TagHint};
+use crate::manifest::{parse_record, parse_sfv_line, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
 /// What the caller fixed for every line.
@@ -51,6 +52,47 @@ pub fn algorithm_from_manifest_name(registry: &Registry, name: &str) -> Option<S
     };
     // The tools' short names (b2, b3, xxh3, xxh128) are the catalog's aliases.
     registry.algorithm(candidate).ok().map(|a| a.name.clone())
+}
+
+/// Which form a manifest's lines take. GNU, BSD-tag and OpenSSL lines mix
+/// freely in one manifest, as coreutils reads them; an SFV file's lines
+/// (`NAME CRC`) are another form, and `deadbeef 0123abcd` reads as either
+/// (a reversed GNU line, or an SFV line), so each manifest is read in one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ManifestForm {
+    /// Decided by the first line that is one form and not the other: a `;`
+    /// comment (which rhash writes first, and no checksum tool writes) or a
+    /// line only SFV reads make it an SFV file; a checksum line that settles
+    /// (as [`settle`] says) makes it a checksum manifest.
+    #[default]
+    Undecided,
+    Checksums,
+    /// Named `*.sfv`, as rhash and cfv take such a file, or found so.
+    Sfv,
+}
+
+/// What a manifest's name says about its lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ManifestHint {
+    /// The algorithm the name suggests (see [`algorithm_from_manifest_name`]).
+    pub algorithm: Option<String>,
+    pub form: ManifestForm,
+}
+
+/// What `name` says: the algorithm of `x.sha256` or `SHA256SUMS`, and the
+/// SFV form of `x.sfv` (any case).
+pub fn manifest_hint(registry: &Registry, name: &str) -> ManifestHint {
+    let sfv = name
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("sfv"));
+    ManifestHint {
+        algorithm: algorithm_from_manifest_name(registry, name),
+        form: if sfv {
+            ManifestForm::Sfv
+        } else {
+            ManifestForm::Undecided
+        },
+    }
 }
 
 /// The one algorithm coreutils offers for a digest of this many bytes (md5sum,
@@ -144,6 +186,109 @@ pub(crate) fn settle<'r>(
         });
     }
     Ok((algorithm, len))
+}
+
+/// Why a line gave no entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unread {
+    /// Not a line of any form this reader knows, or not of the manifest's form.
+    NotAChecksumLine,
+    Unsettled(Unsettled),
+}
+
+/// A line's entry with its algorithm and digest length settled.
+pub(crate) type Settled<'r> = (Entry, &'r Algorithm, usize);
+
+/// Reads one manifest's lines, settling its form (see [`ManifestForm`]) as
+/// it goes; `check` and `audit` read through it, so they read the same.
+pub(crate) struct LineReader<'r, 'a> {
+    pub registry: &'r Registry,
+    /// The caller's algorithm and length, over what lines say.
+    pub chosen: Option<&'a str>,
+    pub length: Option<usize>,
+    /// The algorithm the manifest's name suggests.
+    pub hint: Option<&'a str>,
+    pub framing: Framing,
+    pub form: ManifestForm,
+}
+
+impl<'r> LineReader<'r, '_> {
+    /// The entry of one raw line (terminator included or not), `None` for a
+    /// comment or blank line. `reading` is the run's GNU reading.
+    pub fn read(
+        &mut self,
+        raw: &[u8],
+        reading: &mut GnuReading,
+    ) -> Result<Option<Settled<'r>>, Unread> {
+        // SFV lines end with a newline; records ended by NUL are checksum lines.
+        if self.framing == Framing::Nul {
+            self.form = ManifestForm::Checksums;
+        }
+        match self.form {
+            ManifestForm::Checksums => {
+                self.checksum_line(parse_record(self.registry, raw, self.framing), reading)
+            }
+            ManifestForm::Sfv => self.sfv_line(raw),
+            ManifestForm::Undecided => {
+                if raw.first() == Some(&b';') {
+                    self.form = ManifestForm::Sfv;
+                    return Ok(None);
+                }
+                let line = parse_record(self.registry, raw, self.framing);
+                // A tag line is a checksum line, whatever SFV would make of it.
+                let tagged = matches!(line, Line::Entry(_));
+                let read = self.checksum_line(line, reading);
+                match read {
+                    Ok(Some(_)) => self.form = ManifestForm::Checksums,
+                    Err(_) if !tagged => {
+                        if let Line::Entry(_) = parse_sfv_line(self.registry, raw) {
+                            self.form = ManifestForm::Sfv;
+                            return self.sfv_line(raw);
+                        }
+                    }
+                    _ => {}
+                }
+                read
+            }
+        }
+    }
+
+    fn settle(&self, tag: Option<&TagHint>, len: usize) -> Result<(&'r Algorithm, usize), Unread> {
+        settle(self.registry, self.chosen, self.length, tag, len, self.hint)
+            .map_err(Unread::Unsettled)
+    }
+
+    fn checksum_line(
+        &self,
+        line: Line,
+        reading: &mut GnuReading,
+    ) -> Result<Option<Settled<'r>>, Unread> {
+        match line {
+            Line::Skip => Ok(None),
+            Line::Malformed => Err(Unread::NotAChecksumLine),
+            Line::Entry(e) => {
+                let (algorithm, len) = self.settle(e.tag.as_ref(), e.expected.len())?;
+                Ok(Some((e, algorithm, len)))
+            }
+            // The digest is checked before the line settles the run's reading, as coreutils does.
+            Line::Gnu(g) => {
+                let (algorithm, len) = self.settle(None, g.expected.len())?;
+                let entry = g.resolve(reading).ok_or(Unread::NotAChecksumLine)?;
+                Ok(Some((entry, algorithm, len)))
+            }
+        }
+    }
+
+    fn sfv_line(&self, raw: &[u8]) -> Result<Option<Settled<'r>>, Unread> {
+        match parse_sfv_line(self.registry, raw) {
+            Line::Entry(e) => {
+                let (algorithm, len) = self.settle(e.tag.as_ref(), e.expected.len())?;
+                Ok(Some((e, algorithm, len)))
+            }
+            Line::Skip => Ok(None),
+            Line::Malformed | Line::Gnu(_) => Err(Unread::NotAChecksumLine),
+        }
+    }
 }
 
 /// What happened to one manifest line.
@@ -259,12 +404,12 @@ impl<'r> Checker<'r> {
 
     /// Reads `manifest` line by line and calls `report` for each line that is
     /// not a comment or blank, before reading the next, so output keeps pace.
-    /// `hint` is the algorithm the manifest's name suggests; `from_stdin`
-    /// makes a line naming `-` malformed, as coreutils has it.
+    /// `hint` is what the manifest's name says ([`manifest_hint`]);
+    /// `from_stdin` makes a line naming `-` malformed, as coreutils has it.
     pub fn check(
         &mut self,
         manifest: &mut dyn BufRead,
-        hint: Option<&str>,
+        hint: &ManifestHint,
         from_stdin: bool,
         report: &mut dyn FnMut(&LineResult),
     ) -> Result<Summary, CheckError> {
@@ -274,6 +419,16 @@ impl<'r> Checker<'r> {
         let end = match self.options.framing {
             Framing::Lines => b'\n',
             Framing::Nul => b'\0',
+        };
+        let registry = self.registry;
+        let chosen = self.options.algorithm.clone();
+        let mut lines = LineReader {
+            registry,
+            chosen: chosen.as_deref(),
+            length: self.options.length,
+            hint: hint.algorithm.as_deref(),
+            framing: self.options.framing,
+            form: hint.form,
         };
         loop {
             raw.clear();
@@ -288,21 +443,15 @@ impl<'r> Checker<'r> {
             if self.options.cancel.is_cancelled() {
                 return Err(CheckError::Interrupted);
             }
-            let entry = match parse_record(self.registry, &raw, self.options.framing) {
-                Line::Skip => continue,
-                Line::Malformed => None,
-                Line::Entry(e) => self
-                    .settle(e.tag.as_ref(), e.expected.len(), hint)
-                    .map(|s| (e, s)),
-                // The digest is checked before the line settles the run's reading, as coreutils does.
-                Line::Gnu(g) => self
-                    .settle(None, g.expected.len(), hint)
-                    .and_then(|s| Some((g.resolve(&mut self.reading)?, s))),
+            let entry = match lines.read(&raw, &mut self.reading) {
+                Ok(None) => continue,
+                Ok(Some(settled)) => Some(settled),
+                Err(_) => None,
             }
-            .filter(|(e, _)| !(from_stdin && e.name == b"-"));
+            .filter(|(e, _, _)| !(from_stdin && e.name == b"-"));
             let (name, outcome) = match entry {
                 None => (Vec::new(), Outcome::Malformed),
-                Some((entry, (algorithm, len))) => {
+                Some((entry, algorithm, len)) => {
                     let outcome = self.verify(&entry, algorithm, len)?;
                     (entry.name, outcome)
                 }
@@ -321,23 +470,6 @@ impl<'r> Checker<'r> {
             });
         }
         Ok(summary)
-    }
-
-    fn settle(
-        &self,
-        tag: Option<&TagHint>,
-        len: usize,
-        hint: Option<&str>,
-    ) -> Option<(&'r Algorithm, usize)> {
-        settle(
-            self.registry,
-            self.options.algorithm.as_deref(),
-            self.options.length,
-            tag,
-            len,
-            hint,
-        )
-        .ok()
     }
 
     fn verify(
@@ -450,8 +582,12 @@ mod tests {
         let registry = Registry::default();
         let mut checker = Checker::new(&registry, options);
         let mut seen = Vec::new();
+        let hint = ManifestHint {
+            algorithm: hint.map(str::to_string),
+            ..ManifestHint::default()
+        };
         let summary = checker
-            .check(&mut manifest.as_bytes(), hint, false, &mut |r| {
+            .check(&mut manifest.as_bytes(), &hint, false, &mut |r| {
                 seen.push(format!(
                     "{} {} {:?}",
                     r.line_number,
@@ -562,10 +698,185 @@ mod tests {
         let registry = Registry::default();
         let mut checker = Checker::new(&registry, CheckOptions::default());
         let summary = checker
-            .check(&mut junk.as_slice(), None, false, &mut |_| {})
+            .check(
+                &mut junk.as_slice(),
+                &ManifestHint::default(),
+                false,
+                &mut |_| {},
+            )
             .unwrap();
         assert_eq!(summary.malformed, 3);
         assert!(!summary.any_properly_formatted());
+    }
+
+    fn reader<'r>(
+        registry: &'r Registry,
+        chosen: Option<&'r str>,
+        form: ManifestForm,
+    ) -> LineReader<'r, 'r> {
+        LineReader {
+            registry,
+            chosen,
+            length: None,
+            hint: None,
+            framing: Framing::Lines,
+            form,
+        }
+    }
+
+    /// (name, hex digest, algorithm) of a line read, or why not.
+    fn read(lines: &mut LineReader, raw: &str) -> Result<Option<(String, String, String)>, Unread> {
+        let mut reading = GnuReading::Undecided;
+        Ok(lines.read(raw.as_bytes(), &mut reading)?.map(|(e, a, _)| {
+            (
+                String::from_utf8(e.name).unwrap(),
+                hashlab::hex::encode(&e.expected),
+                a.name.clone(),
+            )
+        }))
+    }
+
+    fn found(name: &str, hex: &str, algorithm: &str) -> Option<(String, String, String)> {
+        Some((name.into(), hex.into(), algorithm.into()))
+    }
+
+    #[test]
+    fn manifest_names_say_sfv() {
+        let r = Registry::default();
+        for name in ["x.sfv", "dir/X.SFV", "a.b.Sfv"] {
+            assert_eq!(manifest_hint(&r, name).form, ManifestForm::Sfv, "{name}");
+        }
+        for name in ["sfv", "x.sfv.txt", "SHA256SUMS", "x.sfvx"] {
+            assert_eq!(
+                manifest_hint(&r, name).form,
+                ManifestForm::Undecided,
+                "{name}"
+            );
+        }
+        assert_eq!(
+            manifest_hint(&r, "m.sha256").algorithm.as_deref(),
+            Some("sha256")
+        );
+    }
+
+    /// `deadbeef 0123abcd` is a reversed GNU line and an SFV line: the
+    /// manifest's form decides, so neither reading can surprise the other.
+    #[test]
+    fn each_manifest_is_read_in_one_form() {
+        let r = Registry::default();
+        let ambiguous = "deadbeef 0123abcd\n";
+        let sfv = found("deadbeef", "0123abcd", "crc32");
+        let gnu = found("0123abcd", "deadbeef", "crc32");
+        // Named `*.sfv`: SFV, even where -a makes the GNU reading settle.
+        let mut lines = reader(&r, Some("crc32"), ManifestForm::Sfv);
+        assert_eq!(read(&mut lines, ambiguous), Ok(sfv.clone()));
+        // Unnamed: a checksum line that settles is read as one...
+        let mut lines = reader(&r, Some("crc32"), ManifestForm::Undecided);
+        assert_eq!(read(&mut lines, ambiguous), Ok(gnu));
+        assert_eq!(lines.form, ManifestForm::Checksums);
+        // ...and from then on an SFV line is not a line of this manifest.
+        assert_eq!(
+            read(&mut lines, "abc.txt 352441C2"),
+            Err(Unread::NotAChecksumLine)
+        );
+        // Without -a no algorithm has a 4-byte GNU digest: only SFV reads it.
+        let mut lines = reader(&r, None, ManifestForm::Undecided);
+        assert_eq!(read(&mut lines, ambiguous), Ok(sfv));
+        assert_eq!(lines.form, ManifestForm::Sfv);
+        let sha256_line = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  abc";
+        assert_eq!(read(&mut lines, sha256_line), Err(Unread::NotAChecksumLine));
+        // rhash's first line, a `;` comment, says SFV before any checksum line.
+        let mut lines = reader(&r, Some("crc32"), ManifestForm::Undecided);
+        assert_eq!(read(&mut lines, "# coreutils' comment\n"), Ok(None));
+        assert_eq!(lines.form, ManifestForm::Undecided);
+        assert_eq!(read(&mut lines, "; Generated by RHash\r\n"), Ok(None));
+        assert_eq!(lines.form, ManifestForm::Sfv);
+        assert_eq!(
+            read(&mut lines, ambiguous),
+            Ok(found("deadbeef", "0123abcd", "crc32"))
+        );
+        // A GNU manifest stays one, and a `;` line in it is malformed, as coreutils has it.
+        let mut lines = reader(&r, None, ManifestForm::Undecided);
+        assert_eq!(
+            read(&mut lines, sha256_line),
+            Ok(found("abc", &sha256_line[..64], "sha256"))
+        );
+        assert_eq!(read(&mut lines, "; comment"), Err(Unread::NotAChecksumLine));
+    }
+
+    #[test]
+    fn sfv_lines_settle_as_other_lines_do() {
+        let r = Registry::default();
+        // A tag line whose algorithm is not -a's is malformed, and no SFV line.
+        let mut lines = reader(&r, Some("sha256"), ManifestForm::Undecided);
+        assert!(matches!(
+            read(&mut lines, "CRC32 (f) = 352441c2"),
+            Err(Unread::Unsettled(Unsettled::OtherAlgorithm { .. }))
+        ));
+        assert_eq!(lines.form, ManifestForm::Undecided);
+        // SFV lines are CRC-32's: -a sha256 or another length makes them malformed.
+        let mut lines = reader(&r, Some("sha256"), ManifestForm::Sfv);
+        assert!(matches!(
+            read(&mut lines, "f 352441c2"),
+            Err(Unread::Unsettled(Unsettled::OtherAlgorithm { .. }))
+        ));
+        let mut lines = reader(&r, None, ManifestForm::Sfv);
+        lines.length = Some(8);
+        assert!(matches!(
+            read(&mut lines, "f 352441c2"),
+            Err(Unread::Unsettled(Unsettled::Length { .. }))
+        ));
+        // The manifest name's algorithm is for GNU lines; an SFV line has its own.
+        let mut lines = reader(&r, None, ManifestForm::Sfv);
+        lines.hint = Some("md5");
+        assert_eq!(
+            read(&mut lines, "f 352441c2"),
+            Ok(found("f", "352441c2", "crc32"))
+        );
+        // NUL-ended records are checksum lines, whatever the name says.
+        let mut lines = reader(&r, Some("crc32"), ManifestForm::Sfv);
+        lines.framing = Framing::Nul;
+        assert_eq!(
+            read(&mut lines, "f 352441c2\0"),
+            Err(Unread::NotAChecksumLine)
+        );
+    }
+
+    #[test]
+    fn sfv_lines_are_checked_with_crc32() {
+        let dir = std::env::temp_dir().join(format!("hashlab-check-sfv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let abc = dir.join("a b.txt");
+        std::fs::write(&abc, b"abc").unwrap();
+        let abc = abc.display();
+        let manifest = format!(
+            "; Generated by RHash v1.4.3 on 2026-11-24 at 15:34.09\r\n;\r\n\
+             {abc} 352441C2\r\n/dev/null 00000000\r\n{abc} 352441c3\r\nbad\r\n\
+             ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  {abc}\r\n"
+        );
+        let (summary, seen) = run(&manifest, CheckOptions::default(), None);
+        assert_eq!(
+            (summary.matched, summary.mismatched, summary.malformed),
+            (2, 1, 2),
+            "{seen:?}"
+        );
+        assert!(
+            seen[0].starts_with("3 ") && seen[0].ends_with("a b.txt Ok"),
+            "{seen:?}"
+        );
+        // -a crc32 reads them alike; -a sha256 reads none.
+        let crc32 = CheckOptions {
+            algorithm: Some("crc32".into()),
+            ..CheckOptions::default()
+        };
+        assert_eq!(run(&manifest, crc32, None).0, summary);
+        let sha256 = CheckOptions {
+            algorithm: Some("sha256".into()),
+            ..CheckOptions::default()
+        };
+        let (summary, _) = run(&manifest, sha256, None);
+        assert_eq!((summary.matched, summary.malformed), (0, 5));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -591,7 +902,12 @@ mod tests {
             e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  /dev/null\n\
             e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  s3://b/gone\n";
         let summary = checker
-            .check(&mut manifest.as_bytes(), None, false, &mut |_| {})
+            .check(
+                &mut manifest.as_bytes(),
+                &ManifestHint::default(),
+                false,
+                &mut |_| {},
+            )
             .unwrap();
         drop(checker);
         assert_eq!((summary.matched, summary.unreadable), (2, 1), "{summary:?}");
@@ -610,7 +926,7 @@ mod tests {
         };
         let mut checker = Checker::new(&registry, options);
         let mut manifest: &[u8] = b"BLAKE3 (/dev/null) = af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262\n";
-        let result = checker.check(&mut manifest, None, false, &mut |_| {});
+        let result = checker.check(&mut manifest, &ManifestHint::default(), false, &mut |_| {});
         assert!(matches!(result, Err(CheckError::Params(_))), "{result:?}");
     }
 
@@ -633,7 +949,12 @@ mod tests {
             cancel.cancel();
         });
         // 64 GiB would take half a minute and more: the cancel ends it first.
-        let result = checker.check(&mut manifest.as_bytes(), None, false, &mut |_| {});
+        let result = checker.check(
+            &mut manifest.as_bytes(),
+            &ManifestHint::default(),
+            false,
+            &mut |_| {},
+        );
         canceller.join().unwrap();
         assert!(matches!(result, Err(CheckError::Interrupted)), "{result:?}");
         std::fs::remove_dir_all(&dir).unwrap();

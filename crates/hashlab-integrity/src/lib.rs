@@ -1,6 +1,6 @@
 //! File integrity on top of the `hashlab` registry: how files are read, how
-//! manifest lines are written so that coreutils, b2sum, b3sum and xxhsum read
-//! them, and how manifests those tools write are read back and verified.
+//! manifest lines are written so that coreutils, b2sum, b3sum, xxhsum and
+//! rhash (SFV) read them, and how manifests those tools write are read back and verified.
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod audit;
@@ -26,15 +26,17 @@ pub use audit::{
 };
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
-    algorithm_from_manifest_name, CheckError, CheckOptions, Checker, LineResult, Opener, Outcome,
-    Summary, Unsettled,
+    algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
+    ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
 };
 pub use lines::{
     escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,
-    name_from_base64, tag_line, LineStyle, NameEscaping,
+    name_from_base64, sfv_banner, sfv_comment, sfv_line, tag_line, LineStyle, NameEscaping,
+    UnwritableName,
 };
 pub use manifest::{
-    display_name, parse_line, parse_record, resolve_tag, Entry, Framing, Line, TagHint,
+    display_name, parse_line, parse_record, parse_sfv_line, resolve_tag, sfv_algorithm, Entry,
+    Framing, Line, TagHint,
 };
 pub use many::{
     hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob,

@@ -2,7 +2,8 @@
 //! the BSD tag form (`TAG (name) = <hex>`) and `openssl dgst` lines
 //! (`SHA2-256(name)= <hex>`), with coreutils' escaping of odd names. A
 //! digest may be hex or, as coreutils 9.2 and later write it with
-//! `--base64`, standard base64 with padding.
+//! `--base64`, standard base64 with padding. SFV files (`name CRC32`, `;`
+//! comments, as rhash and cfv write them) are read line by line too.
 //!
 //! Parsing knows nothing about which algorithm a GNU line belongs to; it hands
 //! back the tag (if any) and the digest, and `check` decides.
@@ -305,6 +306,63 @@ fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
     })
 }
 
+/// The algorithm SFV files record (CRC-32): the catalog entry that says so.
+pub fn sfv_algorithm(registry: &Registry) -> Option<&std::sync::Arc<hashlab::Algorithm>> {
+    registry.algorithms().iter().find(|a| a.sfv)
+}
+
+/// The blanks rhash trims around an SFV line's fields (its `rhash_isspace`:
+/// space, tab, and `\n`, `\v`, `\f`, `\r`).
+pub(crate) fn is_sfv_blank(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// Parses one line of an SFV file as rhash reads it: `NAME CRC`, the CRC 8
+/// hex digits (either case) at the line's end after one or more blanks, the
+/// name what comes before, without the blanks at its ends, and with each
+/// backslash read as `/` (SFV comes from Windows, where `dir\file` is a
+/// path: rhash reads it so). Blank lines and lines starting with `;` or `#`
+/// are [`Line::Skip`] (a `;` or `#` after a blank is not a comment, and the
+/// line is malformed, as rhash has it). SFV escapes nothing else.
+pub fn parse_sfv_line(registry: &Registry, raw: &[u8]) -> Line {
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.is_empty() || matches!(line[0], b';' | b'#') {
+        return Line::Skip;
+    }
+    sfv_entry(registry, line).map_or(Line::Malformed, Line::Entry)
+}
+
+fn sfv_entry(registry: &Registry, line: &[u8]) -> Option<Entry> {
+    let algorithm = sfv_algorithm(registry)?;
+    let start = line.iter().position(|&b| !is_sfv_blank(b))?;
+    let end = line.iter().rposition(|&b| !is_sfv_blank(b))? + 1;
+    let line = &line[start..end];
+    let split = line.len().checked_sub(8)?;
+    let expected = decode_hex(&line[split..])?;
+    let before = &line[..split];
+    let name_end = before.iter().rposition(|&b| !is_sfv_blank(b))? + 1;
+    if name_end == before.len()
+        || before.contains(&0)
+        || expected.len() != algorithm.output.default_len()
+    {
+        return None;
+    }
+    let name = before[..name_end]
+        .iter()
+        .map(|&b| if b == b'\\' { b'/' } else { b })
+        .collect();
+    Some(Entry {
+        tag: Some(TagHint {
+            algorithm: algorithm.name.clone(),
+            length: Some(expected.len()),
+        }),
+        expected,
+        name,
+        binary: false,
+    })
+}
+
 /// How coreutils prints a checked name: escaped, with the caller adding a
 /// leading backslash, only when it holds a newline (coreutils 9.1; a
 /// carriage return is printed as it is).
@@ -548,6 +606,93 @@ mod tests {
                 .collect();
             let _ = parse(&junk);
         }
+    }
+
+    fn sfv(line: &[u8]) -> Line {
+        parse_sfv_line(&Registry::default(), line)
+    }
+
+    fn sfv_read(line: &[u8]) -> (Vec<u8>, String) {
+        match sfv(line) {
+            Line::Entry(e) => {
+                assert_eq!(e.tag, hint("crc32", Some(4)));
+                (e.name, hashlab::hex::encode(&e.expected))
+            }
+            other => panic!("{:?}: {other:?}", String::from_utf8_lossy(line)),
+        }
+    }
+
+    #[test]
+    fn sfv_lines_name_then_crc() {
+        let abc = |name: &[u8]| (name.to_vec(), "352441c2".to_string());
+        assert_eq!(sfv_read(b"abc.txt 352441C2\n"), abc(b"abc.txt"));
+        // Lowercase hex; CRLF and LF ends; blanks around the fields, as rhash takes them.
+        assert_eq!(sfv_read(b"abc.txt 352441c2"), abc(b"abc.txt"));
+        assert_eq!(sfv_read(b"abc.txt 352441C2\r\n"), abc(b"abc.txt"));
+        assert_eq!(sfv_read(b"abc.txt 352441c2 \t\r\n"), abc(b"abc.txt"));
+        assert_eq!(sfv_read(b"abc.txt\t352441C2"), abc(b"abc.txt"));
+        assert_eq!(sfv_read(b"  abc.txt    352441C2"), abc(b"abc.txt"));
+        assert_eq!(sfv_read(b"\tabc.txt \t 352441C2"), abc(b"abc.txt"));
+        // The CRC is the last field: the name keeps its inner blanks.
+        assert_eq!(sfv_read(b"a b\tc.txt 352441C2"), abc(b"a b\tc.txt"));
+        assert_eq!(sfv_read(b"x 12345678 352441C2"), abc(b"x 12345678"));
+        assert_eq!(sfv_read(b"c\rr 352441C2\r\n"), abc(b"c\rr"));
+        // A backslash is Windows' directory separator, as rhash reads it.
+        assert_eq!(
+            sfv_read(b"CD1\\sub dir\\f.rar 352441C2"),
+            abc(b"CD1/sub dir/f.rar")
+        );
+    }
+
+    #[test]
+    fn sfv_comments_and_blank_lines_are_skipped() {
+        for line in [
+            &b"; Generated by RHash v1.4.3 on 2026-11-24 at 15:34.09\n"[..],
+            b";            3  15:34.09 2026-11-24 abc.txt 352441C2\r\n",
+            b";",
+            b"# a comment",
+            b"\n",
+            b"\r\n",
+            b"",
+        ] {
+            assert_eq!(sfv(line), Line::Skip, "{:?}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn bad_sfv_lines_are_malformed() {
+        for line in [
+            &b"abc.txt"[..],
+            b"352441C2",    // no name
+            b"   352441C2", // no name but blanks
+            b"  ; comment", // a comment only at the line's start, as rhash has it
+            b" ",
+            b"abc.txt 352441C",   // 7 digits
+            b"abc.txt 352441C22", // 9 digits
+            b"abc.txt 352441G2",  // not hex
+            b"abc.txt352441C2",   // no separator
+            b"a\0b 352441C2",     // a NUL in the name
+            b"abc.txt 0x52441C2",
+            b"abc.txt 352441C2 x",
+            b"SHA256 (abc.txt) = 352441c2x",
+            b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  abc.txt",
+        ] {
+            assert_eq!(
+                sfv(line),
+                Line::Malformed,
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        // A registry without SFV's algorithm reads no SFV line.
+        let mut registry = Registry::empty();
+        for algorithm in Registry::default().algorithms().iter().filter(|a| !a.sfv) {
+            registry.register_algorithm((**algorithm).clone()).unwrap();
+        }
+        assert_eq!(
+            parse_sfv_line(&registry, b"abc.txt 352441C2"),
+            Line::Malformed
+        );
     }
 
     #[test]

@@ -6,12 +6,14 @@
 
 use std::fmt;
 use std::path::Path;
+use std::time::SystemTime;
 
 use hashlab::{Choice, FileBound, HashError, HashParams, LineForm, Registry};
 
 use crate::cancel::Cancel;
 use crate::lines::{
-    escape_name, escaping_for, gnu_line_as, hashdeep_line, tag_line, LineStyle, NameEscaping,
+    escape_name, escaping_for, gnu_line_as, hashdeep_line, sfv_banner, sfv_comment, sfv_line,
+    tag_line, LineStyle, NameEscaping, UnwritableName,
 };
 use crate::many::{Fanout, FileDigests, HashJob, MAX_JOBS};
 use crate::read::ReadStrategy;
@@ -45,6 +47,9 @@ pub struct SumRequest {
     /// `cksum`'s lines (`VALUE SIZE NAME`) for every column, as `cksum -a
     /// crc32b` prints CRC-32; the algorithms whose digest is a number only.
     pub cksum_lines: bool,
+    /// SFV lines (`NAME CRC`, as `rhash --sfv` writes them) under the
+    /// header [`SumPlan::sfv_header`] writes: SFV files hold CRC-32 only.
+    pub sfv: bool,
 }
 
 /// How a digest is written.
@@ -90,6 +95,12 @@ pub enum PlanError {
     NotANumber {
         algorithm: String,
     },
+    /// SFV files hold one checksum, CRC-32.
+    NotSfv {
+        algorithm: String,
+    },
+    /// SFV lines hold a name and its CRC in hex, newline-ended, in no other form.
+    SfvForm,
     /// More files at once than threads may be started.
     TooManyJobs {
         jobs: usize,
@@ -121,6 +132,12 @@ impl fmt::Display for PlanError {
             PlanError::NotANumber { algorithm } => write!(
                 f,
                 "cksum's lines print a CRC as a number, and {algorithm}'s digest is not one"
+            ),
+            PlanError::NotSfv { algorithm } => {
+                write!(f, "SFV files hold CRC-32 (crc32) only, not {algorithm}")
+            }
+            PlanError::SfvForm => f.write_str(
+                "SFV lines hold a name and its CRC in hex, one a line, in no other form",
             ),
             PlanError::RawNeedsOneColumn => {
                 f.write_str("raw digests are written for one algorithm at a time")
@@ -167,6 +184,8 @@ pub struct SumPlan {
     zero_terminated: bool,
     pub digest_form: DigestForm,
     pub no_names: bool,
+    /// SFV lines, under [`SumPlan::sfv_header`].
+    pub sfv: bool,
     /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
     range_choices: Vec<Choice>,
 }
@@ -201,6 +220,11 @@ impl SumPlan {
                     algorithm: algorithm.name.clone(),
                 });
             }
+            if request.sfv && !algorithm.sfv {
+                return Err(PlanError::NotSfv {
+                    algorithm: algorithm.name.clone(),
+                });
+            }
             if request.hashdeep && algorithm.hashdeep_column.is_none() {
                 return Err(PlanError::NotAHashdeepColumn {
                     algorithm: algorithm.name.clone(),
@@ -215,7 +239,9 @@ impl SumPlan {
             // An asked-for form wins over the algorithm's own: `--tag` gives
             // crc32-posix a line `check` reads back (cksum's lines, like
             // `cksum --check` for its CRC, are not read back).
-            let style = if request.cksum_lines {
+            let style = if request.sfv {
+                LineStyle::Sfv
+            } else if request.cksum_lines {
                 LineStyle::Cksum
             } else if request.tagged || algorithm.lines == LineForm::Tagged {
                 LineStyle::Tag
@@ -236,6 +262,16 @@ impl SumPlan {
         }
         if request.hashdeep && (request.digest_form != DigestForm::Hex || request.no_names) {
             return Err(PlanError::HashdeepForm);
+        }
+        if request.sfv
+            && (request.digest_form != DigestForm::Hex
+                || request.no_names
+                || request.zero_terminated
+                || request.tagged
+                || request.hashdeep
+                || request.cksum_lines)
+        {
+            return Err(PlanError::SfvForm);
         }
         if request.digest_form == DigestForm::Raw && columns.len() > 1 {
             return Err(PlanError::RawNeedsOneColumn);
@@ -286,6 +322,7 @@ impl SumPlan {
             zero_terminated: request.zero_terminated,
             digest_form: request.digest_form,
             no_names: request.no_names,
+            sfv: request.sfv,
             range_choices,
         })
     }
@@ -331,15 +368,25 @@ impl SumPlan {
     }
 
     /// The manifest lines for one file: one per column, or one hashdeep line
-    /// (`absolute` is the name hashdeep writes and matches: an absolute path).
-    pub fn lines(&self, name: &[u8], absolute: &[u8], digests: &FileDigests) -> Vec<u8> {
+    /// (`absolute` is the name hashdeep writes and matches: an absolute path);
+    /// an error for a name the form cannot hold (SFV's), and then no line.
+    pub fn lines(
+        &self,
+        name: &[u8],
+        absolute: &[u8],
+        digests: &FileDigests,
+    ) -> Result<Vec<u8>, UnwritableName> {
         if self.hashdeep {
             let hex: Vec<String> = digests.digests.iter().map(|d| d.to_hex()).collect();
             let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
-            return hashdeep_line(digests.bytes, &hex, absolute);
+            return Ok(hashdeep_line(digests.bytes, &hex, absolute));
         }
         let mut out = Vec::new();
         for (column, digest) in self.columns.iter().zip(&digests.digests) {
+            if column.style == LineStyle::Sfv {
+                out.extend_from_slice(&sfv_line(name, digest.as_bytes())?);
+                continue;
+            }
             let hex = match self.digest_form {
                 DigestForm::Hex => digest.to_hex(),
                 DigestForm::Base64 => {
@@ -373,13 +420,13 @@ impl SumPlan {
                     LineStyle::Tag => {
                         [column.tag.as_bytes(), b" (", name, b") = ", hex.as_bytes()].concat()
                     }
-                    LineStyle::Cksum => unreachable!("written above"),
+                    LineStyle::Cksum | LineStyle::Sfv => unreachable!("written above"),
                 }
             } else {
                 let mut l = match column.style {
                     LineStyle::Gnu => gnu_line_as(&hex, name, column.escaping),
                     LineStyle::Tag => tag_line(&column.tag, name, &hex),
-                    LineStyle::Cksum => unreachable!("written above"),
+                    LineStyle::Cksum | LineStyle::Sfv => unreachable!("written above"),
                 };
                 l.pop();
                 l
@@ -387,7 +434,35 @@ impl SumPlan {
             line.push(self.terminator);
             out.extend_from_slice(&line);
         }
-        out
+        Ok(out)
+    }
+
+    /// SFV's header, as rhash writes it before the first checksum line: the
+    /// banner (naming `generator`, dated `now`), then a comment with the
+    /// size and modification time of each of `files` (each the name its line
+    /// gives and where it is) that can be examined now; no comment for what
+    /// cannot (a missing file, which fails when read), standard input, a
+    /// directory, or a name SFV cannot hold (refused by [`SumPlan::lines`]).
+    pub fn sfv_header(
+        &self,
+        generator: &str,
+        now: SystemTime,
+        files: &[(&[u8], &Path)],
+    ) -> Vec<u8> {
+        let mut header = sfv_banner(generator, now);
+        for (name, path) in files {
+            let Ok(meta) = std::fs::metadata(path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                continue;
+            }
+            let modified = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+            if let Ok(comment) = sfv_comment(meta.len(), modified, name) {
+                header.extend_from_slice(&comment);
+            }
+        }
+        header
     }
 
     /// hashdeep's header: the columns, where it ran (`cwd`) and how
@@ -501,6 +576,109 @@ mod tests {
             !reason.contains('\n') && reason.contains("per-process-hash"),
             "{reason}"
         );
+    }
+
+    fn sfv_request(algorithms: &[&str]) -> SumRequest {
+        SumRequest {
+            algorithms: algorithms.iter().map(|a| a.to_string()).collect(),
+            sfv: true,
+            ..SumRequest::default()
+        }
+    }
+
+    /// SFV files hold CRC-32 alone, as hex in newline-ended lines: any other
+    /// algorithm, a second one, or another digest form is refused by name.
+    #[test]
+    fn sfv_holds_crc32_alone() {
+        let registry = Registry::default();
+        let refuse = |request: SumRequest| SumPlan::new(&registry, &request, &[]).unwrap_err();
+        for (algorithms, refused) in [
+            (&["sha256"][..], "sha256"),
+            (&["crc32", "md5"], "md5"),
+            (&["crc32c"], "crc32c"),
+            (&["crc32-posix"], "crc32-posix"),
+        ] {
+            let e = refuse(sfv_request(algorithms));
+            assert_eq!(
+                e,
+                PlanError::NotSfv {
+                    algorithm: refused.into()
+                }
+            );
+            assert!(!e.to_string().contains('\n'));
+        }
+        let forms: [fn(&mut SumRequest); 6] = [
+            |r| r.digest_form = DigestForm::Base64,
+            |r| r.digest_form = DigestForm::Raw,
+            |r| r.no_names = true,
+            |r| r.zero_terminated = true,
+            |r| r.tagged = true,
+            |r| r.cksum_lines = true,
+        ];
+        for (i, form) in forms.into_iter().enumerate() {
+            let mut request = sfv_request(&["crc32"]);
+            form(&mut request);
+            assert_eq!(refuse(request), PlanError::SfvForm, "form {i}");
+        }
+        // Aliases of CRC-32 are CRC-32, and a repeat is dropped.
+        let plan = SumPlan::new(&registry, &sfv_request(&["crc-32", "CRC32B"]), &[]).unwrap();
+        assert_eq!(plan.names(), ["crc32"]);
+        assert_eq!(plan.columns[0].style, LineStyle::Sfv);
+    }
+
+    #[test]
+    fn sfv_lines_and_header() {
+        let registry = Registry::default();
+        let plan = SumPlan::new(&registry, &sfv_request(&["crc32"]), &[]).unwrap();
+        let mut hasher = plan.columns[0].choice.hasher();
+        hasher.update(b"abc");
+        let digests = FileDigests {
+            digests: vec![hasher.finalize_reset()],
+            bytes: 3,
+            modified: None,
+            inode: None,
+            ctime_ns: None,
+        };
+        assert_eq!(
+            plan.lines(b"a b.txt", b"/x/a b.txt", &digests).unwrap(),
+            b"a b.txt 352441C2\n"
+        );
+        assert_eq!(
+            plan.lines(b"n\nl", b"/x/n\nl", &digests),
+            Err(UnwritableName::SfvNewline)
+        );
+
+        let dir = std::env::temp_dir().join(format!("hashlab-plan-sfv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("f");
+        std::fs::write(&file, b"abc").unwrap();
+        let missing = dir.join("missing");
+        let header = plan.sfv_header(
+            "hashlab 9",
+            std::time::UNIX_EPOCH,
+            &[
+                (b"f", &file),
+                (b"missing", &missing),
+                (b"dir", &dir),
+                (b";f", &file),
+                (b"f 2", &file),
+            ],
+        );
+        let header = String::from_utf8(header).unwrap();
+        let lines: Vec<&str> = header.lines().collect();
+        assert_eq!(lines.len(), 4, "{header}");
+        assert!(
+            lines[0].starts_with("; Generated by hashlab 9 on 19"),
+            "{header}"
+        );
+        assert_eq!(lines[1], ";");
+        // The size, then the time and name; the time is local, so not compared here.
+        assert!(
+            lines[2].starts_with(";            3  ") && lines[2].ends_with(" f"),
+            "{header}"
+        );
+        assert!(lines[3].ends_with(" f 2"), "{header}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

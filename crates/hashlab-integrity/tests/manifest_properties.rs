@@ -3,7 +3,9 @@
 
 use hashlab::Registry;
 use hashlab_integrity::manifest::GnuReading;
-use hashlab_integrity::{gnu_line, parse_line, read_manifest, tag_line, Line, ReadOptions};
+use hashlab_integrity::{
+    gnu_line, parse_line, parse_sfv_line, read_manifest, sfv_line, tag_line, Line, ReadOptions,
+};
 use proptest::prelude::*;
 
 proptest! {
@@ -19,6 +21,10 @@ proptest! {
             }
         }
         let _ = read_manifest(&registry, &data, "x.sha256", &ReadOptions::default());
+        let _ = read_manifest(&registry, &data, "x.sfv", &ReadOptions::default());
+        for raw in data.split_inclusive(|b| *b == b'\n') {
+            let _ = parse_sfv_line(&registry, raw);
+        }
         let mut hd = b"%%%% HASHDEEP-1.0\n%%%% size,md5,filename\n".to_vec();
         hd.extend_from_slice(&data);
         let _ = read_manifest(&registry, &hd, "hd", &ReadOptions::default());
@@ -45,6 +51,33 @@ proptest! {
                 prop_assert_eq!(e.expected, digest);
             }
             other => prop_assert!(false, "tag line parsed as {:?}", other),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// An SFV line is written only for a name it reads back exactly: every
+    /// other name is refused, none is written to be misread.
+    #[test]
+    fn sfv_lines_read_back_or_are_refused(
+        name in proptest::collection::vec(
+            prop_oneof![any::<u8>(), proptest::sample::select(b" \t\r\n\\;#0aF".to_vec())]
+                .prop_filter("no NUL", |b| *b != 0),
+            1..40,
+        ),
+        digest in proptest::collection::vec(any::<u8>(), 4),
+    ) {
+        let registry = Registry::default();
+        if let Ok(line) = sfv_line(&name, &digest) {
+            match parse_sfv_line(&registry, &line) {
+                Line::Entry(e) => {
+                    prop_assert_eq!(e.name, name);
+                    prop_assert_eq!(e.expected, digest);
+                }
+                other => prop_assert!(false, "SFV line parsed as {:?}", other),
+            }
         }
     }
 }

@@ -213,7 +213,7 @@ pub fn format_manifest<'py>(
 }
 
 /// Reads a manifest in any form `hashlab audit` reads (GNU, BSD tags,
-/// openssl dgst lines, hashdeep, `sum --json`): (name, algorithm, hex) per
+/// openssl dgst lines, SFV, hashdeep, `sum --json`): (name, algorithm, hex) per
 /// entry. `manifest_name` helps guess the algorithm as `x.sha256` does;
 /// `algorithm` overrides the guess. A line that cannot be read raises
 /// ValueError naming it: a manifest object holds every entry or none.

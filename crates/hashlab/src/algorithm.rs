@@ -253,6 +253,9 @@ pub struct Algorithm {
     /// xxHash's canonical form), so it has a decimal value, which is what
     /// `cksum` prints for its CRCs: see [`Algorithm::integer_value`].
     pub integer_digest: bool,
+    /// The checksum SFV files record (CRC-32, as rhash and cfv write them):
+    /// `sum --format sfv` writes it and `check` verifies an SFV file's lines with it.
+    pub sfv: bool,
     /// A known answer at default parameters: (message, expected hex digest).
     /// Lets a caller check any backend before trusting it (`Registry::self_test`).
     pub self_test: Option<(Vec<u8>, String)>,
@@ -292,6 +295,7 @@ impl Algorithm {
             git_object_format: false,
             hashdeep_column: None,
             integer_digest: false,
+            sfv: false,
             self_test: None,
             preference: Vec::new(),
         }

@@ -38,6 +38,7 @@ struct Spec {
     git_object_format: bool,
     hashdeep_column: Option<&'static str>,
     integer_digest: bool,
+    sfv: bool,
     /// HMAC over this hash (RFC 2104), as its own algorithm `hmac-NAME`: the
     /// rest of that entry follows from this one (see [`hmac_of`]).
     hmac: Option<Hmac>,
@@ -76,6 +77,7 @@ const BASE: Spec = Spec {
     git_object_format: false,
     hashdeep_column: None,
     integer_digest: false,
+    sfv: false,
     hmac: None,
     abc: "",
     preference: &[],
@@ -985,6 +987,8 @@ fn specs() -> Vec<Spec> {
             // cksum -a crc32b (coreutils 9.6), rhash --crc32, zlib, S3's CRC32.
             aliases: &["crc-32", "crc32b", "crc-32/iso-hdlc", "crc32-iso-hdlc", "crc32-ieee"],
             tag: "CRC32",
+            // SFV files (rhash --sfv, cfv) hold this CRC.
+            sfv: true,
             abc: "352441c2",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 1.7x crc32fast at 1 KiB, tied on bulk data"),
@@ -1145,6 +1149,7 @@ fn hmac_of(hash: &Spec) -> Option<Algorithm> {
         git_object_format: false,
         hashdeep_column: None,
         integer_digest: false,
+        sfv: false,
         default_bench: hmac.default_bench,
         self_test: Some((b"abc".to_vec(), hmac.abc.to_string())),
         // The hash's own parameters are not the MAC's.
@@ -1192,6 +1197,7 @@ fn algorithm(s: &Spec) -> Algorithm {
         git_object_format: s.git_object_format,
         hashdeep_column: s.hashdeep_column.map(str::to_string),
         integer_digest: s.integer_digest,
+        sfv: s.sfv,
         self_test: (!s.abc.is_empty()).then(|| (b"abc".to_vec(), s.abc.to_string())),
         preference: s
             .preference

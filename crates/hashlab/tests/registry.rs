@@ -419,3 +419,26 @@ fn integer_digests_have_the_value_cksum_prints() {
         }
     }
 }
+
+/// SFV files hold one checksum, CRC-32 (ISO-HDLC, zlib's): exactly one
+/// catalog entry says it is SFV's, with CRC-32's check value, so `sum
+/// --format sfv` and `check` of an SFV file agree on the algorithm.
+#[test]
+fn sfv_records_crc32_and_only_crc32() {
+    let registry = Registry::default();
+    let sfv: Vec<_> = registry.algorithms().iter().filter(|a| a.sfv).collect();
+    assert_eq!(
+        sfv.len(),
+        1,
+        "{:?}",
+        sfv.iter().map(|a| &a.name).collect::<Vec<_>>()
+    );
+    let crc = sfv[0];
+    assert_eq!(crc.output, OutputRule::Fixed { bytes: 4 });
+    assert!(crc.integer_digest && crc.stable);
+    let mut hasher = registry
+        .hasher(&crc.name, None, &hashlab::HashParams::default())
+        .unwrap();
+    hasher.update(b"123456789");
+    assert_eq!(hasher.finalize_reset().to_hex(), "cbf43926");
+}

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{
-    algorithm_from_manifest_name, display_name, CheckError, CheckOptions, Checker, Framing,
-    LineResult, Opener, Outcome, StandardInput, Summary,
+    display_name, manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing,
+    LineResult, ManifestForm, ManifestHint, Opener, Outcome, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
@@ -185,17 +185,26 @@ fn check_one(
     } else {
         quote(&crate::commands::sum::name_bytes(manifest))
     };
-    let hint = match chosen {
-        Some(_) => None,
-        None if from_stdin => None,
-        None => algorithm_from_manifest_name(registry, &manifest.to_string_lossy()),
+    let mut hint = if from_stdin {
+        ManifestHint::default()
+    } else {
+        manifest_hint(registry, &manifest.to_string_lossy())
     };
+    if chosen.is_some() {
+        hint.algorithm = None;
+    }
     // coreutils names the algorithm it expected in --warn messages.
     let kind = chosen
         .map(|a| a.tag.clone())
         .or_else(|| {
-            hint.as_ref()
+            hint.algorithm
+                .as_ref()
                 .and_then(|h| registry.algorithm(h).ok())
+                .or_else(|| {
+                    (hint.form == ManifestForm::Sfv)
+                        .then(|| sfv_algorithm(registry))
+                        .flatten()
+                })
                 .map(|a| a.tag.clone())
         })
         .map(|t| format!("{t} "))
@@ -259,7 +268,7 @@ fn check_one(
             }
         }
     };
-    let result = checker.check(reader.as_mut(), hint.as_deref(), from_stdin, &mut report);
+    let result = checker.check(reader.as_mut(), &hint, from_stdin, &mut report);
     if let Some(e) = write_error {
         return Err(e);
     }

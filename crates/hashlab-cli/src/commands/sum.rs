@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
 use hashlab_integrity::{
     exclude_set, expand, hash_inputs, is_interrupted, mtime_ns, name_base64, parse_file_list,
-    Cancel, DigestForm, Fanout, FileDigests, Input, OutputFile, PlanError, StandardInput, SumPlan,
-    SumRequest, WalkOptions,
+    sfv_algorithm, Cancel, DigestForm, Fanout, FileDigests, Input, OutputFile, PlanError,
+    StandardInput, SumPlan, SumRequest, WalkOptions,
 };
 use serde::Serialize;
 
@@ -18,6 +18,7 @@ use hashlab_objects::{
 };
 
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
+use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 use crate::stdio::LineOutput;
@@ -236,6 +237,21 @@ pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failur
     plan(registry, args, &params(registry, args)?, &[]).map(|_| ())
 }
 
+/// What `sum` computes when no `-a` is given.
+const DEFAULT_ALGORITHM: &str = "sha256";
+
+/// The algorithms asked for: `-a`'s, else the default, which for an SFV
+/// file is the one checksum SFV holds (as `rhash --sfv` computes by default).
+fn algorithms(registry: &Registry, args: &SumArgs) -> String {
+    match &args.algorithm {
+        Some(names) => names.clone(),
+        None if args.format == Some(SumFormat::Sfv) => sfv_algorithm(registry)
+            .map(|a| a.name.clone())
+            .unwrap_or_default(),
+        None => DEFAULT_ALGORITHM.to_string(),
+    }
+}
+
 /// The run's plan: every algorithm resolved once, the reading decided.
 /// `sample`: a few of the files, to tell a rotating disk.
 fn plan(
@@ -245,7 +261,10 @@ fn plan(
     sample: &[&Path],
 ) -> Result<SumPlan, Failure> {
     let request = SumRequest {
-        algorithms: args.algorithm.split(',').map(str::to_string).collect(),
+        algorithms: algorithms(registry, args)
+            .split(',')
+            .map(str::to_string)
+            .collect(),
         backend: args.backend.clone(),
         params: params.clone(),
         tagged: args.tag,
@@ -263,6 +282,7 @@ fn plan(
         },
         no_names: args.no_names,
         cksum_lines: args.format == Some(SumFormat::Cksum),
+        sfv: args.format == Some(SumFormat::Sfv),
     };
     SumPlan::new(registry, &request, sample).map_err(|e| match e {
         PlanError::Hash(e) => usage(e),
@@ -274,6 +294,9 @@ fn plan(
         PlanError::HashdeepForm => Failure::Usage(format!("--format hashdeep: {e}")),
         PlanError::RawNeedsOneColumn => Failure::Usage(format!("--raw: {e}")),
         PlanError::NotANumber { .. } => Failure::Usage(format!("--format cksum: {e}")),
+        PlanError::NotSfv { .. } | PlanError::SfvForm => {
+            Failure::Usage(format!("--format sfv: {e}"))
+        }
         PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
     })
 }
@@ -470,7 +493,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         (false, Some(SumFormat::Table)) => Some(Format::Table),
         (false, Some(SumFormat::Csv)) => Some(Format::Csv),
         (false, Some(SumFormat::Md)) => Some(Format::Md),
-        (false, Some(SumFormat::Hashdeep | SumFormat::Cksum)) | (false, None) => None,
+        (false, Some(SumFormat::Hashdeep | SumFormat::Cksum | SumFormat::Sfv)) | (false, None) => {
+            None
+        }
     };
     let reader = if any_objects {
         Some(
@@ -496,6 +521,18 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             .collect();
         let command: Vec<&[u8]> = command.iter().map(Vec::as_slice).collect();
         sink.write(&plan.hashdeep_header(&cwd, &command))?;
+    }
+    if plan.sfv {
+        let names: Vec<(Vec<u8>, &Path)> = local_inputs
+            .iter()
+            .filter_map(|input| match input {
+                Input::File(p) => Some((name_bytes(p), p.as_path())),
+                _ => None,
+            })
+            .collect();
+        let files: Vec<(&[u8], &Path)> = names.iter().map(|(n, p)| (n.as_slice(), *p)).collect();
+        let generator = concat!("hashlab ", env!("CARGO_PKG_VERSION"));
+        sink.write(&plan.sfv_header(generator, std::time::SystemTime::now(), &files))?;
     }
     let progress = progress_bar(args, &local_inputs);
     let mut rows = Vec::new();
@@ -533,7 +570,15 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                         inode,
                         ctime_ns,
                     };
-                    return sink.write(&plan.lines(&label, &absolute, &digests));
+                    match plan.lines(&label, &absolute, &digests) {
+                        Ok(lines) => return sink.write(&lines),
+                        Err(e) => {
+                            sink.flush()?;
+                            errln!("hashlab: {}: {e}", quote(&label));
+                            failed = true;
+                            return Ok(());
+                        }
+                    }
                 }
                 for (column, digest) in plan.columns.iter().zip(digests) {
                     rows.push(SumRow {
