@@ -1,9 +1,13 @@
 //! The `hashlab` binary end to end: exact bytes on stdout, messages on stderr,
 //! exit codes, and manifests that the peer tools accept.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use common::peer;
 
 fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
@@ -399,28 +403,6 @@ fn data_formats() {
         assert!(o.status.success());
         assert!(stdout(&o).contains("blake2bp"), "{format}");
     }
-}
-
-/// Runs a peer tool when it is installed; says so when it is not, and fails
-/// under CI (`HASHLAB_CI`), where scripts/setup has installed every peer.
-fn peer(tool: &str) -> Option<Command> {
-    // `openssl` answers `version`, the others `--version`.
-    let answers = |arg: &str| {
-        Command::new(tool)
-            .arg(arg)
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if answers("--version") || answers("version") {
-        return Some(Command::new(tool));
-    }
-    let reason = format!("{tool} is not installed (scripts/setup installs it)");
-    assert!(
-        std::env::var_os("HASHLAB_CI").is_none_or(|v| v.is_empty()),
-        "HASHLAB_CI is set and a peer tool is missing: {reason}"
-    );
-    eprintln!("SKIPPED: {reason}");
-    None
 }
 
 #[test]

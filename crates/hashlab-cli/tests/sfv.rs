@@ -4,28 +4,15 @@
 //! fails in both. And the refusals: other algorithms, other forms, names SFV
 //! cannot hold.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use common::peer;
+
 fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
-}
-
-/// Runs a peer tool when it is installed; says so when it is not, and fails
-/// under CI (`HASHLAB_CI`), where scripts/setup has installed every peer.
-fn peer(tool: &str) -> Option<Command> {
-    match Command::new(tool).arg("--version").output() {
-        Ok(o) if o.status.success() => Some(Command::new(tool)),
-        _ => {
-            let reason = format!("{tool} is not installed (scripts/setup installs it)");
-            assert!(
-                std::env::var_os("HASHLAB_CI").is_none_or(|v| v.is_empty()),
-                "HASHLAB_CI is set and a peer tool is missing: {reason}"
-            );
-            eprintln!("SKIPPED: {reason}");
-            None
-        }
-    }
 }
 
 struct Scratch(PathBuf);
