@@ -296,13 +296,19 @@ mod tests {
             "spread {}",
             clock.spread
         );
-        // A loaded machine may stretch this; a loop that ignores the budget would not be close.
-        assert!(took < budget * 4, "took {took:?} for a {budget:?} budget");
-        // Every core that runs this build clocks between 0.3 and 7 GHz.
+        // A loop that ignored the budget would run well past it with more
+        // than the minimum of trials; a busy machine stretches the minimum
+        // itself, so only a run past the budget with more trials fails.
         assert!(
-            (3e8..7e9).contains(&clock.hz),
-            "{} Hz is no CPU's clock",
-            clock.hz
+            took < budget * 4 || clock.trials.len() == MIN_TRIALS,
+            "took {took:?} for a {budget:?} budget, {} trials",
+            clock.trials.len()
+        );
+        // Every core that runs this build clocks between 0.3 and 7 GHz; a
+        // busy machine only slows trials down, so the fastest one is checked.
+        assert!(
+            (3e8..7e9).contains(&fastest),
+            "{fastest} Hz is no CPU's clock"
         );
     }
 

@@ -378,6 +378,7 @@ mod tests {
                 sizes: vec![64],
                 threads: vec![1],
                 latency: false,
+                keys: false,
                 also: Vec::new(),
                 file: None,
             },

@@ -18,13 +18,26 @@ pub enum Mode {
     /// A real file read through `sum`'s reading path; `cold` drops its cached
     /// pages before every pass.
     File { cold: bool },
+    /// Short keys of random length 1 to the cell's size, one hash per key, as
+    /// a hash table calls it (SMHasher's small-key speed test). `chained`:
+    /// each hash feeds the next key, so calls cannot overlap (latency).
+    Keys { chained: bool },
 }
 
 impl Mode {
     pub fn threads(&self) -> usize {
         match *self {
             Mode::Streams { threads } | Mode::OneStream { threads } => threads,
-            Mode::Latency | Mode::File { .. } => 1,
+            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } => 1,
+        }
+    }
+
+    /// The bytes one message holds on average: short keys are 1 to `size`
+    /// bytes, every length equally often.
+    pub fn bytes_per_message(&self, size: usize) -> f64 {
+        match self {
+            Mode::Keys { .. } => (1 + size) as f64 / 2.0,
+            _ => size as f64,
         }
     }
 }

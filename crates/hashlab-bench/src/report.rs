@@ -67,6 +67,7 @@ impl Request {
                 sizes: DEFAULT_SIZES.to_vec(),
                 threads: vec![1],
                 latency: false,
+                keys: false,
                 also: vec![DEFAULT_BASELINE.to_string()],
                 file: None,
             },
@@ -225,6 +226,7 @@ pub fn measure(
             misalign: request.misalign,
             budget: request.budget.clone(),
             latency: request.selection.latency,
+            keys: request.selection.keys,
             mask: request.mask.clone(),
         },
         run: RunInfo {

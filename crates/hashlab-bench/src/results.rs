@@ -29,8 +29,13 @@ impl Throughput {
         size: usize,
         clock_hz: Option<f64>,
     ) -> Throughput {
+        Self::of_bytes(seconds_per_message, size as f64, clock_hz)
+    }
+
+    /// As [`Throughput::from_seconds`] for messages of `size` bytes on average.
+    pub fn of_bytes(seconds_per_message: f64, size: f64, clock_hz: Option<f64>) -> Throughput {
         let bps = if seconds_per_message > 0.0 {
-            size as f64 / seconds_per_message
+            size / seconds_per_message
         } else {
             0.0
         };
@@ -41,7 +46,7 @@ impl Throughput {
             ns_per_message: seconds_per_message * 1e9,
             cycles_per_byte: clock_hz
                 .filter(|hz| *hz > 0.0)
-                .map(|hz| hz * seconds_per_message / size as f64),
+                .map(|hz| hz * seconds_per_message / size),
         }
     }
 }
@@ -80,6 +85,9 @@ pub struct Settings {
     pub misalign: usize,
     pub budget: Budget,
     pub latency: bool,
+    /// Short keys were measured (`Mode::Keys`); absent in older results.
+    #[serde(default)]
+    pub keys: bool,
     /// CPU features masked for this run (`--mask-cpu`).
     pub mask: Vec<String>,
 }
@@ -104,13 +112,14 @@ pub fn cell_results(
         .zip(&outcome.cells)
         .map(|(spec, raw)| {
             let summary = summarize(&raw.seconds_per_message);
+            let bytes = spec.mode.bytes_per_message(spec.size);
             let throughput = summary
                 .as_ref()
-                .map(|s| Throughput::from_seconds(s.median, spec.size, clock_hz));
+                .map(|s| Throughput::of_bytes(s.median, bytes, clock_hz));
             let mb_per_s_iqr = summary
                 .as_ref()
                 .filter(|s| s.q1 > 0.0)
-                .map(|s| (spec.size as f64 / s.q3 / 1e6, spec.size as f64 / s.q1 / 1e6));
+                .map(|s| (bytes / s.q3 / 1e6, bytes / s.q1 / 1e6));
             CellResult {
                 algorithm: spec.algorithm.clone(),
                 backend: spec.backend.clone(),
@@ -314,11 +323,15 @@ pub fn noise_warnings(cells: &[CellResult], threshold: f64) -> Vec<String> {
             let s = c.summary.as_ref()?;
             let spread = relative_spread(s);
             (spread > threshold).then(|| {
+                let at = match c.mode {
+                    Mode::Keys { chained: false } => "on short keys".to_string(),
+                    Mode::Keys { chained: true } => "on chained short keys".to_string(),
+                    _ => format!("at {} B", c.size),
+                };
                 format!(
-                    "{}/{} at {} B ({:.0} %)",
+                    "{}/{} {at} ({:.0} %)",
                     c.algorithm,
                     c.backend,
-                    c.size,
                     spread * 100.0
                 )
             })

@@ -38,6 +38,9 @@ pub struct Selection {
     /// Thread counts; 1 is always measured as the reference.
     pub threads: Vec<usize>,
     pub latency: bool,
+    /// Short keys of random length (1 to [`KEYS_MAX_LEN`] bytes), one hash
+    /// each, independent and chained.
+    pub keys: bool,
     /// Algorithms measured on their default backend whatever the choice above
     /// (the speed-up baseline).
     pub also: Vec<String>,
@@ -56,6 +59,8 @@ pub struct FileTarget {
 pub const ONE_STREAM_MIN_SIZE: usize = 64 * 1024;
 /// `--latency` chains are measured at these sizes and below.
 pub const LATENCY_MAX_SIZE: usize = 4096;
+/// Short keys are 1 to this many bytes long, as in SMHasher's small-key test.
+pub const KEYS_MAX_LEN: usize = 32;
 
 fn is_crypto(class: Class) -> bool {
     matches!(class, Class::Cryptographic | Class::Mac)
@@ -194,6 +199,11 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
                 cells.push(cell(alg, backend, size, Mode::Latency));
             }
         }
+        if selection.keys {
+            for chained in [false, true] {
+                cells.push(cell(alg, backend, KEYS_MAX_LEN, Mode::Keys { chained }));
+            }
+        }
         if let Some(file) = &selection.file {
             cells.push(cell(
                 alg,
@@ -217,6 +227,7 @@ mod tests {
             sizes: vec![64, 1 << 20],
             threads: vec![1, 2],
             latency: true,
+            keys: false,
             also: vec![],
             file: None,
         }
@@ -283,6 +294,30 @@ mod tests {
             ),
             Err(HashError::UnknownAlgorithm { .. })
         ));
+    }
+
+    #[test]
+    fn short_keys_are_two_cells_per_pair_when_asked() {
+        let r = Registry::default();
+        let p = vec![("rapidhash".to_string(), "rapidhash".to_string())];
+        let mut s = sel(Algorithms::Default, Backends::Default);
+        let keys = |s: &Selection| {
+            cells(&r, &p, s)
+                .into_iter()
+                .filter(|c| matches!(c.mode, Mode::Keys { .. }))
+                .map(|c| (c.algorithm, c.size, c.mode))
+                .collect::<Vec<_>>()
+        };
+        assert!(keys(&s).is_empty(), "only when asked");
+        s.keys = true;
+        assert_eq!(
+            keys(&s),
+            [false, true].map(|chained| (
+                "rapidhash".to_string(),
+                KEYS_MAX_LEN,
+                Mode::Keys { chained }
+            ))
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use hashlab_table::{format, Cell, Document, Table};
 
 use crate::plan::{Mode, NULL_ALGORITHM, NULL_BACKEND};
 use crate::report::Report;
-use crate::results::{speedup, CellResult};
+use crate::results::{speedup, CellResult, Throughput};
 use crate::sizes::size_label;
 
 /// The quantity a throughput table shows.
@@ -69,6 +69,8 @@ pub fn mode_name(mode: &Mode) -> &'static str {
         Mode::Latency => "latency",
         Mode::File { cold: false } => "file",
         Mode::File { cold: true } => "file-cold",
+        Mode::Keys { chained: false } => "keys",
+        Mode::Keys { chained: true } => "keys-chained",
     }
 }
 
@@ -251,6 +253,9 @@ pub fn document(report: &Report, view: &View) -> Document {
     }
     scaling(report, largest, &mut doc);
     latency(report, &pairs, &mut doc);
+    if let Some(table) = short_keys(report) {
+        doc.push_table(table);
+    }
     file_reading(report, &singles, largest, view.file, &mut doc);
     projections(report, &mut doc);
     let notes: Vec<String> = report
@@ -311,6 +316,79 @@ fn scaling(report: &Report, largest: usize, doc: &mut Document) {
         })
         .collect();
     doc.push_table(table);
+}
+
+/// Short keys as a hash table hashes them: per hash, independent and
+/// chained, one row per (algorithm, backend) measured so (`--keys`).
+pub fn short_keys(report: &Report) -> Option<Table> {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for c in &report.cells {
+        let pair = (c.algorithm.as_str(), c.backend.as_str());
+        if matches!(c.mode, Mode::Keys { .. }) && !pairs.contains(&pair) {
+            pairs.push(pair);
+        }
+    }
+    let find = |alg: &str, backend: &str, chained: bool| {
+        report
+            .cells
+            .iter()
+            .find(|c| {
+                c.mode == Mode::Keys { chained } && c.algorithm == alg && c.backend == backend
+            })
+            .and_then(|c| c.throughput.as_ref())
+    };
+    let measured: Vec<(&str, &str)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(alg, backend)| find(alg, backend, false).is_some())
+        .collect();
+    if measured.is_empty() {
+        return None;
+    }
+    let cycles = |t: &Throughput| {
+        t.cycles_per_byte
+            .map(|per_byte| per_byte * t.bytes_per_second * t.ns_per_message / 1e9)
+    };
+    let columns = [
+        "algorithm",
+        "backend",
+        "ns per hash",
+        "cycles per hash",
+        "million hashes/s",
+        "chained ns per hash",
+        "chained cycles per hash",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = measured
+        .iter()
+        .map(|&(alg, backend)| {
+            let free = find(alg, backend, false);
+            let chained = find(alg, backend, true);
+            vec![
+                Cell::text(alg),
+                Cell::text(backend),
+                free.map_or_else(missing, |t| Cell::speed(t.ns_per_message)),
+                free.and_then(cycles).map_or_else(missing, Cell::speed),
+                free.map_or_else(missing, |t| Cell::speed(1e3 / t.ns_per_message)),
+                chained.map_or_else(missing, |t| Cell::speed(t.ns_per_message)),
+                chained.and_then(cycles).map_or_else(missing, Cell::speed),
+            ]
+        })
+        .collect();
+    let mut table = Table {
+        title: format!(
+            "Short keys, 1 to {} bytes of random length, one hash each (chained: each hash feeds the next key)",
+            crate::selection::KEYS_MAX_LEN
+        ),
+        columns,
+        rows,
+        when_empty: None,
+    };
+    table.mark_best(2..4, true);
+    table.mark_best(4..5, false);
+    table.mark_best(5..7, true);
+    Some(table)
 }
 
 fn latency(report: &Report, pairs: &[(&str, &str)], doc: &mut Document) {

@@ -107,6 +107,53 @@ enum CellState {
         strategy: ReadStrategy,
         cold: bool,
     },
+    Keys {
+        hasher: Box<dyn Hasher>,
+        keys: ShortKeys,
+        chained: bool,
+    },
+}
+
+/// Keys of every length from 1 to `max_len` bytes, equally often, in a
+/// shuffled order (a branch predictor cannot learn the next length), laid
+/// end to end in one buffer.
+struct ShortKeys {
+    bytes: Vec<u8>,
+    /// (start, length) of each key.
+    spans: Vec<(usize, usize)>,
+    max_len: usize,
+}
+
+impl ShortKeys {
+    /// Each length this many times: 1,024 keys of 1 to 32 bytes fit in L1.
+    const ROUNDS: usize = 32;
+
+    fn new(max_len: usize, seed: u64) -> ShortKeys {
+        let mut state = seed;
+        let mut next = move || {
+            // splitmix64: a fixed, portable sequence for a given seed.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut lengths: Vec<usize> = (0..Self::ROUNDS).flat_map(|_| 1..=max_len).collect();
+        for i in (1..lengths.len()).rev() {
+            lengths.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        let mut bytes = Vec::new();
+        let mut spans = Vec::with_capacity(lengths.len());
+        for len in lengths {
+            spans.push((bytes.len(), len));
+            bytes.extend((0..len).map(|_| next() as u8));
+        }
+        ShortKeys {
+            bytes,
+            spans,
+            max_len,
+        }
+    }
 }
 
 /// Times real hashers. Inputs are made once per (size, thread) and shared by all cells.
@@ -172,7 +219,7 @@ impl<'r> Workbench<'r> {
         let threads = match cell.mode {
             Mode::Streams { threads } => threads.max(1),
             Mode::OneStream { .. } => 1,
-            Mode::Latency | Mode::File { .. } => 0,
+            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } => 0,
         };
         (0..threads).map(move |t| (cell.size, t))
     }
@@ -258,6 +305,11 @@ impl Measure for Workbench<'_> {
                     pool,
                 }
             }
+            Mode::Keys { chained } => CellState::Keys {
+                hasher: self.hasher(cell, false)?,
+                keys: ShortKeys::new(cell.size.max(1), self.seed ^ cell.size as u64),
+                chained,
+            },
             Mode::Latency => CellState::Latency {
                 hasher: self.hasher(cell, false)?,
                 input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64)
@@ -370,6 +422,35 @@ impl Measure for Workbench<'_> {
                     black_box(&out);
                     start.elapsed()
                 }
+                CellState::Keys {
+                    hasher,
+                    keys,
+                    chained,
+                } => {
+                    let mut out = vec![0u8; hasher.output_len()];
+                    let mut scratch = vec![0u8; keys.max_len];
+                    let spans = keys.spans.iter().cycle().take(batch as usize);
+                    let start = Instant::now();
+                    if *chained {
+                        for &(at, len) in spans {
+                            // The key's first bytes depend on the last hash,
+                            // so one call cannot start before the last ends.
+                            let key = &mut scratch[..len];
+                            key.copy_from_slice(&keys.bytes[at..at + len]);
+                            for (k, d) in key.iter_mut().zip(&out) {
+                                *k ^= d;
+                            }
+                            hasher.hash_message_into(key, &mut out);
+                        }
+                    } else {
+                        for &(at, len) in spans {
+                            hasher
+                                .hash_message_into(black_box(&keys.bytes[at..at + len]), &mut out);
+                        }
+                    }
+                    black_box(&out);
+                    start.elapsed()
+                }
                 CellState::File {
                     hasher,
                     buffer,
@@ -469,6 +550,25 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_keys_hold_every_length_equally_often_in_no_fixed_order() {
+        let keys = ShortKeys::new(32, 7);
+        let mut count = [0usize; 33];
+        for &(at, len) in &keys.spans {
+            count[len] += 1;
+            assert!(at + len <= keys.bytes.len());
+        }
+        assert_eq!(count[0], 0);
+        assert!(count[1..].iter().all(|&n| n == ShortKeys::ROUNDS));
+        let lengths: Vec<usize> = keys.spans.iter().map(|&(_, len)| len).collect();
+        let sorted = lengths.windows(2).all(|w| w[0] <= w[1]);
+        let cyclic = lengths.windows(2).all(|w| w[1] == w[0] % 32 + 1);
+        assert!(!sorted && !cyclic, "a predictable order of lengths");
+        // The same seed gives the same keys; another seed other keys.
+        assert_eq!(keys.bytes, ShortKeys::new(32, 7).bytes);
+        assert_ne!(keys.bytes, ShortKeys::new(32, 8).bytes);
+    }
 
     #[test]
     fn inputs_are_aligned_random_and_misalignable() {

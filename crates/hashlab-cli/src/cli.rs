@@ -109,6 +109,11 @@ pub struct BenchArgs {
     /// Measure small messages as a dependent chain (each digest feeds the next input).
     #[arg(long)]
     pub latency: bool,
+    /// Also measure short keys of random length 1 to 32 bytes, one hash per
+    /// key as a hash table calls it: ns and cycles per hash, independent and
+    /// as a dependent chain.
+    #[arg(long)]
+    pub keys: bool,
     /// Start every input this many bytes past a page boundary (0 to 4095).
     #[arg(long, value_name = "BYTES", default_value = "0")]
     pub misalign: usize,

@@ -352,3 +352,62 @@ fn ctrl_c_keeps_what_was_measured() {
         .iter()
         .all(|c| c.samples.len() == report.run.rounds));
 }
+
+#[test]
+fn short_keys_are_cells_a_table_and_pick_s_hash_table_ranking() {
+    let args = [
+        "-a",
+        "rapidhash,xxh3-64",
+        "--sizes",
+        "64",
+        "--keys",
+        "--quick",
+        "--max-time",
+        "0.3",
+        "--json",
+    ];
+    let o = bench(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(report.settings.keys);
+    for alg in ["rapidhash", "xxh3-64"] {
+        for chained in [false, true] {
+            let c = report
+                .cells
+                .iter()
+                .find(|c| c.algorithm == alg && c.mode == Mode::Keys { chained })
+                .unwrap_or_else(|| panic!("{alg} short keys, chained {chained}"));
+            assert_eq!(c.size, 32, "keys of 1 to 32 bytes");
+            let t = c.throughput.as_ref().unwrap();
+            // Throughput counts the keys' mean length, 16.5 bytes.
+            assert!((t.ns_per_message * 1e-9 * t.bytes_per_second - 16.5).abs() < 1e-6);
+        }
+    }
+    // The same run as text: the short-keys table, one row per pair.
+    let text_args: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+    let o = bench(&text_args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let table = text
+        .split("\n\n")
+        .find(|block| block.starts_with("Short keys, 1 to 32 bytes"))
+        .unwrap_or_else(|| panic!("no short-keys table in:\n{text}"));
+    assert!(table.contains("ns per hash") && table.contains("chained ns per hash"));
+    assert!(table.lines().any(|l| l.starts_with("rapidhash ")));
+    // pick ranks a hash table by those cells when a report has them.
+    let dir = std::env::temp_dir().join(format!("hashlab-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("keys.json");
+    std::fs::write(&path, serde_json::to_vec(&report).unwrap()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .args(["pick", "--for", "hash-table", "--results"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("ranked by short keys of 1 to 32 bytes"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use hashlab::{Class, Registry};
 use hashlab_bench::limits::MeasureError;
+use hashlab_bench::plan::Mode;
 use hashlab_bench::report::{measure, Report, Request};
 use hashlab_bench::runner::Progress;
 use hashlab_bench::selection::{Algorithms, Selection};
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 use crate::availability::{Availability, Entry, Offer};
 use crate::facts::{AlgorithmFacts, Facts, Keyed, LengthExtension, Status};
-use crate::speed::{group_thousands, speed_at, Measured};
+use crate::speed::{group_thousands, short_keys_speed, speed_at, Measured};
 
 /// What the hash is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -381,8 +382,20 @@ pub fn rank(
     let size = request.size();
     let mut measured = Vec::new();
     let mut unmeasured = Vec::new();
+    // A hash table hashes short keys one call each: where the report has
+    // them (`bench --keys`), they rank, not a fixed size.
+    let by_keys = request.use_ == Use::HashTable
+        && report
+            .cells
+            .iter()
+            .any(|c| c.mode == Mode::Keys { chained: false });
     for name in &candidates.names {
-        match speed_at(know.registry, report, name, size) {
+        let speed = if by_keys {
+            short_keys_speed(know.registry, report, name)
+        } else {
+            speed_at(know.registry, report, name, size)
+        };
+        match speed {
             Some(m) => measured.push(m),
             None => unmeasured.push(name.clone()),
         }
@@ -409,7 +422,12 @@ pub fn rank(
             .map(|name| choice(request, know, speeds, name, None, None)),
     );
     let mut notes = Vec::new();
-    if let Some(first) = choices.first().and_then(|c| c.measured.as_ref()) {
+    if by_keys {
+        notes.push(format!(
+            "ranked by short keys of 1 to {} bytes of random length, one hash each (MB/s over their bytes; {source_label})",
+            hashlab_bench::selection::KEYS_MAX_LEN
+        ));
+    } else if let Some(first) = choices.first().and_then(|c| c.measured.as_ref()) {
         if first.size != size {
             notes.push(format!(
                 "{source_label} has no cell at {}: speeds are at the nearest measured size, {}",
@@ -419,8 +437,13 @@ pub fn rank(
         }
     }
     if !unmeasured.is_empty() {
+        let what = if by_keys {
+            "short-key result"
+        } else {
+            "single-thread result"
+        };
         notes.push(format!(
-            "{source_label} has no single-thread result for {}: shown as unmeasured, not measured now",
+            "{source_label} has no {what} for {}: shown as unmeasured, not measured now",
             unmeasured.join(", ")
         ));
     }
@@ -640,6 +663,7 @@ pub fn quick_bench(
     registry: &Registry,
     algorithms: &[String],
     size: usize,
+    use_: Use,
     command_line: &[String],
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
@@ -649,6 +673,7 @@ pub fn quick_bench(
         selection: Selection {
             algorithms: Algorithms::Named(algorithms.to_vec()),
             sizes: vec![size],
+            keys: use_ == Use::HashTable,
             also: Vec::new(),
             ..quick.selection
         },

@@ -88,14 +88,43 @@ pub fn speed_at(
     algorithm: &str,
     size: usize,
 ) -> Option<Measured> {
+    speed_in(
+        registry,
+        report,
+        algorithm,
+        size,
+        Mode::Streams { threads: 1 },
+    )
+}
+
+/// Its speed on short keys of random length (`bench --keys`), one hash
+/// each, on its fastest backend: what a hash table's cost is.
+pub fn short_keys_speed(
+    registry: &hashlab::Registry,
+    report: &Report,
+    algorithm: &str,
+) -> Option<Measured> {
+    let size = hashlab_bench::selection::KEYS_MAX_LEN;
+    speed_in(
+        registry,
+        report,
+        algorithm,
+        size,
+        Mode::Keys { chained: false },
+    )
+}
+
+fn speed_in(
+    registry: &hashlab::Registry,
+    report: &Report,
+    algorithm: &str,
+    size: usize,
+    mode: Mode,
+) -> Option<Measured> {
     let cells: Vec<_> = report
         .cells
         .iter()
-        .filter(|c| {
-            c.algorithm == algorithm
-                && c.mode == Mode::Streams { threads: 1 }
-                && c.throughput.is_some()
-        })
+        .filter(|c| c.algorithm == algorithm && c.mode == mode && c.throughput.is_some())
         .collect();
     let distance = |s: usize| ((s as f64).log2() - (size as f64).log2()).abs();
     let nearest = cells

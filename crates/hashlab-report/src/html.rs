@@ -281,6 +281,7 @@ fn input_section(
             (chart_or_note(charts::scaling::chart(&id("scaling"), input, size, &scaling_rows), Some(scaling_table(input, size, &scaling_rows))))
             h3 { "Cycles per byte" }
             (cycles_table(input, registry))
+            @if let Some(t) = hashlab_bench::tables::short_keys(report) { (hashlab_table::html::table(&t)) }
             (notes(report))
             h3 { "Command and version" }
             pre.command { code { (shell_command(&report.environment.command_line)) } }

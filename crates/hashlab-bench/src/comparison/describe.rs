@@ -16,6 +16,8 @@ pub fn mode_label(mode: &Mode) -> String {
         Mode::Latency => "latency".into(),
         Mode::File { cold: false } => "file".into(),
         Mode::File { cold: true } => "file, cold".into(),
+        Mode::Keys { chained: false } => "short keys".into(),
+        Mode::Keys { chained: true } => "short keys, chained".into(),
     }
 }
 
@@ -27,6 +29,8 @@ pub fn mode_title(mode: &Mode) -> String {
         Mode::Latency => "latency".into(),
         Mode::File { cold: false } => "file".into(),
         Mode::File { cold: true } => "file, cold".into(),
+        Mode::Keys { chained: false } => "short keys (1 to 32 bytes)".into(),
+        Mode::Keys { chained: true } => "short keys (1 to 32 bytes), chained".into(),
     }
 }
 

@@ -86,6 +86,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
                 &registry,
                 &found.names,
                 request.size(),
+                request.use_,
                 &crate::stdio::command_line(),
                 &stop,
                 &mut |_| {},
