@@ -29,6 +29,7 @@ from hashlab._hashlab import (
     algorithms_guaranteed,
     bench,
     compare,
+    new,
     scrypt,
 )
 from hashlab import _hashlab
@@ -60,34 +61,25 @@ __all__ = [
     "scrypt",
 ]
 
-_HASHLAB_KEYWORDS = frozenset((
-    "usedforsecurity", "string", "key", "length", "backend", "customization",
-    "salt", "personal", "seed", "domain", "derive_key", "tree",
-))
 _PARAMETERIZED = {}
 
 
-def new(name, data=None, **kwargs):
-    """A new hash object of any algorithm: ``new("sha256", b"abc")``, as hashlib.new.
-
-    ``name`` is a Python name (``sha3_256``, ``xxh3_64``), or a name or alias of
-    ``hashlab list``, in any case. Keywords: hashlib's ``usedforsecurity``
-    (taken; hashlab has no FIPS mode to refuse anything), and hashlab's
-    ``key`` (BLAKE2, BLAKE3, HMAC, KMAC, SipHash, ...), ``length`` (output
-    bytes where the length is a parameter or extendable), ``backend`` (an
-    implementation other than the default), ``customization`` (KMAC, K12),
-    ``salt``/``personal``/``tree`` (BLAKE2), ``seed`` (xxHash), ``domain``
-    (TurboSHAKE) and ``derive_key`` (BLAKE3's key-derivation context).
-    BLAKE2's hashlib keywords (``digest_size``, ``salt``, ...) go to
-    ``blake2b()``/``blake2s()``, as hashlib.new passes them on.
-    """
-    if kwargs.keys() <= _HASHLAB_KEYWORDS:
-        return _hashlab.new(name, data, **kwargs)
+def _new_with_hashlib_keywords(name, data=None, **kwargs):
+    """``new()`` with a keyword hashlab's core does not read: hashlib's
+    BLAKE2 keywords (``digest_size``, ``person``, ...), which hashlib.new
+    passes on to ``blake2b()``/``blake2s()``, or a mistake."""
     special = _PARAMETERIZED.get(algorithm_info(name)["python_name"]) if isinstance(name, str) else None
     if special is None:
         unexpected = sorted(kwargs.keys() - _HASHLAB_KEYWORDS)[0]
         raise TypeError(f"new() got an unexpected keyword argument {unexpected!r}")
     return special(b"" if data is None else data, **kwargs)
+
+
+# The keywords _hashlab.new reads itself.
+_HASHLAB_KEYWORDS = frozenset((
+    "usedforsecurity", "string", "key", "length", "backend", "customization",
+    "salt", "personal", "seed", "domain", "derive_key", "tree",
+))
 
 
 # One constructor per algorithm of the registry, made here from its list, so

@@ -25,6 +25,9 @@ def constructor(python_name, canonical):
         customization=None,
     ):
         # By the Python name: shake_128() is hashlib's, with digest(length).
+        if string is key is length is backend is customization is None:
+            # The usual call, without the cost of passing six keywords.
+            return new(python_name, data)
         return new(
             python_name,
             data,

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import xxhash
 
 import hashlab
 
@@ -61,6 +62,23 @@ def test_hashlibs_names_and_objects_are_hashlibs():
         assert copy.digest(*args) == theirs.digest(*args), name
         assert hashlab.new(name, DATA, usedforsecurity=False).digest(*args) == ours.digest(*args)
         assert hashlab.new(name.upper()).name == name
+
+
+def test_a_name_asked_for_again_is_the_same_algorithm_whatever_came_between():
+    # new() remembers what a name without parameters resolved to: a
+    # parameterized call or another spelling of the same algorithm must not
+    # change what the plain name gives.
+    for _ in range(2):
+        assert hashlab.new("shake_128").digest_size == 0
+        assert hashlab.new("SHAKE_128").digest_size == 0
+        assert hashlab.new("shake128").digest_size == 32
+        assert hashlab.new("shake_128", length=8).digest_size == 8
+        assert hashlab.new("xxh3_64", seed=7).digest() != hashlab.new("xxh3_64").digest()
+        assert hashlab.new("xxh3_64").digest() == xxhash.xxh3_64(b"").digest()
+        assert hashlab.new("sha256", backend="rustcrypto").backend == "rustcrypto"
+        assert hashlab.new("sha256").backend == hashlab.algorithm_info("sha256")["default_backend"]
+        assert hashlab.new("blake2b", digest_size=20).digest_size == 20
+        assert hashlab.new("blake2b").digest_size == 64
 
 
 def test_data_may_be_given_as_string_as_in_older_hashlib():

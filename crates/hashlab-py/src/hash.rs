@@ -1,6 +1,7 @@
 //! `hashlab.new()` and the hash object, shaped like hashlib's.
 
-use std::sync::{Mutex, MutexGuard};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule, XOF_MAX_OUTPUT};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -38,15 +39,9 @@ fn gil_release_min(choice: &Choice) -> usize {
 #[pyclass(module = "hashlab", name = "Hash", frozen)]
 pub struct Hash {
     state: Mutex<Box<dyn Hasher>>,
-    /// The algorithm, backend and parameters, resolved once when the object
-    /// was made; copies share it.
-    choice: Choice,
-    /// Inputs at least this long are hashed with the GIL released.
-    gil_release_min: usize,
-    /// hashlib's own XOFs asked for by hashlib's names (shake_128,
-    /// shake_256) without `length=`: as hashlib's, `digest()` needs a length
-    /// and `digest_size` is 0.
-    length_required: bool,
+    /// The algorithm, backend and parameters, resolved once when the first
+    /// object of this name was made; copies share it.
+    made: Arc<Made>,
 }
 
 impl Hash {
@@ -69,7 +64,7 @@ impl Hash {
     }
 
     fn absorb_bytes(&self, py: Python<'_>, bytes: &[u8]) {
-        if bytes.len() >= self.gil_release_min {
+        if bytes.len() >= self.made.gil_release_min {
             py.detach(|| self.state().update(bytes));
         } else {
             self.state().update(bytes);
@@ -84,9 +79,11 @@ impl Hash {
 
     /// The output `digest(length)` or `hexdigest(length)` (`method`) returns.
     fn output(&self, method: &str, length: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
-        let name = python_names().python(self.choice.name());
+        // Only the errors name the algorithm: a lookup per digest() was a
+        // tenth of a short message's cost.
+        let name = || python_names().python(self.made.choice.name());
         let Some(length) = length else {
-            if self.length_required {
+            if self.made.length_required {
                 // hashlib's message for its shake objects.
                 return Err(PyTypeError::new_err(format!(
                     "{method}() missing required argument 'length' (pos 1)"
@@ -94,11 +91,12 @@ impl Hash {
             }
             return Ok(self.finish());
         };
-        if !self.choice.algorithm().output.is_xof() {
+        if !self.made.choice.algorithm().output.is_xof() {
             return Err(PyTypeError::new_err(format!(
-                "{method}() takes no length: {name} is not an extendable-output function \
+                "{method}() takes no length: {} is not an extendable-output function \
                  (its {} bytes are set when the object is made)",
-                self.choice.output_len()
+                name(),
+                self.made.choice.output_len()
             )));
         }
         let Some(length) = length_argument(Some(length))? else {
@@ -110,7 +108,7 @@ impl Hash {
                  gives here"
             )));
         }
-        if length == self.choice.output_len() {
+        if length == self.made.choice.output_len() {
             return Ok(self.finish());
         }
         let mut out = vec![0u8; length];
@@ -123,9 +121,10 @@ impl Hash {
             return Ok(out);
         }
         Err(PyValueError::new_err(format!(
-            "length: {name} encodes its output length into the hash, so this object gives \
+            "length: {} encodes its output length into the hash, so this object gives \
              {} bytes only; pass length={length} when making it",
-            self.choice.output_len()
+            name(),
+            self.made.choice.output_len()
         )))
     }
 }
@@ -168,9 +167,7 @@ impl Hash {
     fn copy(&self) -> Hash {
         Hash {
             state: Mutex::new(self.state().box_clone()),
-            choice: self.choice.clone(),
-            gil_release_min: self.gil_release_min,
-            length_required: self.length_required,
+            made: Arc::clone(&self.made),
         }
     }
 
@@ -178,38 +175,38 @@ impl Hash {
     /// or for those hashlib lacks the canonical name with `-` as `_` (`xxh3_64`).
     #[getter]
     fn name(&self) -> &str {
-        python_names().python(self.choice.name())
+        python_names().python(self.made.choice.name())
     }
 
     /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
     #[getter]
     fn backend(&self) -> &str {
-        self.choice.backend_name()
+        self.made.choice.backend_name()
     }
 
     /// Output length in bytes; 0 for `shake_128()` and `shake_256()` made
     /// without a length, as hashlib says.
     #[getter]
     fn digest_size(&self) -> usize {
-        if self.length_required {
+        if self.made.length_required {
             0
         } else {
-            self.choice.output_len()
+            self.made.choice.output_len()
         }
     }
 
     /// Internal block (or rate) size in bytes, as hashlib reports it.
     #[getter]
     fn block_size(&self) -> usize {
-        self.choice.algorithm().block_size
+        self.made.choice.algorithm().block_size
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<hashlab.Hash {} ({}), {} bytes>",
-            self.choice.name(),
-            self.choice.backend_name(),
-            self.choice.output_len()
+            self.made.choice.name(),
+            self.made.choice.backend_name(),
+            self.made.choice.output_len()
         )
     }
 }
@@ -279,75 +276,58 @@ pub fn checked_choice(
     resolve(algorithm, backend, &params(key, length, customization)?)
 }
 
-/// A new hash object: `hashlab.new("blake3", b"abc").hexdigest()`.
+/// A new hash object: `new("sha256", b"abc").hexdigest()`, as hashlib.new.
 ///
 /// `name` is a name or alias of `hashlab list`, or its Python name
 /// (`sha3_256`, `shake_128`, `xxh3_64`) in any case, as hashlib.new takes.
-/// `key` keys the algorithms that take one (BLAKE2, BLAKE3, HMAC, KMAC,
-/// SipHash, ...); `length` is the output length in bytes for those whose
-/// output length is a parameter or extendable; `backend` picks an
-/// implementation instead of the default. `usedforsecurity` is taken and
-/// changes nothing: hashlab has no FIPS mode that would refuse an algorithm.
-/// `string` is hashlib's older name for `data`.
+/// Keywords: hashlib's `usedforsecurity` (taken; hashlab has no FIPS mode
+/// that would refuse an algorithm) and `string` (its older name for `data`),
+/// and hashlab's `key` (BLAKE2, BLAKE3, HMAC, KMAC, SipHash, ...), `length`
+/// (output bytes where the length is a parameter or extendable), `backend`
+/// (an implementation other than the default), `customization` (KMAC, K12),
+/// `salt`/`personal`/`tree` (BLAKE2), `seed` (xxHash, wyhash, ...), `domain`
+/// (TurboSHAKE) and `derive_key` (BLAKE3's key-derivation context). BLAKE2's
+/// hashlib keywords (`digest_size`, `person`, ...) go to `blake2b()` and
+/// `blake2s()`, as hashlib.new passes them on.
 #[pyfunction]
-#[pyo3(signature = (name, data=None, *, usedforsecurity=None, string=None, key=None, length=None, backend=None, customization=None, salt=None, personal=None, seed=None, domain=None, derive_key=None, tree=None))]
-#[allow(clippy::too_many_arguments)] // hashlib's keywords and hashlab's
-pub fn new(
-    py: Python<'_>,
+#[pyo3(signature = (name, data=None, **keywords))]
+pub fn new<'py>(
+    py: Python<'py>,
     name: &str,
-    data: Option<&Bound<'_, PyAny>>,
-    usedforsecurity: Option<&Bound<'_, PyAny>>,
-    string: Option<&Bound<'_, PyAny>>,
-    key: Option<&Bound<'_, PyAny>>,
-    length: Option<&Bound<'_, PyAny>>,
-    backend: Option<&str>,
-    customization: Option<&Bound<'_, PyAny>>,
-    salt: Option<&Bound<'_, PyAny>>,
-    personal: Option<&Bound<'_, PyAny>>,
-    seed: Option<u64>,
-    domain: Option<u8>,
-    derive_key: Option<String>,
-    tree: Option<(u8, u8, u32, u64, u8, u8, bool)>,
-) -> PyResult<Hash> {
-    let _ = usedforsecurity;
-    let data = match (data, string) {
+    data: Option<&Bound<'py, PyAny>>,
+    keywords: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // Keywords are read here rather than declared: a call without any (the
+    // usual one) then skips converting fourteen absent arguments, and one
+    // with hashlib's BLAKE2 keywords can go to the package's blake2b().
+    let keywords = match keywords.filter(|k| !k.is_empty()) {
+        None => NewKeywords::default(),
+        Some(dict) => match NewKeywords::read(dict)? {
+            Some(keywords) => keywords,
+            None => {
+                return py
+                    .import("hashlab")?
+                    .getattr("_new_with_hashlib_keywords")?
+                    .call((name, data), Some(dict))
+            }
+        },
+    };
+    let data = match (data, keywords.string) {
         (Some(_), Some(_)) => {
             return Err(PyTypeError::new_err(
                 "new(): 'data' and 'string' are the same argument; pass one",
             ))
         }
-        (data, string) => data.or(string),
+        (data, string) => data.cloned().or(string),
     };
+    if keywords.parameters.is_none() && keywords.backend.is_none() {
+        if let Some(made) = default_made(name) {
+            return made.hash(py, data.as_ref());
+        }
+    }
     let canonical = python_names().canonical(name).unwrap_or(name);
-    // The registry keeps each backend's hasher at default parameters, so a
-    // name resolved again copies it instead of building one.
-    let bytes = |value: Option<&Bound<'_, PyAny>>, what: &str| {
-        value
-            .map(|v| Borrowed::get(v, what).map(|b| b.to_vec()))
-            .transpose()
-    };
-    let params = HashParams {
-        salt: bytes(salt, "salt")?,
-        personal: bytes(personal, "personal")?,
-        seed,
-        domain,
-        context: derive_key,
-        tree: tree.map(
-            |(fanout, depth, leaf_size, node_offset, node_depth, inner_size, last_node)| {
-                hashlab::Blake2Tree {
-                    fanout,
-                    depth,
-                    leaf_size,
-                    node_offset,
-                    node_depth,
-                    inner_size,
-                    last_node,
-                }
-            },
-        ),
-        ..params(key, length, customization)?
-    };
-    let choice = resolve(canonical, backend, &params).map_err(|e| {
+    let params = keywords.parameters.unwrap_or_default();
+    let choice = resolve(canonical, keywords.backend.as_deref(), &params).map_err(|e| {
         if e.is_instance_of::<PyValueError>(py) && registry().algorithm(canonical).is_err() {
             // hashlib's message, which code matches on, then hashlab's suggestions.
             PyValueError::new_err(format!("unsupported hash type {name}: {}", e.value(py)))
@@ -360,16 +340,164 @@ pub fn new(
     let length_required = choice.algorithm().output.is_xof()
         && params.length.is_none()
         && crate::HASHLIB_GUARANTEED.contains(&name.to_ascii_lowercase().as_str());
-    let hash = Hash {
-        state: Mutex::new(choice.hasher()),
+    let made = Arc::new(Made {
         gil_release_min: gil_release_min(&choice),
         length_required,
         choice,
-    };
-    if let Some(data) = data {
-        hash.absorb(py, data)?;
+    });
+    if params == HashParams::default() && keywords.backend.is_none() {
+        remember_default_made(name, &made);
     }
-    Ok(hash)
+    made.hash(py, data.as_ref())
+}
+
+/// The keywords `new()` reads itself (python/hashlab knows them too).
+const NEW_KEYWORDS: [&str; 12] = [
+    "usedforsecurity",
+    "string",
+    "key",
+    "length",
+    "backend",
+    "customization",
+    "salt",
+    "personal",
+    "seed",
+    "domain",
+    "derive_key",
+    "tree",
+];
+
+/// The keywords of `new()` that hashlab reads itself.
+#[derive(Default)]
+struct NewKeywords<'py> {
+    string: Option<Bound<'py, PyAny>>,
+    backend: Option<String>,
+    /// `None` when no parameter was passed.
+    parameters: Option<HashParams>,
+}
+
+impl<'py> NewKeywords<'py> {
+    /// The keywords of `dict`, or `None` if one is not hashlab's (hashlib's
+    /// BLAKE2 keywords, or a mistake the package's error names).
+    fn read(dict: &Bound<'py, PyDict>) -> PyResult<Option<NewKeywords<'py>>> {
+        let mut keywords = NewKeywords::default();
+        let (mut key, mut length, mut customization) = (None, None, None);
+        let mut extra = HashParams::default();
+        let mut any_parameter = false;
+        for (name, value) in dict.iter() {
+            let name: String = name.extract()?;
+            if !NEW_KEYWORDS.contains(&name.as_str()) {
+                return Ok(None);
+            }
+            // None is an absent keyword, as the defaults of hashlib's signatures.
+            if value.is_none() {
+                continue;
+            }
+            let typed = |e: PyErr| {
+                PyTypeError::new_err(format!("new() argument '{name}': {}", e.value(dict.py())))
+            };
+            match name.as_str() {
+                "usedforsecurity" => continue,
+                "string" => keywords.string = Some(value),
+                "backend" => keywords.backend = Some(value.extract().map_err(typed)?),
+                "key" => key = Some(value),
+                "length" => length = Some(value),
+                "customization" => customization = Some(value),
+                "salt" => extra.salt = Some(Borrowed::get(&value, "salt")?.to_vec()),
+                "personal" => extra.personal = Some(Borrowed::get(&value, "personal")?.to_vec()),
+                "seed" => extra.seed = Some(value.extract().map_err(typed)?),
+                "domain" => extra.domain = Some(value.extract().map_err(typed)?),
+                "derive_key" => extra.context = Some(value.extract().map_err(typed)?),
+                "tree" => {
+                    let (fanout, depth, leaf_size, node_offset, node_depth, inner_size, last_node) =
+                        value.extract().map_err(typed)?;
+                    extra.tree = Some(hashlab::Blake2Tree {
+                        fanout,
+                        depth,
+                        leaf_size,
+                        node_offset,
+                        node_depth,
+                        inner_size,
+                        last_node,
+                    });
+                }
+                _ => return Ok(None),
+            }
+            any_parameter |= !matches!(name.as_str(), "string" | "backend");
+        }
+        if any_parameter {
+            keywords.parameters = Some(HashParams {
+                salt: extra.salt,
+                personal: extra.personal,
+                seed: extra.seed,
+                domain: extra.domain,
+                context: extra.context,
+                tree: extra.tree,
+                ..params(key.as_ref(), length.as_ref(), customization.as_ref())?
+            });
+        }
+        Ok(Some(keywords))
+    }
+}
+
+/// What `new()` decided for a name and its parameters, shared by the hash
+/// objects made from it and their copies.
+struct Made {
+    choice: Choice,
+    /// Inputs at least this long are hashed with the GIL released.
+    gil_release_min: usize,
+    /// hashlib's own XOFs asked for by hashlib's names (shake_128,
+    /// shake_256) without `length=`: as hashlib's, `digest()` needs a length
+    /// and `digest_size` is 0.
+    length_required: bool,
+}
+
+impl Made {
+    /// A hash object in the initial state, fed `data` if any.
+    fn hash<'py>(
+        self: Arc<Self>,
+        py: Python<'py>,
+        data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let hash = Hash {
+            state: Mutex::new(self.choice.hasher()),
+            made: self,
+        };
+        if let Some(data) = data {
+            hash.absorb(py, data)?;
+        }
+        Ok(Bound::new(py, hash)?.into_any())
+    }
+}
+
+/// The names `new()` was called with and no parameters, each with what it
+/// decided: a short-message caller makes an object per message (hashlib's
+/// `new(name, data).digest()` idiom), and going from the name again each
+/// time (Python name, registry name, cached default) doubled the cost of a
+/// small hash.
+fn default_made_by_name() -> &'static Mutex<HashMap<Box<str>, Arc<Made>>> {
+    static MADE: OnceLock<Mutex<HashMap<Box<str>, Arc<Made>>>> = OnceLock::new();
+    MADE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Spellings differ only in case (`SHA256`, `sha256`), so this bounds the
+/// memory a caller trying every casing could make the map take.
+const DEFAULT_MADE_MAX: usize = 1024;
+
+fn default_made(name: &str) -> Option<Arc<Made>> {
+    let made = default_made_by_name()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    made.get(name).cloned()
+}
+
+fn remember_default_made(name: &str, made: &Arc<Made>) {
+    let mut by_name = default_made_by_name()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if by_name.len() < DEFAULT_MADE_MAX {
+        by_name.insert(name.into(), Arc::clone(made));
+    }
 }
 
 /// What the registry knows about one algorithm (by any of its names), as a
