@@ -128,6 +128,8 @@ for _a in [
     Alg("kmacxof256", 64, lens=(1, None), key="any", custom=True),
     Alg("cshake128", 32, lens=(1, None), custom=True),
     Alg("cshake256", 64, lens=(1, None), custom=True),
+    Alg("parallelhash128", 32, lens=(1, None), custom=True),
+    Alg("parallelhash256", 64, lens=(1, None), custom=True),
 ]:
     ALGS[_a.name] = _a
 del _a
@@ -714,6 +716,30 @@ def kmac_cshake(bits, key, data, custom, out_len, xof=False):
     return x.read(out_len)
 
 
+# hashlab's ParallelHash block size B (SP 800-185 leaves it to the caller;
+# hashlab fixes it at K12's chunk size).
+PARALLEL_HASH_BLOCK = 8192
+
+
+def parallel_hash(bits, data, custom, out_len, block=PARALLEL_HASH_BLOCK):
+    """ParallelHash128/256 as NIST SP 800-185 section 6 defines it:
+    cSHAKE(left_encode(B) || SHAKE(X_0, 2c) || ... || right_encode(n) ||
+    right_encode(L), L, N = "ParallelHash", S). The leaves are hashlib's
+    SHAKE (OpenSSL; cSHAKE with N and S empty is SHAKE), the outer sponge
+    pycryptodome's cSHAKE, the encodings written here; the self-check holds
+    it to NIST's samples (B = 8)."""
+    from Crypto.Hash.cSHAKE128 import cSHAKE_XOF
+    leaf = hashlib.shake_128 if bits == 128 else hashlib.shake_256
+    n = (len(data) + block - 1) // block
+    z = _left_encode(block)
+    z += b"".join(leaf(bytes(data[i * block:(i + 1) * block])).digest(bits // 4)
+                  for i in range(n))
+    z += _right_encode(n) + _right_encode(8 * out_len)
+    x = cSHAKE_XOF(data=None, custom=custom, capacity=2 * bits, function=b"ParallelHash")
+    x.update(z)
+    return x.read(out_len)
+
+
 # ---------------------------------------------------------------------------
 # The oracle dispatcher
 # ---------------------------------------------------------------------------
@@ -802,6 +828,12 @@ ORACLE_TEXT = {
                   "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
     "kmacxof256": "SP 800-185 KMACXOF256 built in scripts/gen_vectors.py on pycryptodome's cSHAKE256 "
                   "(pycryptodome's KMAC has no XOF mode); held to NIST's KMACXOF samples",
+    "parallelhash128": "SP 800-185 ParallelHash128 with B = 8192 built in scripts/gen_vectors.py: "
+                       "hashlib SHAKE128 leaves, pycryptodome cSHAKE128 outer sponge; held to "
+                       "NIST's ParallelHash samples (B = 8)",
+    "parallelhash256": "SP 800-185 ParallelHash256 with B = 8192 built in scripts/gen_vectors.py: "
+                       "hashlib SHAKE256 leaves, pycryptodome cSHAKE256 outer sponge; held to "
+                       "NIST's ParallelHash samples (B = 8)",
     "cshake128": "pycryptodome cSHAKE128 (N empty, S the customization string)",
     "cshake256": "pycryptodome cSHAKE256 (N empty, S the customization string)",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
@@ -856,6 +888,7 @@ ORACLE_SHORT = {
     "kmacxof128": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
     "kmacxof256": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
     "cshake128": "pycryptodome cSHAKE128", "cshake256": "pycryptodome cSHAKE256",
+    "parallelhash128": "the ParallelHash of scripts/gen_vectors.py", "parallelhash256": "the ParallelHash of scripts/gen_vectors.py",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
 }
@@ -1048,6 +1081,8 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
     if alg in ("kmacxof128", "kmacxof256"):
         return kmac_cshake(int(alg[7:]), bytes(32) if key is None else key, msg,
                            custom or b"", L, xof=True)
+    if alg in ("parallelhash128", "parallelhash256"):
+        return parallel_hash(int(alg[12:]), msg, custom or b"", L)
     if alg in ("cshake128", "cshake256"):
         from Crypto.Hash import cSHAKE128, cSHAKE256
         C = cSHAKE128 if alg == "cshake128" else cSHAKE256
@@ -1198,6 +1233,23 @@ def self_check():
         for msg, seed, value in published:
             if "%016x" % f(msg, seed) != value:
                 raise AssertionError("%s disagrees with a published value (seed %d)" % (name, seed))
+    # 4d. ParallelHash (built here) against NIST's SP 800-185 samples, whose
+    #     B is 8: X = 00..07 10..17 20..27, L = 256 / 512 bits, S empty and
+    #     "Parallel Data".
+    x = bytes(range(0x00, 0x08)) + bytes(range(0x10, 0x18)) + bytes(range(0x20, 0x28))
+    samples = [
+        (128, b"", 32, "ba8dc1d1d979331d3f813603c67f72609ab5e44b94a0b8f9af46514454a2b4f5"),
+        (128, b"Parallel Data", 32,
+         "fc484dcb3f84dceedc353438151bee58157d6efed0445a81f165e495795b7206"),
+        (256, b"", 64, "bc1ef124da34495e948ead207dd9842235da432d2bbc54b4c110e64c45110553"
+                       "1b7f2a3e0ce055c02805e7c2de1fb746af97a1dd01f43b824e31b87612410429"),
+        (256, b"Parallel Data", 64,
+         "cdf15289b54f6212b4bc270528b49526006dd9b54e2b6add1ef6900dda3963bb"
+         "33a72491f236969ca8afaea29c682d47a393c065b38e29fae651a2091c833110"),
+    ]
+    for bits, custom, out_len, value in samples:
+        if parallel_hash(bits, x, custom, out_len, block=8).hex() != value:
+            raise AssertionError("ParallelHash%d misses NIST's sample (S=%r)" % (bits, custom))
     # 5. Every published record, every algorithm.
     counts = {}
     files = sorted(f for f in os.listdir(PUBLISHED) if f.endswith(".vec"))
@@ -1286,6 +1338,10 @@ CUSTOM_LENS = {
     # |S| = 162 (cSHAKE128) / 130 (cSHAKE256).
     "cshake128": [1, 15, 16, 100, 160, 161, 162, 163, 168, 200, 255, 256, 500],
     "cshake256": [1, 15, 16, 100, 128, 129, 130, 131, 136, 200, 255, 256, 500],
+    # bytepad(encode_string("ParallelHash") || encode_string(S), rate) fills
+    # one block at |S| = 150 (128) / 118 (256).
+    "parallelhash128": [1, 15, 16, 100, 148, 149, 150, 151, 168, 200, 255, 256, 500],
+    "parallelhash256": [1, 15, 16, 100, 116, 117, 118, 119, 136, 200, 255, 256, 500],
 }
 
 

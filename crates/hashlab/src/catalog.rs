@@ -1053,6 +1053,34 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            name: "parallelhash128",
+            aliases: &["parallelhash-128"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            customizable: true,
+            block_size: 168,
+            tag: "PARALLELHASH128",
+            default_bench: false,
+            abc: "f07b9b1d0da389544bce61cfead55b2d599ecbb6aedc21e2850513900290fd0b",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "parallelhash256",
+            aliases: &["parallelhash-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "PARALLELHASH256",
+            default_bench: false,
+            abc: "820040c1e9577df899a483b67d235c8cc25b61a99ad604d2f64c2b998f21b43e1f4952584fcad517c5993ea0c013ee6f3f9622343084894fdeef516ab0df3353",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
             name: "kmac128",
             aliases: &["kmac-128"],
             family: "Keccak",
