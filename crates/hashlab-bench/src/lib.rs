@@ -17,4 +17,5 @@ pub mod selection;
 pub mod sizes;
 pub mod stats;
 pub mod tables;
+pub mod words;
 pub mod workbench;

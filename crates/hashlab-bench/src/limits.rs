@@ -381,6 +381,7 @@ mod tests {
                 keys: false,
                 also: Vec::new(),
                 file: None,
+                table: None,
             },
             budget: Budget::quick(),
             seed: 1,

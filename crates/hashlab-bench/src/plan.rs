@@ -22,13 +22,17 @@ pub enum Mode {
     /// a hash table calls it (SMHasher's small-key speed test). `chained`:
     /// each hash feeds the next key, so calls cannot overlap (latency).
     Keys { chained: bool },
+    /// A hash table over a word list (the cell's size is its number of
+    /// words, `bytes` their total length): every word inserted into an empty
+    /// table, then every word looked up; a message is one insert or lookup.
+    Table { bytes: usize },
 }
 
 impl Mode {
     pub fn threads(&self) -> usize {
         match *self {
             Mode::Streams { threads } | Mode::OneStream { threads } => threads,
-            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } => 1,
+            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } | Mode::Table { .. } => 1,
         }
     }
 
@@ -37,6 +41,7 @@ impl Mode {
     pub fn bytes_per_message(&self, size: usize) -> f64 {
         match self {
             Mode::Keys { .. } => (1 + size) as f64 / 2.0,
+            Mode::Table { bytes } => *bytes as f64 / size.max(1) as f64,
             _ => size as f64,
         }
     }

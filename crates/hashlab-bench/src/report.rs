@@ -13,7 +13,7 @@ use crate::limits::MeasureError;
 use crate::plan::{Budget, Plan};
 use crate::results::{
     cell_results, drift_warning, noise_warnings, projections, scaling, CellResult, Excluded,
-    Projection, RunInfo, Scaling, Settings, SCHEMA_VERSION,
+    Projection, RunInfo, Scaling, Settings, TableWords, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress, RunOutcome};
 use crate::selection::{cells, Algorithms, Backends, Selection};
@@ -70,6 +70,7 @@ impl Request {
                 keys: false,
                 also: vec![DEFAULT_BASELINE.to_string()],
                 file: None,
+                table: None,
             },
             budget: Budget::standard(),
             seed: DEFAULT_SEED,
@@ -179,6 +180,9 @@ pub fn measure(
     if let Some(file) = &request.selection.file {
         bench = bench.with_file(file.path.clone());
     }
+    if let Some(words) = &request.selection.table {
+        bench = bench.with_words(words.clone());
+    }
     if let Some(cpu) = request.pin {
         bench = bench.with_pin(cpu)?;
     }
@@ -228,6 +232,11 @@ pub fn measure(
             latency: request.selection.latency,
             keys: request.selection.keys,
             mask: request.mask.clone(),
+            table: request.selection.table.as_ref().map(|w| TableWords {
+                path: w.path().display().to_string(),
+                words: w.len(),
+                bytes: w.total_bytes(),
+            }),
         },
         run: RunInfo {
             rounds: outcome.rounds,

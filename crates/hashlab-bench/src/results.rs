@@ -90,6 +90,21 @@ pub struct Settings {
     pub keys: bool,
     /// CPU features masked for this run (`--mask-cpu`).
     pub mask: Vec<String>,
+    /// The word list of the hash-table cells (`Mode::Table`); absent when
+    /// none was measured and in older results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableWords>,
+}
+
+/// The word list a hash-table workload used: enough to tell whether two
+/// runs used the same one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableWords {
+    pub path: String,
+    /// Distinct words.
+    pub words: usize,
+    /// Their total length in bytes.
+    pub bytes: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -286,15 +301,8 @@ pub fn drift_warning(cells: &[CellResult], min_effect: f64) -> Option<String> {
         .filter_map(|c| {
             let (first, second) = c.samples.split_at(c.samples.len() / 2);
             let cmp = crate::stats::compare(first, second, min_effect, 1)?;
-            cmp.significant.then(|| {
-                format!(
-                    "{}/{} at {} B ({:+.0} %)",
-                    c.algorithm,
-                    c.backend,
-                    c.size,
-                    (cmp.ratio - 1.0) * 100.0
-                )
-            })
+            cmp.significant
+                .then(|| format!("{} ({:+.0} %)", cell_name(c), (cmp.ratio - 1.0) * 100.0))
         })
         .collect();
     if drifted.is_empty() {
@@ -315,6 +323,18 @@ pub fn drift_warning(cells: &[CellResult], min_effect: f64) -> Option<String> {
     ))
 }
 
+/// A cell as the warnings name it: `sha256/openssl at 64 B`, or where its
+/// size is not a message length, what it measured.
+fn cell_name(c: &CellResult) -> String {
+    let at = match c.mode {
+        Mode::Keys { chained: false } => "on short keys".to_string(),
+        Mode::Keys { chained: true } => "on chained short keys".to_string(),
+        Mode::Table { .. } => "in a hash table".to_string(),
+        _ => format!("at {} B", c.size),
+    };
+    format!("{}/{} {at}", c.algorithm, c.backend)
+}
+
 /// Noise warnings: cells whose spread says the numbers are shaky.
 pub fn noise_warnings(cells: &[CellResult], threshold: f64) -> Vec<String> {
     let noisy: Vec<String> = cells
@@ -322,19 +342,7 @@ pub fn noise_warnings(cells: &[CellResult], threshold: f64) -> Vec<String> {
         .filter_map(|c| {
             let s = c.summary.as_ref()?;
             let spread = relative_spread(s);
-            (spread > threshold).then(|| {
-                let at = match c.mode {
-                    Mode::Keys { chained: false } => "on short keys".to_string(),
-                    Mode::Keys { chained: true } => "on chained short keys".to_string(),
-                    _ => format!("at {} B", c.size),
-                };
-                format!(
-                    "{}/{} {at} ({:.0} %)",
-                    c.algorithm,
-                    c.backend,
-                    spread * 100.0
-                )
-            })
+            (spread > threshold).then(|| format!("{} ({:.0} %)", cell_name(c), spread * 100.0))
         })
         .collect();
     if noisy.is_empty() {

@@ -46,6 +46,8 @@ pub struct Selection {
     pub also: Vec<String>,
     /// `--file`: a real file hashed through `sum`'s reading path.
     pub file: Option<FileTarget>,
+    /// A hash table over these words, each algorithm its hasher.
+    pub table: Option<crate::words::WordList>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,6 +206,16 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
                 cells.push(cell(alg, backend, KEYS_MAX_LEN, Mode::Keys { chained }));
             }
         }
+        if let Some(words) = &selection.table {
+            cells.push(cell(
+                alg,
+                backend,
+                words.len(),
+                Mode::Table {
+                    bytes: words.total_bytes(),
+                },
+            ));
+        }
         if let Some(file) = &selection.file {
             cells.push(cell(
                 alg,
@@ -230,6 +242,7 @@ mod tests {
             keys: false,
             also: vec![],
             file: None,
+            table: None,
         }
     }
 

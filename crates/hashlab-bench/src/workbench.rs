@@ -112,6 +112,70 @@ enum CellState {
         keys: ShortKeys,
         chained: bool,
     },
+    Table(Box<TableWorkload>),
+}
+
+/// A hash table keyed by the words of a list, the cell's algorithm its
+/// hasher: the words are inserted into the emptied table (which keeps its
+/// capacity, as a reused table does), then looked up, one hash per
+/// operation. Entries are (hash, word number), so growing never rehashes.
+struct TableWorkload {
+    hasher: Box<dyn Hasher>,
+    words: crate::words::WordList,
+    table: hashbrown::HashTable<(u64, u32)>,
+    digest: Vec<u8>,
+    /// The next operation: an insert of word `next` below the word count,
+    /// a lookup of word `next - count` above it.
+    next: usize,
+}
+
+impl TableWorkload {
+    /// The table's 64-bit hash of a word: the digest's first 8 bytes, little
+    /// endian. A shorter digest (CRC-32, xxh32, FNV-1a 32) is spread over 64
+    /// bits by a multiply (Fibonacci hashing), as a table that takes a
+    /// 32-bit hash must: SwissTable probing reads the top 7 bits.
+    fn hash(&mut self, word: usize) -> u64 {
+        self.hasher
+            .hash_message_into(self.words.word(word), &mut self.digest);
+        let mut head = [0u8; 8];
+        let n = self.digest.len().min(8);
+        head[..n].copy_from_slice(&self.digest[..n]);
+        let hash = u64::from_le_bytes(head);
+        if n < 8 {
+            hash.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        } else {
+            hash
+        }
+    }
+
+    fn run(&mut self, operations: u64) -> Result<(), String> {
+        let count = self.words.len();
+        for _ in 0..operations {
+            if self.next < count {
+                if self.next == 0 {
+                    self.table.clear();
+                }
+                let hash = self.hash(self.next);
+                self.table
+                    .insert_unique(hash, (hash, self.next as u32), |&(h, _)| h);
+            } else {
+                let word = self.next - count;
+                let hash = self.hash(word);
+                let words = &self.words;
+                let found = self
+                    .table
+                    .find(hash, |&(_, i)| words.word(i as usize) == words.word(word));
+                if black_box(found).is_none() {
+                    return Err(format!(
+                        "word {word} of {} not found after it was inserted",
+                        self.words.path().display()
+                    ));
+                }
+            }
+            self.next = (self.next + 1) % (2 * count);
+        }
+        Ok(())
+    }
 }
 
 /// Keys of every length from 1 to `max_len` bytes, equally often, in a
@@ -164,6 +228,7 @@ pub struct Workbench<'r> {
     inputs: HashMap<(usize, usize), Input>,
     cells: Vec<Option<CellState>>,
     file: Option<std::path::PathBuf>,
+    words: Option<crate::words::WordList>,
     pin: Option<usize>,
     notes: Vec<String>,
 }
@@ -177,6 +242,7 @@ impl<'r> Workbench<'r> {
             inputs: HashMap::new(),
             cells: Vec::new(),
             file: None,
+            words: None,
             pin: None,
             notes: Vec::new(),
         }
@@ -185,6 +251,12 @@ impl<'r> Workbench<'r> {
     /// The file `Mode::File` cells read.
     pub fn with_file(mut self, path: std::path::PathBuf) -> Self {
         self.file = Some(path);
+        self
+    }
+
+    /// The word list `Mode::Table` cells insert and look up.
+    pub fn with_words(mut self, words: crate::words::WordList) -> Self {
+        self.words = Some(words);
         self
     }
 
@@ -219,7 +291,7 @@ impl<'r> Workbench<'r> {
         let threads = match cell.mode {
             Mode::Streams { threads } => threads.max(1),
             Mode::OneStream { .. } => 1,
-            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } => 0,
+            Mode::Latency | Mode::File { .. } | Mode::Keys { .. } | Mode::Table { .. } => 0,
         };
         (0..threads).map(move |t| (cell.size, t))
     }
@@ -310,6 +382,20 @@ impl Measure for Workbench<'_> {
                 keys: ShortKeys::new(cell.size.max(1), self.seed ^ cell.size as u64),
                 chained,
             },
+            Mode::Table { .. } => {
+                let words = self
+                    .words
+                    .clone()
+                    .ok_or("a hash-table cell without a word list")?;
+                let hasher = self.hasher(cell, false)?;
+                CellState::Table(Box::new(TableWorkload {
+                    digest: vec![0u8; hasher.output_len()],
+                    table: hashbrown::HashTable::with_capacity(words.len()),
+                    hasher,
+                    words,
+                    next: 0,
+                }))
+            }
             Mode::Latency => CellState::Latency {
                 hasher: self.hasher(cell, false)?,
                 input: Input::new(cell.size, self.misalign, self.seed ^ cell.size as u64)
@@ -449,6 +535,11 @@ impl Measure for Workbench<'_> {
                         }
                     }
                     black_box(&out);
+                    start.elapsed()
+                }
+                CellState::Table(workload) => {
+                    let start = Instant::now();
+                    workload.run(batch)?;
                     start.elapsed()
                 }
                 CellState::File {

@@ -114,6 +114,11 @@ pub struct BenchArgs {
     /// as a dependent chain.
     #[arg(long)]
     pub keys: bool,
+    /// Also measure a hash table over a word list (one word per line;
+    /// default /usr/share/dict/words): every word inserted, then looked up,
+    /// with each algorithm as the table's hasher; ns and cycles per operation.
+    #[arg(long, value_name = "WORDS", num_args = 0..=1, default_missing_value = "/usr/share/dict/words")]
+    pub table: Option<PathBuf>,
     /// Start every input this many bytes past a page boundary (0 to 4095).
     #[arg(long, value_name = "BYTES", default_value = "0")]
     pub misalign: usize,

@@ -411,3 +411,110 @@ fn short_keys_are_cells_a_table_and_pick_s_hash_table_ranking() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_hash_table_over_a_word_list_is_a_cell_per_algorithm_and_a_table() {
+    let dir = std::env::temp_dir().join(format!("hashlab-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let words = dir.join("words");
+    // 2,000 distinct words of 1 to 12 letters, a repeat and blank lines
+    // (left out), CRLF line ends (stripped).
+    let mut text = String::new();
+    for i in 0..2000u32 {
+        let len = 1 + (i * 7 % 12) as usize;
+        let word: String = (0..len)
+            .map(|j| (b'a' + ((i / 26u32.pow(j as u32 % 3)) % 26) as u8) as char)
+            .collect();
+        text.push_str(&format!("{word}{i}\r\n"));
+    }
+    text.push_str("\n\na0\r\n");
+    std::fs::write(&words, &text).unwrap();
+    let args = [
+        "-a",
+        "crc32,wyhash",
+        "--sizes",
+        "64",
+        "--quick",
+        "--max-time",
+        "0.3",
+        "--json",
+        "--table",
+    ];
+    let mut with_words: Vec<&str> = args.to_vec();
+    with_words.push(words.to_str().unwrap());
+    let o = bench(&with_words);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).unwrap();
+    let used = report
+        .settings
+        .table
+        .as_ref()
+        .expect("the word list in the settings");
+    assert_eq!(used.words, 2000, "distinct, non-empty lines");
+    let bytes: usize = text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .take(2000)
+        .map(|l| l.trim_end_matches('\r').len())
+        .sum();
+    assert_eq!(used.bytes, bytes);
+    for alg in ["crc32", "wyhash"] {
+        let c = report
+            .cells
+            .iter()
+            .find(|c| c.algorithm == alg && matches!(c.mode, Mode::Table { .. }))
+            .unwrap_or_else(|| panic!("{alg}: no hash-table cell"));
+        assert_eq!(c.size, 2000);
+        let t = c.throughput.as_ref().unwrap();
+        // A message is one insert or lookup of a word of the mean length.
+        let mean = bytes as f64 / 2000.0;
+        assert!((t.ns_per_message * 1e-9 * t.bytes_per_second - mean).abs() < 1e-6);
+    }
+    // As text: the hash-table table, fastest first, naming the list.
+    let text_args: Vec<&str> = with_words
+        .iter()
+        .copied()
+        .filter(|a| *a != "--json")
+        .collect();
+    let o = bench(&text_args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let table = out
+        .split("\n\n")
+        .find(|block| block.starts_with("Hash table: 2000 words of "))
+        .unwrap_or_else(|| panic!("no hash-table table in:\n{out}"));
+    assert!(table.contains("ns per operation"), "{table}");
+    assert_eq!(
+        table
+            .lines()
+            .filter(|l| l.starts_with("crc32 ") || l.starts_with("wyhash "))
+            .count(),
+        2,
+        "{table}"
+    );
+    // Without a value, the system's word list (scripts/setup installs it).
+    let o = bench(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Report = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report.settings.table.unwrap().path, "/usr/share/dict/words");
+    // A missing or empty list: one line naming it, exit 2, nothing measured.
+    let empty = dir.join("empty");
+    std::fs::write(&empty, "\n\n").unwrap();
+    for (path, problem) in [
+        (dir.join("missing"), "No such file or directory"),
+        (empty, "no words (one word per line)"),
+    ] {
+        let mut bad: Vec<&str> = args.to_vec();
+        bad.push(path.to_str().unwrap());
+        let o = bench(&bad);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("--table: {}: {problem}", path.display())),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -282,6 +282,7 @@ fn input_section(
             h3 { "Cycles per byte" }
             (cycles_table(input, registry))
             @if let Some(t) = hashlab_bench::tables::short_keys(report) { (hashlab_table::html::table(&t)) }
+            @if let Some(t) = hashlab_bench::tables::hash_table(report) { (hashlab_table::html::table(&t)) }
             (notes(report))
             h3 { "Command and version" }
             pre.command { code { (shell_command(&report.environment.command_line)) } }

@@ -18,6 +18,7 @@ pub fn mode_label(mode: &Mode) -> String {
         Mode::File { cold: true } => "file, cold".into(),
         Mode::Keys { chained: false } => "short keys".into(),
         Mode::Keys { chained: true } => "short keys, chained".into(),
+        Mode::Table { .. } => "hash table".into(),
     }
 }
 
@@ -31,6 +32,7 @@ pub fn mode_title(mode: &Mode) -> String {
         Mode::File { cold: true } => "file, cold".into(),
         Mode::Keys { chained: false } => "short keys (1 to 32 bytes)".into(),
         Mode::Keys { chained: true } => "short keys (1 to 32 bytes), chained".into(),
+        Mode::Table { .. } => "hash table over a word list".into(),
     }
 }
 

@@ -15,6 +15,7 @@ use hashlab_bench::runner::{Phase, Progress};
 use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes};
 use hashlab_bench::tables;
+use hashlab_bench::words::{WordList, WordListError};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BenchArgs, Format, Unit};
@@ -146,6 +147,20 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             })
         }
     };
+    let table = args
+        .table
+        .as_deref()
+        .map(|path| {
+            WordList::read(path).map_err(|e| match e {
+                WordListError::Read { path, error } => usage(format!(
+                    "--table: {}: {}",
+                    path.display(),
+                    io_message(&error)
+                )),
+                other => usage(format!("--table: {other}")),
+            })
+        })
+        .transpose()?;
     let request = Request {
         selection: Selection {
             algorithms,
@@ -156,6 +171,7 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
             keys: args.keys,
             also: vec![baseline],
             file,
+            table,
         },
         budget,
         seed: args.seed,
