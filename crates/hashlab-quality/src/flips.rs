@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::keys::{flip_bit, stream};
 use crate::statistic::{Findings, Measure, Statistic};
 use crate::stats::independence_chi_square;
-use crate::subject::{first_words, Subject, Worker};
+use crate::subject::{first_u64, first_words, Secret, Subject, Worker};
 
 /// Keys are drawn in blocks of this many, one random stream per block, so the
 /// work splits across threads without changing which keys are drawn.
@@ -110,25 +110,27 @@ pub(crate) fn avalanche(
     counts.into_findings(trials, trials * (input_bits as u64 + 1))
 }
 
-/// The avalanche criterion for the key of a keyed hash: flip one key bit, keep
-/// the message, and every output bit should flip with probability 1/2.
-pub(crate) fn key_avalanche(
+/// The avalanche criterion for the key of a keyed hash or the seed of a
+/// seeded one: flip one bit of it, keep the message, and every output bit
+/// should flip with probability 1/2.
+pub(crate) fn secret_avalanche(
     subject: &Subject,
+    secret: Secret,
     message_bytes: usize,
     reps: usize,
     seed: u64,
     test: u64,
 ) -> Findings {
-    let key_len = subject
-        .key_len
-        .expect("key tests are planned for keyed subjects only");
-    let input_bits = key_len * 8;
+    let secret_len = subject
+        .secret_len(secret)
+        .expect("key and seed tests are planned for subjects that take them only");
+    let input_bits = secret_len * 8;
     let output_bits = subject.avalanche_bits();
     let blocks = reps.div_ceil(BLOCK) as u64;
-    let keyed_hash = |key: &[u8], message: &[u8]| {
+    let secret_hash = |bytes: &[u8], message: &[u8]| {
         let hasher = subject
-            .keyed(key)
-            .expect("the backend took a key of this length when the subject was made");
+            .with_secret(secret, bytes)
+            .expect("the backend took such a key or seed when the subject was made");
         first_words(Worker::new(hasher).hash(message))
     };
     let counts = (0..blocks)
@@ -137,24 +139,24 @@ pub(crate) fn key_avalanche(
             || {
                 (
                     FlipCounts::new(input_bits, output_bits),
-                    vec![0u8; key_len],
+                    vec![0u8; secret_len],
                     vec![0u8; message_bytes],
                 )
             },
-            |(mut counts, mut key, mut message), block| {
+            |(mut counts, mut bytes, mut message), block| {
                 let mut rng = stream(seed, test, block);
                 for _ in 0..BLOCK {
-                    rng.fill_bytes(&mut key);
+                    rng.fill_bytes(&mut bytes);
                     rng.fill_bytes(&mut message);
-                    let base = keyed_hash(&key, &message);
+                    let base = secret_hash(&bytes, &message);
                     for bit in 0..input_bits {
-                        flip_bit(&mut key, bit);
-                        let flipped = keyed_hash(&key, &message);
-                        flip_bit(&mut key, bit);
+                        flip_bit(&mut bytes, bit);
+                        let flipped = secret_hash(&bytes, &message);
+                        flip_bit(&mut bytes, bit);
                         counts.record(bit, &base, &flipped);
                     }
                 }
-                (counts, key, message)
+                (counts, bytes, message)
             },
         )
         .map(|(counts, _, _)| counts)
@@ -174,7 +176,63 @@ pub(crate) fn bit_independence(
     seed: u64,
     test: u64,
 ) -> Findings {
-    let input_bits = key_bytes * 8;
+    independence(
+        subject,
+        key_bytes,
+        key_bytes * 8,
+        reps,
+        (seed, test),
+        || subject.worker(),
+        |worker, key| worker.hash64(key),
+    )
+}
+
+/// The bit independence criterion for the seed bits of a seeded hash: a
+/// random seed and message per trial, one seed bit flipped at a time.
+pub(crate) fn seed_bit_independence(
+    subject: &Subject,
+    message_bytes: usize,
+    reps: usize,
+    seed: u64,
+    test: u64,
+) -> Findings {
+    let seed_len = subject
+        .seed_len
+        .expect("seed tests are planned for seeded subjects only");
+    independence(
+        subject,
+        seed_len + message_bytes,
+        seed_len * 8,
+        reps,
+        (seed, test),
+        || (),
+        |_, input| {
+            let (seed_bytes, message) = input.split_at(seed_len);
+            let hasher = subject
+                .with_secret(Secret::Seed, seed_bytes)
+                .expect("the backend took a seed when the subject was made");
+            first_u64(Worker::new(hasher).hash(message))
+        },
+    )
+}
+
+/// The BIC over random `input_bytes`-byte inputs, flipping each of their
+/// first `flip_bits` bits; `hash` maps an input to its first 64 output bits
+/// with per-thread state from `init`.
+fn independence<S>(
+    subject: &Subject,
+    input_bytes: usize,
+    flip_bits: usize,
+    reps: usize,
+    (seed, test): (u64, u64),
+    init: impl Fn() -> S + Sync + Send,
+    hash: impl Fn(&mut S, &[u8]) -> u64 + Sync + Send,
+) -> Findings
+where
+    S: Send,
+{
+    let key_bytes = input_bytes;
+    let input_bits = flip_bits;
     let width = subject.keyset_bits() as usize;
     let pairs = width * (width - 1) / 2;
     let blocks = reps.div_ceil(BLOCK) as u64;
@@ -194,20 +252,20 @@ pub(crate) fn bit_independence(
         .fold(
             || {
                 (
-                    subject.worker(),
+                    init(),
                     empty(),
                     vec![0u8; key_bytes],
                     vec![0u64; input_bits * BLOCK],
                 )
             },
-            |(mut worker, mut tally, mut key, mut changes), block| {
+            |(mut state, mut tally, mut key, mut changes), block| {
                 let mut rng = stream(seed, test, block);
                 for rep in 0..BLOCK {
                     rng.fill_bytes(&mut key);
-                    let base = worker.hash64(&key);
+                    let base = hash(&mut state, &key);
                     for bit in 0..input_bits {
                         flip_bit(&mut key, bit);
-                        changes[bit * BLOCK + rep] = worker.hash64(&key) ^ base;
+                        changes[bit * BLOCK + rep] = hash(&mut state, &key) ^ base;
                         flip_bit(&mut key, bit);
                     }
                 }
@@ -237,7 +295,7 @@ pub(crate) fn bit_independence(
                         }
                     }
                 }
-                (worker, tally, key, changes)
+                (state, tally, key, changes)
             },
         )
         .map(|(_, tally, _, _)| tally)

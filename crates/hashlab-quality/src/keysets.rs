@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::analysis::analyze;
 use crate::keys::{distinct_keys, flip_bit, sparse_key, sparse_positions, stream, TableKeys};
 use crate::statistic::{Findings, Measure, Statistic, Values};
-use crate::subject::{first_u64, Subject, Worker};
+use crate::subject::{first_u64, Secret, Subject, Worker};
 
 /// Work items handed to a thread at a time: enough to amortise the hasher copy.
 const CHUNK: usize = 1024;
@@ -190,26 +190,27 @@ pub(crate) fn table(
     keyset_findings(subject, &chunks.concat(), false)
 }
 
-/// One message under many related keys: every key with at most `max_set`
-/// bits set (or, with `random_keys`, that many random keys instead). A keyed
-/// hash whose key is poorly mixed collides here.
-pub(crate) fn key_collisions(
+/// One message under many related keys or seeds: every one with at most
+/// `max_set` bits set (or that many random ones instead). A hash whose key
+/// or seed is poorly mixed collides here.
+pub(crate) fn secret_collisions(
     subject: &Subject,
+    secret: Secret,
     message_bytes: usize,
     keyset: KeySet,
     seed: u64,
     test: u64,
 ) -> Findings {
     let key_len = subject
-        .key_len
-        .expect("key tests are planned for keyed subjects only");
+        .secret_len(secret)
+        .expect("key and seed tests are planned for subjects that take them only");
     let mut rng = stream(seed, test, 0);
     let mut message = vec![0u8; message_bytes];
     rng.fill_bytes(&mut message);
     let keyed_hash = |key: &[u8]| {
         let hasher = subject
-            .keyed(key)
-            .expect("the backend took a key of this length when the subject was made");
+            .with_secret(secret, key)
+            .expect("the backend took such a key or seed when the subject was made");
         first_u64(Worker::new(hasher).hash(&message))
     };
     let hashes: Vec<u64> = match keyset {
@@ -234,7 +235,114 @@ pub(crate) fn key_collisions(
     keyset_findings(subject, &hashes, differences)
 }
 
-/// Which keys `key_collisions` uses.
+/// Candidate bad seeds: zero, one, the top bit, all ones, alternating bits
+/// and each half set (where a seed is added to or multiplied into a state,
+/// these are the values that cancel or vanish), then `random` drawn ones.
+pub(crate) fn seed_candidates(seed_bits: u32, random: usize, rng: &mut impl RngCore) -> Vec<u64> {
+    let mask = if seed_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << seed_bits) - 1
+    };
+    let half = seed_bits / 2;
+    let mut seeds: Vec<u64> = [
+        0,
+        1,
+        1u64 << (seed_bits - 1),
+        u64::MAX,
+        0x5555_5555_5555_5555,
+        0xaaaa_aaaa_aaaa_aaaa,
+        (1u64 << half) - 1,
+        u64::MAX << half,
+    ]
+    .into_iter()
+    .map(|s| s & mask)
+    .collect();
+    seeds.dedup();
+    while seeds.len() < 8 + random {
+        let s = rng.next_u64() & mask;
+        if !seeds.contains(&s) {
+            seeds.push(s);
+        }
+    }
+    seeds
+}
+
+/// Many messages under each candidate seed: every 16-byte message with at
+/// most 2 bits set and the other all-zero messages of 0 to 255 bytes. A seed that
+/// cancels the hash's mixing makes these collide or cluster (SMHasher3's
+/// BadSeeds and seeded Zeroes tests ask the same of their seed samples).
+pub(crate) fn bad_seeds(subject: &Subject, random: usize, seed: u64, test: u64) -> Findings {
+    let seed_len = subject
+        .seed_len
+        .expect("seed tests are planned for seeded subjects only");
+    let mut rng = stream(seed, test, 0);
+    let candidates = seed_candidates(seed_len as u32 * 8, random, &mut rng);
+    let positions = sparse_positions(128, 2);
+    let mut findings = Findings::default();
+    for candidate in candidates {
+        let seeded = || {
+            Worker::new(
+                subject
+                    .with_secret(Secret::Seed, &candidate.to_le_bytes()[..seed_len])
+                    .expect("the backend took a seed when the subject was made"),
+            )
+        };
+        let mut hashes: Vec<u64> = positions
+            .par_chunks(2)
+            .with_min_len(CHUNK / 4)
+            .map_init(
+                || (seeded(), [0u8; 16]),
+                |(worker, message), set| {
+                    sparse_key(set, message);
+                    worker.hash64(message)
+                },
+            )
+            .collect();
+        let mut worker = seeded();
+        let zeroes = [0u8; 255];
+        // The 16-byte zero message is the sparse set's message of weight 0.
+        hashes.extend(
+            (0..=255)
+                .filter(|&len| len != 16)
+                .map(|len| worker.hash64(&zeroes[..len])),
+        );
+        findings.merge(keyset_findings(subject, &hashes, false));
+    }
+    findings
+}
+
+/// Zero-filled messages under related seeds: every seed with at most
+/// `max_set` bits set, each hashing the all-zero messages of `lengths`; all
+/// these hashes should be distinct and spread as random ones. SMHasher3's
+/// "Seed Zeroes" test (zero keys under seeds with up to 2 bits set), where
+/// XXH3 and wyhash collide.
+pub(crate) fn seed_zeroes(subject: &Subject, max_set: usize, lengths: &[usize]) -> Findings {
+    let seed_len = subject
+        .seed_len
+        .expect("seed tests are planned for seeded subjects only");
+    let longest = lengths.iter().copied().max().unwrap_or(0);
+    let zeroes = vec![0u8; longest];
+    let hashes: Vec<u64> = sparse_positions(seed_len * 8, max_set)
+        .par_chunks(max_set)
+        .flat_map_iter(|positions| {
+            let mut seed_bytes = vec![0u8; seed_len];
+            sparse_key(positions, &mut seed_bytes);
+            let mut worker = Worker::new(
+                subject
+                    .with_secret(Secret::Seed, &seed_bytes)
+                    .expect("the backend took a seed when the subject was made"),
+            );
+            lengths
+                .iter()
+                .map(|&len| worker.hash64(&zeroes[..len]))
+                .collect::<Vec<u64>>()
+        })
+        .collect();
+    keyset_findings(subject, &hashes, false)
+}
+
+/// Which keys `secret_collisions` uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum KeySet {

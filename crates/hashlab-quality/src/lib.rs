@@ -1,7 +1,8 @@
 //! Statistical quality tests for any hasher of a `hashlab` [`Registry`], in
 //! the spirit of SMHasher: avalanche, bit independence, sparse and cyclic
-//! keys, differential pairs, hash-table buckets, and key sensitivity for
-//! keyed hashes.
+//! keys, differential pairs, hash-table buckets, key sensitivity for keyed
+//! hashes, and seed sensitivity for seeded ones (SMHasher3's seed avalanche,
+//! seed BIC and bad-seed tests).
 //!
 //! Each test reports its worst statistic, the threshold that statistic had to
 //! stay within, and a verdict. Thresholds are Bonferroni-corrected over every
@@ -45,7 +46,7 @@ pub use subject::{AVALANCHE_OUTPUT_BITS, KEYSET_BITS};
 
 use plan::Case;
 use statistic::Findings;
-use subject::Subject;
+use subject::{Secret, Subject};
 
 /// How to run the suite.
 #[derive(Debug, Clone, PartialEq)]
@@ -150,6 +151,10 @@ pub struct Report {
     pub key_bytes: Option<usize>,
     /// Why the key tests did not run, when they did not.
     pub key_tests_skipped: Option<String>,
+    /// Seed width in bits of the seed tests, when they ran.
+    pub seed_bits: Option<usize>,
+    /// Why the seed tests did not run, when they did not.
+    pub seed_tests_skipped: Option<String>,
     pub plan: String,
     pub seed: u64,
     pub alpha: f64,
@@ -192,12 +197,18 @@ pub fn run_with_progress(
     }
     options.plan.check().map_err(QualityError::Plan)?;
     let subject = Subject::new(registry, algorithm, backend)?;
-    if let Some(key_len) = subject.key_len {
-        for (_, keyset) in &options.plan.key_collisions {
-            if let KeySet::Random { keys } = keyset {
-                if (*keys as f64).log2() >= (key_len * 8) as f64 - 1.0 {
+    for (secret_len, sets, what) in [
+        (subject.key_len, &options.plan.key_collisions, "keys"),
+        (subject.seed_len, &options.plan.seed_collisions, "seeds"),
+    ] {
+        let Some(secret_len) = secret_len else {
+            continue;
+        };
+        for (_, set) in sets {
+            if let KeySet::Random { keys } = set {
+                if (*keys as f64).log2() >= (secret_len * 8) as f64 - 1.0 {
                     return Err(QualityError::Plan(format!(
-                        "{keys} distinct {key_len}-byte keys do not exist"
+                        "{keys} distinct {secret_len}-byte {what} do not exist"
                     )));
                 }
             }
@@ -212,7 +223,9 @@ pub fn run_with_progress(
         .map_err(|e| QualityError::Threads(e.to_string()))?;
 
     let started = Instant::now();
-    let cases = options.plan.cases(subject.key_len.is_some());
+    let cases = options
+        .plan
+        .cases(subject.key_len.is_some(), subject.seed_len.is_some());
     let correction = Correction::new(options.alpha, cases.len());
     let mut tests = Vec::with_capacity(cases.len());
     for case in &cases {
@@ -237,6 +250,8 @@ pub fn run_with_progress(
         keyset_bits: subject.keyset_bits(),
         key_bytes: subject.key_len,
         key_tests_skipped: subject.unkeyed_reason.clone(),
+        seed_bits: subject.seed_len.map(|bytes| bytes * 8),
+        seed_tests_skipped: subject.unseeded_reason.clone(),
         plan: options.plan.name.clone(),
         seed: options.seed,
         alpha: options.alpha,
@@ -271,11 +286,28 @@ fn measure(subject: &Subject, case: &Case, seed: u64) -> Findings {
         Case::KeyAvalanche {
             message_bytes,
             keys,
-        } => flips::key_avalanche(subject, message_bytes, keys, seed, test),
+        } => flips::secret_avalanche(subject, Secret::Key, message_bytes, keys, seed, test),
         Case::KeyCollisions {
             message_bytes,
             keyset,
-        } => keysets::key_collisions(subject, message_bytes, keyset, seed, test),
+        } => keysets::secret_collisions(subject, Secret::Key, message_bytes, keyset, seed, test),
+        Case::SeedAvalanche {
+            message_bytes,
+            seeds,
+        } => flips::secret_avalanche(subject, Secret::Seed, message_bytes, seeds, seed, test),
+        Case::SeedBitIndependence {
+            message_bytes,
+            seeds,
+        } => flips::seed_bit_independence(subject, message_bytes, seeds, seed, test),
+        Case::SeedCollisions {
+            message_bytes,
+            seedset,
+        } => keysets::secret_collisions(subject, Secret::Seed, message_bytes, seedset, seed, test),
+        Case::BadSeeds { random } => keysets::bad_seeds(subject, random, seed, test),
+        Case::SeedZeroes {
+            max_set,
+            ref lengths,
+        } => keysets::seed_zeroes(subject, max_set, lengths),
     }
 }
 

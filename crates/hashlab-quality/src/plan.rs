@@ -37,6 +37,25 @@ pub struct Plan {
     pub key_avalanche: Vec<(usize, usize)>,
     /// (message bytes, keyset) per key-collision test (keyed hashes only).
     pub key_collisions: Vec<(usize, KeySet)>,
+    /// (message bytes, random seeds) per seed-avalanche test (seeded hashes
+    /// only, as the three below).
+    pub seed_avalanche: Vec<(usize, usize)>,
+    /// (message bytes, random seeds) per seed bit-independence test.
+    pub seed_bit_independence: Vec<(usize, usize)>,
+    /// (message bytes, seedset) per seed-collision test.
+    pub seed_collisions: Vec<(usize, KeySet)>,
+    /// Random seeds beside the eight fixed candidates of the bad-seeds test;
+    /// `None`: no bad-seeds test.
+    pub bad_seeds: Option<usize>,
+    /// (most seed bits set, zero-message lengths) of the seed-zeroes test;
+    /// `None`: none.
+    pub seed_zeroes: Option<(usize, Vec<usize>)>,
+}
+
+/// Zero-message lengths of the seed-zeroes test: every length to `up_to`
+/// bytes, as SMHasher3's Seed Zeroes hashes every length to 1,280.
+fn zero_lengths(up_to: usize) -> Vec<usize> {
+    (0..=up_to).collect()
 }
 
 impl Plan {
@@ -98,6 +117,16 @@ impl Plan {
                 (16, KeySet::Sparse { max_set: 2 }),
                 (16, KeySet::Random { keys: 65536 }),
             ],
+            // SMHasher3's seed avalanche and BIC key lengths, fewer of them.
+            seed_avalanche: vec![(4, 4096), (8, 4096), (16, 4096), (64, 2048), (128, 1024)],
+            seed_bit_independence: vec![(3, 4096), (4, 4096), (8, 4096), (16, 2048)],
+            seed_collisions: vec![
+                (0, KeySet::Sparse { max_set: 3 }),
+                (16, KeySet::Sparse { max_set: 3 }),
+                (16, KeySet::Random { keys: 65536 }),
+            ],
+            bad_seeds: Some(24),
+            seed_zeroes: Some((2, zero_lengths(1280))),
         }
     }
 
@@ -124,6 +153,14 @@ impl Plan {
                 (16, KeySet::Sparse { max_set: 2 }),
                 (16, KeySet::Random { keys: 16384 }),
             ],
+            seed_avalanche: vec![(8, 1024), (64, 512)],
+            seed_bit_independence: vec![(8, 1024)],
+            seed_collisions: vec![
+                (16, KeySet::Sparse { max_set: 2 }),
+                (16, KeySet::Random { keys: 16384 }),
+            ],
+            bad_seeds: Some(8),
+            seed_zeroes: Some((2, zero_lengths(256))),
         }
     }
 }
@@ -140,6 +177,11 @@ pub enum TestKind {
     HashTableBuckets,
     KeyAvalanche,
     KeyCollisions,
+    SeedAvalanche,
+    SeedBitIndependence,
+    SeedCollisions,
+    BadSeeds,
+    SeedZeroes,
 }
 
 impl TestKind {
@@ -153,6 +195,11 @@ impl TestKind {
             TestKind::HashTableBuckets => "hash-table buckets",
             TestKind::KeyAvalanche => "key avalanche",
             TestKind::KeyCollisions => "key collisions",
+            TestKind::SeedAvalanche => "seed avalanche",
+            TestKind::SeedBitIndependence => "seed bit independence",
+            TestKind::SeedCollisions => "seed collisions",
+            TestKind::BadSeeds => "bad seeds",
+            TestKind::SeedZeroes => "seed zeroes",
         }
     }
 }
@@ -193,6 +240,25 @@ pub(crate) enum Case {
         message_bytes: usize,
         keyset: KeySet,
     },
+    SeedAvalanche {
+        message_bytes: usize,
+        seeds: usize,
+    },
+    SeedBitIndependence {
+        message_bytes: usize,
+        seeds: usize,
+    },
+    SeedCollisions {
+        message_bytes: usize,
+        seedset: KeySet,
+    },
+    BadSeeds {
+        random: usize,
+    },
+    SeedZeroes {
+        max_set: usize,
+        lengths: Vec<usize>,
+    },
 }
 
 impl Case {
@@ -206,6 +272,11 @@ impl Case {
             Case::Table { .. } => TestKind::HashTableBuckets,
             Case::KeyAvalanche { .. } => TestKind::KeyAvalanche,
             Case::KeyCollisions { .. } => TestKind::KeyCollisions,
+            Case::SeedAvalanche { .. } => TestKind::SeedAvalanche,
+            Case::SeedBitIndependence { .. } => TestKind::SeedBitIndependence,
+            Case::SeedCollisions { .. } => TestKind::SeedCollisions,
+            Case::BadSeeds { .. } => TestKind::BadSeeds,
+            Case::SeedZeroes { .. } => TestKind::SeedZeroes,
         }
     }
 
@@ -241,13 +312,41 @@ impl Case {
                     format!("{keys} random keys, {message_bytes}-byte message")
                 }
             },
+            Case::SeedAvalanche {
+                message_bytes,
+                seeds,
+            }
+            | Case::SeedBitIndependence {
+                message_bytes,
+                seeds,
+            } => format!("{message_bytes}-byte messages × {seeds} seeds"),
+            Case::SeedCollisions {
+                message_bytes,
+                seedset,
+            } => match seedset {
+                KeySet::Sparse { max_set } => {
+                    format!("seeds with ≤ {max_set} bits set, {message_bytes}-byte message")
+                }
+                KeySet::Random { keys } => {
+                    format!("{keys} random seeds, {message_bytes}-byte message")
+                }
+            },
+            Case::BadSeeds { random } => format!(
+                "8 candidate seeds and {random} random ones × sparse 16-byte and zero messages"
+            ),
+            Case::SeedZeroes { max_set, lengths } => format!(
+                "seeds with ≤ {max_set} bits set × zero messages of {} lengths to {} bytes",
+                lengths.len(),
+                lengths.iter().max().unwrap_or(&0)
+            ),
         }
     }
 }
 
 impl Plan {
-    /// The tests this plan makes of a hash; the key tests only when `keyed`.
-    pub(crate) fn cases(&self, keyed: bool) -> Vec<Case> {
+    /// The tests this plan makes of a hash; the key tests only when
+    /// `keyed`, the seed tests only when `seeded`.
+    pub(crate) fn cases(&self, keyed: bool, seeded: bool) -> Vec<Case> {
         let mut cases = Vec::new();
         for &(key_bytes, keys) in &self.avalanche {
             cases.push(Case::Avalanche { key_bytes, keys });
@@ -285,6 +384,35 @@ impl Plan {
                 cases.push(Case::KeyCollisions {
                     message_bytes,
                     keyset,
+                });
+            }
+        }
+        if seeded {
+            for &(message_bytes, seeds) in &self.seed_avalanche {
+                cases.push(Case::SeedAvalanche {
+                    message_bytes,
+                    seeds,
+                });
+            }
+            for &(message_bytes, seeds) in &self.seed_bit_independence {
+                cases.push(Case::SeedBitIndependence {
+                    message_bytes,
+                    seeds,
+                });
+            }
+            for &(message_bytes, seedset) in &self.seed_collisions {
+                cases.push(Case::SeedCollisions {
+                    message_bytes,
+                    seedset,
+                });
+            }
+            if let Some(random) = self.bad_seeds {
+                cases.push(Case::BadSeeds { random });
+            }
+            if let Some((max_set, lengths)) = &self.seed_zeroes {
+                cases.push(Case::SeedZeroes {
+                    max_set: *max_set,
+                    lengths: lengths.clone(),
                 });
             }
         }
@@ -338,11 +466,22 @@ impl Plan {
         for &(_, keys) in &self.key_avalanche {
             positive("key-avalanche keys", keys)?;
         }
-        for &(_, keyset) in &self.key_collisions {
+        for &(_, keyset) in self.key_collisions.iter().chain(&self.seed_collisions) {
             match keyset {
                 KeySet::Sparse { max_set } => positive("sparse key bits set", max_set)?,
                 KeySet::Random { keys } => at_least("random keys", keys, 2)?,
             }
+        }
+        for &(_, seeds) in self
+            .seed_avalanche
+            .iter()
+            .chain(&self.seed_bit_independence)
+        {
+            positive("seed-avalanche and seed-BIC seeds", seeds)?;
+        }
+        if let Some((max_set, lengths)) = &self.seed_zeroes {
+            positive("seed-zeroes bits set", *max_set)?;
+            at_least("seed-zeroes lengths", lengths.len(), 1)?;
         }
         Ok(())
     }

@@ -20,6 +20,18 @@ pub(crate) struct Subject {
     pub key_len: Option<usize>,
     /// Why the key-sensitivity tests do not apply, when they do not.
     pub unkeyed_reason: Option<String>,
+    /// Seed bytes (4 for a 32-bit seed, 8 for a 64-bit one) of the seed
+    /// tests; `None` when they do not apply.
+    pub seed_len: Option<usize>,
+    /// Why the seed tests do not apply, when they do not.
+    pub unseeded_reason: Option<String>,
+}
+
+/// What the key- and seed-sensitivity tests vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Secret {
+    Key,
+    Seed,
 }
 
 impl Subject {
@@ -52,7 +64,22 @@ impl Subject {
             choice,
             key_len,
             unkeyed_reason: None,
+            seed_len: alg.seed.map(|bits| bits as usize / 8),
+            unseeded_reason: None,
         };
+        match alg.seed {
+            None => subject.unseeded_reason = Some(format!("{} takes no seed", alg.name)),
+            Some(_) => {
+                let seeded = HashParams {
+                    seed: Some(1),
+                    ..HashParams::default()
+                };
+                if let Err(error) = subject.choice.with_params(&seeded) {
+                    subject.seed_len = None;
+                    subject.unseeded_reason = Some(error.to_string());
+                }
+            }
+        }
         match &test_key {
             None => subject.unkeyed_reason = Some(format!("{} takes no key", alg.name)),
             // Find out now, not in a worker thread, whether the backend takes keys.
@@ -81,6 +108,29 @@ impl Subject {
     /// A hasher for one worker thread, at default parameters.
     pub fn worker(&self) -> Worker {
         Worker::new(self.choice.hasher())
+    }
+
+    /// The bytes of a `secret` the tests vary, if this hash has one.
+    pub fn secret_len(&self, secret: Secret) -> Option<usize> {
+        match secret {
+            Secret::Key => self.key_len,
+            Secret::Seed => self.seed_len,
+        }
+    }
+
+    /// A hasher under a key, or under the seed whose little-endian bytes
+    /// are `secret`.
+    pub fn with_secret(&self, secret: Secret, bytes: &[u8]) -> Result<Box<dyn Hasher>, HashError> {
+        match secret {
+            Secret::Key => self.keyed(bytes),
+            Secret::Seed => {
+                let params = HashParams {
+                    seed: Some(first_u64(bytes)),
+                    ..HashParams::default()
+                };
+                Ok(self.choice.with_params(&params)?.hasher())
+            }
+        }
     }
 
     /// A hasher under `key`.

@@ -62,8 +62,13 @@ fn heading(report: &Report) -> String {
         (None, Some(why)) => format!("no key tests: {why}"),
         (None, None) => "no key tests".into(),
     };
+    let seeds = match (&report.seed_bits, &report.seed_tests_skipped) {
+        (Some(bits), _) => format!("seed tests with {bits}-bit seeds"),
+        (None, Some(why)) => format!("no seed tests: {why}"),
+        (None, None) => "no seed tests".into(),
+    };
     format!(
-        "{} on backend {} ({}); {} output bits: avalanche on {}, other tests on the first {}; {keys}\n\
+        "{} on backend {} ({}); {} output bits: avalanche on {}, other tests on the first {}; {keys}; {seeds}\n\
          {} plan, seed {}; alpha {} for the whole run, Bonferroni-corrected over {} tests and their statistics",
         report.algorithm,
         report.backend,
