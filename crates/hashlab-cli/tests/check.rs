@@ -6,10 +6,10 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::peer;
+use common::{peer, Scratch};
 
 fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
@@ -29,29 +29,6 @@ fn run(mut cmd: Command, dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Out
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
     out
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hashlab-check-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn write(&self, name: &str, content: &[u8]) {
-        std::fs::write(self.0.join(name), content).unwrap();
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 const FILES: &[&str] = &[
@@ -205,7 +182,7 @@ fn compare(dir: &Path, tool: &str, theirs: &[&str], ours: &[&str], stdin: Option
 
 #[test]
 fn check_matches_coreutils_byte_for_byte() {
-    let s = Scratch::new("coreutils");
+    let s = Scratch::new("check-coreutils");
     for f in FILES {
         s.write(f, f.as_bytes());
     }
@@ -282,7 +259,7 @@ fn check_matches_coreutils_byte_for_byte() {
 
 #[test]
 fn manifests_of_other_tools_check_ok_and_corruption_fails() {
-    let s = Scratch::new("interop");
+    let s = Scratch::new("check-interop");
     s.write("a.txt", b"abc");
     s.write(
         "b.bin",
@@ -362,7 +339,7 @@ fn manifests_of_other_tools_check_ok_and_corruption_fails() {
 
 #[test]
 fn mixed_algorithms_in_one_tagged_manifest() {
-    let s = Scratch::new("mixed");
+    let s = Scratch::new("check-mixed");
     s.write("f", b"abc");
     let m = "MD5 (f) = 900150983cd24fb0d6963f7d28e17f72\n\
              SHA256 (f) = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n\
@@ -377,7 +354,7 @@ fn mixed_algorithms_in_one_tagged_manifest() {
 
 #[test]
 fn undecidable_algorithm_and_bad_options() {
-    let s = Scratch::new("undecided");
+    let s = Scratch::new("check-undecided");
     s.write("f", b"abc");
     // 16 hex digits and no hint: xxh64? siphash? Not guessed.
     s.write("list", b"44bc2cf5ad770999  f\n");
@@ -432,7 +409,7 @@ fn undecidable_algorithm_and_bad_options() {
 
 #[test]
 fn every_algorithm_round_trips_through_sum_and_check() {
-    let s = Scratch::new("roundtrip");
+    let s = Scratch::new("check-roundtrip");
     s.write("f", b"round trip");
     s.write("odd\\name", b"odd");
     let list = run(hashlab(), s.path(), &["list", "--json"], None);

@@ -4,10 +4,10 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::peer;
+use common::{peer, Scratch};
 
 fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
@@ -30,37 +30,22 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A scratch directory with a few files, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hashlab-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("abc.txt"), b"abc").unwrap();
-        std::fs::write(dir.join("empty"), b"").unwrap();
-        let big: Vec<u8> = (0..300_000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
-        std::fs::write(dir.join("big.bin"), big).unwrap();
-        Scratch(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A scratch directory with abc.txt, an empty file and 300,000 bytes of noise.
+fn scratch(name: &str) -> Scratch {
+    let big: Vec<u8> = (0..300_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    Scratch::with_files(
+        &format!("cli-{name}"),
+        &[("abc.txt", b"abc"), ("empty", b""), ("big.bin", &big)],
+    )
 }
 
 const ABC_SHA256: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 #[test]
 fn gnu_lines_by_default() {
-    let s = Scratch::new("gnu");
+    let s = scratch("gnu");
     let o = run_in(s.path(), &["sum", "abc.txt", "empty"]);
     assert!(o.status.success());
     assert_eq!(
@@ -72,7 +57,7 @@ fn gnu_lines_by_default() {
 
 #[test]
 fn tag_lines_use_the_tools_tags() {
-    let s = Scratch::new("tag");
+    let s = scratch("tag");
     let cases: &[(&[&str], &str)] = &[
         (&["-a", "md5"], "MD5 (abc.txt) = 900150983cd24fb0d6963f7d28e17f72\n"),
         (&["-a", "sha1"], "SHA1 (abc.txt) = a9993e364706816aba3e25717850c26c9cd0d89d\n"),
@@ -115,14 +100,14 @@ fn tag_lines_use_the_tools_tags() {
 
 #[test]
 fn xxh3_lines_always_carry_their_tag() {
-    let s = Scratch::new("xxh3");
+    let s = scratch("xxh3");
     let o = run_in(s.path(), &["sum", "-a", "xxh3-64", "abc.txt"]);
     assert_eq!(stdout(&o), "XXH3 (abc.txt) = 78af5f94892f3950\n");
 }
 
 #[test]
 fn odd_names_are_escaped_like_coreutils() {
-    let s = Scratch::new("escape");
+    let s = scratch("escape");
     for name in ["back\\slash", "new\nline", "carriage\rreturn"] {
         std::fs::write(s.path().join(name), b"abc").unwrap();
     }
@@ -159,7 +144,7 @@ fn standard_input_when_no_file_or_dash() {
 
 #[test]
 fn keys_lengths_and_customization() {
-    let s = Scratch::new("params");
+    let s = scratch("params");
     std::fs::write(s.path().join("key.bin"), [0x0bu8; 20]).unwrap();
     std::fs::write(s.path().join("hi"), b"Hi There").unwrap();
     // RFC 4231 test case 1, key from a file and as hex.
@@ -205,7 +190,7 @@ fn keys_lengths_and_customization() {
 
 #[test]
 fn every_backend_agrees_through_the_cli() {
-    let s = Scratch::new("backends");
+    let s = scratch("backends");
     let list = run_in(s.path(), &["list", "--json"]);
     let algorithms: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     for alg in algorithms.as_array().unwrap() {
@@ -241,7 +226,7 @@ fn every_backend_agrees_through_the_cli() {
 
 #[test]
 fn file_errors_name_the_file_and_the_rest_still_run() {
-    let s = Scratch::new("errors");
+    let s = scratch("errors");
     std::fs::create_dir(s.path().join("dir")).unwrap();
     let o = run_in(s.path(), &["sum", "missing", "abc.txt", "dir"]);
     assert_eq!(o.status.code(), Some(1));
@@ -256,7 +241,7 @@ fn file_errors_name_the_file_and_the_rest_still_run() {
 #[test]
 fn unreadable_file_is_reported() {
     use std::os::unix::fs::PermissionsExt;
-    let s = Scratch::new("unreadable");
+    let s = scratch("unreadable");
     let p = s.path().join("secret");
     std::fs::write(&p, b"x").unwrap();
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
@@ -274,7 +259,7 @@ fn unreadable_file_is_reported() {
 
 #[test]
 fn usage_errors_exit_2_with_one_clear_line() {
-    let s = Scratch::new("usage");
+    let s = scratch("usage");
     let cases: &[(&[&str], &str)] = &[
         (&["-a", "sha265"], "hashlab: unknown algorithm 'sha265'; did you mean: sha224, sha256?\n"),
         (
@@ -326,7 +311,7 @@ fn usage_errors_exit_2_with_one_clear_line() {
 
 #[test]
 fn closed_pipe_ends_quietly_by_sigpipe() {
-    let s = Scratch::new("pipe");
+    let s = scratch("pipe");
     let names: Vec<&str> = std::iter::repeat_n("big.bin", 200).collect();
     let mut child = hashlab()
         .current_dir(s.path())
@@ -354,7 +339,7 @@ fn closed_pipe_ends_quietly_by_sigpipe() {
 
 #[test]
 fn data_formats() {
-    let s = Scratch::new("formats");
+    let s = scratch("formats");
     let o = run_in(s.path(), &["sum", "--json", "abc.txt"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v[0]["file"], "abc.txt");
@@ -407,7 +392,7 @@ fn data_formats() {
 
 #[test]
 fn peer_tools_accept_our_manifests() {
-    let s = Scratch::new("peers");
+    let s = scratch("peers");
     std::fs::write(s.path().join("odd\\name"), b"odd").unwrap();
     let files = ["abc.txt", "empty", "big.bin", "odd\\name"];
     let cases: &[(&str, &[&str], &str, &[&str])] = &[
@@ -460,7 +445,7 @@ fn peer_tools_accept_our_manifests() {
 
 #[test]
 fn sum_output_is_byte_identical_to_coreutils() {
-    let s = Scratch::new("coreutils");
+    let s = scratch("coreutils");
     for name in [
         "plain",
         "sp ace",
@@ -564,7 +549,7 @@ fn completions_and_manual_page() {
     // The build wrote a page per command into target/<profile>/man, and
     // `man --dir` writes the same pages.
     let built = Path::new(env!("HASHLAB_BUILT_MAN_DIR"));
-    let s = Scratch::new("man-pages");
+    let s = scratch("man-pages");
     let o = run_in(s.path(), &["man", "--dir", "pages"]);
     assert!(o.status.success(), "{}", stderr(&o));
     for command in [
@@ -598,7 +583,7 @@ fn completions_and_manual_page() {
 /// base64, so openssl is the oracle where the installed coreutils is older.
 #[test]
 fn digest_forms_match_b3sum_and_openssl() {
-    let s = Scratch::new("forms");
+    let s = scratch("forms");
     let dir = s.path();
     for file in ["abc.txt", "empty", "big.bin"] {
         if let Some(mut b3) = peer("b3sum") {
@@ -644,7 +629,7 @@ fn digest_forms_match_b3sum_and_openssl() {
 
 #[test]
 fn base64_manifests_check_in_both_line_forms() {
-    let s = Scratch::new("b64check");
+    let s = scratch("b64check");
     let dir = s.path();
     for form in [&["--base64"][..], &["--base64", "--tag"]] {
         let mut args = vec!["sum", "-a", "sha384", "-o", "m.b64"];
@@ -664,7 +649,7 @@ fn base64_manifests_check_in_both_line_forms() {
 
 #[test]
 fn raw_output_refuses_what_it_cannot_separate() {
-    let s = Scratch::new("rawrefuse");
+    let s = scratch("rawrefuse");
     let dir = s.path();
     for args in [
         &["sum", "--raw", "abc.txt", "empty"][..],
@@ -684,7 +669,7 @@ fn raw_output_refuses_what_it_cannot_separate() {
 /// where the algorithm has no such parameter or the value is out of range.
 #[test]
 fn parameters_match_b3sum_and_hashlib_and_are_refused_by_name() {
-    let s = Scratch::new("params");
+    let s = scratch("params");
     let dir = s.path();
     for file in ["abc.txt", "empty", "big.bin"] {
         for context in ["", "hashlab 2026-11-24 example context", "é ctx"] {
@@ -852,7 +837,7 @@ fn parameters_match_b3sum_and_hashlib_and_are_refused_by_name() {
 /// form (as `cksum -a crc32b`, whose value is zlib's crc32).
 #[test]
 fn crc32_posix_lines_are_cksums() {
-    let s = Scratch::new("cksum");
+    let s = scratch("cksum");
     let dir = s.path();
     let files = ["abc.txt", "empty", "big.bin"];
     if let Some(mut cksum) = peer("cksum") {

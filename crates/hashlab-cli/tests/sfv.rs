@@ -6,46 +6,31 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::peer;
+use common::{peer, Scratch};
 
 fn hashlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hashlab"))
 }
 
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hashlab-sfv-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("sub dir")).unwrap();
-        let big: Vec<u8> = (0..(1u32 << 20) + 7)
-            .map(|i| (i * 31 % 251) as u8)
-            .collect();
-        for (name, content) in [
-            ("abc.txt", &b"abc"[..]),
+/// A scratch directory with the files of [`FILES`].
+fn scratch(name: &str) -> Scratch {
+    let big: Vec<u8> = (0..(1u32 << 20) + 7)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect();
+    Scratch::with_files(
+        &format!("sfv-{name}"),
+        &[
+            ("abc.txt", b"abc"),
             ("empty", b""),
             ("a b.txt", b"x y"),
             ("c\rr", b"cr"),
             ("big.bin", &big),
             ("sub dir/f 1", b"in a directory"),
-        ] {
-            std::fs::write(dir.join(name), content).unwrap();
-        }
-        Scratch(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+        ],
+    )
 }
 
 const FILES: [&str; 6] = [
@@ -92,7 +77,7 @@ fn after_banner(sfv: &[u8]) -> &[u8] {
 #[test]
 fn rhash_verifies_what_sum_writes() {
     let Some(rhash) = peer("rhash") else { return };
-    let s = Scratch::new("write");
+    let s = scratch("write");
     let dir = s.path();
     let theirs = run(in_dir(rhash, dir), &[&["--sfv"][..], &FILES].concat());
     assert!(theirs.status.success(), "{}", stderr(&theirs));
@@ -154,7 +139,7 @@ fn rhash_verifies_what_sum_writes() {
 #[test]
 fn check_verifies_what_rhash_writes() {
     let Some(rhash) = peer("rhash") else { return };
-    let s = Scratch::new("read");
+    let s = scratch("read");
     let dir = s.path();
     let written = run(in_dir(rhash, dir), &[&["--sfv"][..], &FILES].concat());
     assert!(written.status.success(), "{}", stderr(&written));
@@ -229,7 +214,7 @@ fn check_verifies_what_rhash_writes() {
 /// in any manifest: counted, named with --warn, failed with --strict.
 #[test]
 fn other_lines_in_an_sfv_file_are_improperly_formatted() {
-    let s = Scratch::new("mixed");
+    let s = scratch("mixed");
     let dir = s.path();
     std::fs::write(
         dir.join("m.sfv"),
@@ -255,7 +240,7 @@ fn other_lines_in_an_sfv_file_are_improperly_formatted() {
 /// error naming the problem, before any output.
 #[test]
 fn sfv_refuses_other_algorithms_and_forms() {
-    let s = Scratch::new("refuse");
+    let s = scratch("refuse");
     for (args, says) in [
         (&["-a", "sha256"][..], "not sha256"),
         (&["-a", "crc32,md5"], "not md5"),
@@ -284,7 +269,7 @@ fn sfv_refuses_other_algorithms_and_forms() {
 /// for an unreadable file.
 #[test]
 fn names_sfv_cannot_hold_are_refused() {
-    let s = Scratch::new("names");
+    let s = scratch("names");
     let dir = s.path();
     let refused = ["n\nl", ";semi", "#hash", " lead", "trail ", "back\\slash"];
     for name in refused {
@@ -329,7 +314,7 @@ fn names_sfv_cannot_hold_are_refused() {
 /// fields (aligned columns, a tab) as rhash takes them.
 #[test]
 fn windows_sfv_files_are_read_as_rhash_reads_them() {
-    let s = Scratch::new("windows");
+    let s = scratch("windows");
     let dir = s.path();
     std::fs::write(
         dir.join("win.sfv"),

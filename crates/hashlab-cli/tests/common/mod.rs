@@ -3,8 +3,50 @@
 // Each test file uses only some of these.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// A directory of one test's own under the system's temporary directory,
+/// removed when dropped.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty one; `name` keeps a test binary's tests apart (the process
+    /// id keeps binaries apart).
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("hashlab-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// One holding these files (names relative to it; parent directories made).
+    pub fn with_files(name: &str, files: &[(&str, &[u8])]) -> Scratch {
+        let scratch = Scratch::new(name);
+        for (file, content) in files {
+            scratch.write(file, content);
+        }
+        scratch
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn write(&self, name: &str, content: &[u8]) {
+        let path = self.0.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, content).unwrap();
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
 
 /// Runs the `hashlab` binary under test in `dir`.
 pub fn hashlab_in(dir: &Path, args: &[&str]) -> Output {
