@@ -193,6 +193,7 @@ pub fn features_consulted(backend: &Backend) -> Vec<&'static str> {
     out
 }
 
+#[allow(dead_code)] // unused with every backend feature off
 pub(crate) const fn x86(label: &'static str, needs: &'static [Need]) -> CodePath {
     CodePath {
         arch: "x86_64",
@@ -201,6 +202,7 @@ pub(crate) const fn x86(label: &'static str, needs: &'static [Need]) -> CodePath
     }
 }
 
+#[allow(dead_code)] // unused with every backend feature off
 pub(crate) const fn arm(label: &'static str, needs: &'static [Need]) -> CodePath {
     CodePath {
         arch: "aarch64",
@@ -209,11 +211,13 @@ pub(crate) const fn arm(label: &'static str, needs: &'static [Need]) -> CodePath
     }
 }
 
+#[allow(dead_code)] // unused with every backend feature off
 pub(crate) const fn dispatch(paths: &'static [CodePath], fallback: &'static str) -> Dispatch {
     Dispatch { paths, fallback }
 }
 
 /// Code with no SIMD path: what runs is the fallback, whatever the CPU.
+#[allow(dead_code)] // unused with every backend feature off
 pub(crate) const fn scalar(fallback: &'static str) -> Dispatch {
     Dispatch {
         paths: &[],

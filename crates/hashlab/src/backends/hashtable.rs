@@ -15,6 +15,7 @@
 
 use std::hash::{BuildHasher, Hasher as _};
 
+use super::one_shot_when_idle;
 use crate::dispatch::Dispatch;
 use crate::{Backend, Config, Hasher};
 
@@ -138,12 +139,9 @@ impl<L: Lanes> Hasher for Streamed<L> {
     }
 
     fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
-        if self.length == 0 {
-            out.copy_from_slice(&L::one_shot(data, self.seed).to_be_bytes());
-        } else {
-            self.update(data);
-            self.finalize_into_reset(out);
-        }
+        one_shot_when_idle(self, self.length == 0, data, out, |h, data, out| {
+            out.copy_from_slice(&L::one_shot(data, h.seed).to_be_bytes())
+        })
     }
 
     fn reset(&mut self) {
@@ -401,12 +399,10 @@ impl Hasher for FoldHash {
     }
 
     fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
-        if self.message.is_empty() {
-            out.copy_from_slice(&Self::value(&self.state, data).to_be_bytes());
-        } else {
-            self.update(data);
-            self.finalize_into_reset(out);
-        }
+        let idle = self.message.is_empty();
+        one_shot_when_idle(self, idle, data, out, |h, data, out| {
+            out.copy_from_slice(&Self::value(&h.state, data).to_be_bytes())
+        })
     }
 
     fn reset(&mut self) {

@@ -127,6 +127,26 @@ impl<T: Clone + Send + 'static> WithOneShot<T> {
     }
 }
 
+/// [`Hasher::hash_message_into`] for a hasher with a faster one-shot
+/// function: that function while nothing is absorbed (`idle`: the digest is
+/// the same), else the absorbed prefix goes first, through update and
+/// finalize, as the trait's default does.
+#[allow(dead_code)] // used by the xxh and fasthash features' backends
+pub(crate) fn one_shot_when_idle<H: Hasher>(
+    hasher: &mut H,
+    idle: bool,
+    data: &[u8],
+    out: &mut [u8],
+    one_shot: impl FnOnce(&H, &[u8], &mut [u8]),
+) {
+    if idle {
+        one_shot(hasher, data, out)
+    } else {
+        hasher.update(data);
+        hasher.finalize_into_reset(out);
+    }
+}
+
 impl<T: Clone + Send + 'static> Hasher for WithOneShot<T> {
     fn update(&mut self, data: &[u8]) {
         self.pending = true;
@@ -137,13 +157,10 @@ impl<T: Clone + Send + 'static> Hasher for WithOneShot<T> {
         self.native.finalize_into_reset(out)
     }
     fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
-        if self.pending {
-            self.update(data);
-            self.finalize_into_reset(out);
-        } else {
-            assert_eq!(out.len(), self.native.out_len, "output buffer length");
-            (self.one_shot)(self.seed, data, out)
-        }
+        one_shot_when_idle(self, !self.pending, data, out, |h, data, out| {
+            assert_eq!(out.len(), h.native.out_len, "output buffer length");
+            (h.one_shot)(h.seed, data, out)
+        })
     }
     fn reset(&mut self) {
         self.pending = false;
@@ -224,6 +241,7 @@ pub(crate) struct Snapshot<T> {
 }
 
 impl<T: Clone + Send + 'static> Snapshot<T> {
+    #[allow(dead_code)] // unused with every backend feature off
     pub fn new(
         initial: T,
         out_len: usize,
