@@ -101,25 +101,26 @@ impl<T: Clone + Send + 'static> Hasher for Native<T> {
     }
 }
 
-/// A [`Native`] whose library also has a one-shot function, which is what a
-/// hash table calls on a short key and what [`Hasher::hash_message_into`]
-/// uses when no input is pending (xxHash's streaming state costs more to
-/// reset than a short key costs to hash).
+/// A streaming hasher (a [`Native`] or [`Snapshot`]) whose library also has
+/// a one-shot function, which is what a hash table calls on a short key and
+/// what [`Hasher::hash_message_into`] uses when no input is pending
+/// (xxHash's streaming state costs more to set up and reset than a short
+/// key costs to hash).
 #[allow(dead_code)]
 #[derive(Clone)]
-pub(crate) struct WithOneShot<T> {
-    pub native: Native<T>,
+pub(crate) struct WithOneShot<H> {
+    pub inner: H,
     pub seed: u64,
     pub one_shot: fn(u64, &[u8], &mut [u8]),
     /// True while input is absorbed and not yet finalized.
     pub pending: bool,
 }
 
-impl<T: Clone + Send + 'static> WithOneShot<T> {
+impl<H: Hasher + Clone + 'static> WithOneShot<H> {
     #[allow(dead_code)]
-    pub fn new(native: Native<T>, seed: u64, one_shot: fn(u64, &[u8], &mut [u8])) -> Self {
+    pub fn new(inner: H, seed: u64, one_shot: fn(u64, &[u8], &mut [u8])) -> Self {
         WithOneShot {
-            native,
+            inner,
             seed,
             one_shot,
             pending: false,
@@ -147,27 +148,27 @@ pub(crate) fn one_shot_when_idle<H: Hasher>(
     }
 }
 
-impl<T: Clone + Send + 'static> Hasher for WithOneShot<T> {
+impl<H: Hasher + Clone + 'static> Hasher for WithOneShot<H> {
     fn update(&mut self, data: &[u8]) {
         self.pending = true;
-        self.native.update(data)
+        self.inner.update(data)
     }
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
         self.pending = false;
-        self.native.finalize_into_reset(out)
+        self.inner.finalize_into_reset(out)
     }
     fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
         one_shot_when_idle(self, !self.pending, data, out, |h, data, out| {
-            assert_eq!(out.len(), h.native.out_len, "output buffer length");
+            assert_eq!(out.len(), h.inner.output_len(), "output buffer length");
             (h.one_shot)(h.seed, data, out)
         })
     }
     fn reset(&mut self) {
         self.pending = false;
-        self.native.reset()
+        self.inner.reset()
     }
     fn output_len(&self) -> usize {
-        self.native.output_len()
+        self.inner.output_len()
     }
     fn box_clone(&self) -> Box<dyn Hasher> {
         Box::new(self.clone())

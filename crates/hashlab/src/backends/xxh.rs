@@ -37,41 +37,73 @@ fn twox() -> Vec<Backend> {
     vec![
         Backend::new("xxh32", "twox-hash", WHAT, |config| {
             // The registry has checked that the seed fits in 32 bits.
-            Ok(Box::new(Snapshot::new(
+            let streaming = Snapshot::new(
                 twox_hash::XxHash32::with_seed(config.seed as u32),
                 4,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&(h.finish() as u32).to_be_bytes()),
+            );
+            Ok(Box::new(WithOneShot::new(
+                streaming,
+                config.seed,
+                |seed, data, out| {
+                    let value = twox_hash::XxHash32::oneshot(seed as u32, data);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
             )))
         })
         .with_parameters()
         .with_dispatch(&SCALAR),
         Backend::new("xxh64", "twox-hash", WHAT, |config| {
-            Ok(Box::new(Snapshot::new(
+            let streaming = Snapshot::new(
                 twox_hash::XxHash64::with_seed(config.seed),
                 8,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
+            );
+            Ok(Box::new(WithOneShot::new(
+                streaming,
+                config.seed,
+                |seed, data, out| {
+                    let value = twox_hash::XxHash64::oneshot(seed, data);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
             )))
         })
         .with_parameters()
         .with_dispatch(&SCALAR),
         Backend::new("xxh3-64", "twox-hash", WHAT, |config| {
-            Ok(Box::new(Snapshot::new(
+            let streaming = Snapshot::new(
                 twox_hash::XxHash3_64::with_seed(config.seed),
                 8,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish().to_be_bytes()),
+            );
+            Ok(Box::new(WithOneShot::new(
+                streaming,
+                config.seed,
+                |seed, data, out| {
+                    let value = twox_hash::XxHash3_64::oneshot_with_seed(seed, data);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
             )))
         })
         .with_parameters()
         .with_dispatch(&TWOX_XXH3),
         Backend::new("xxh3-128", "twox-hash", WHAT, |config| {
-            Ok(Box::new(Snapshot::new(
+            let streaming = Snapshot::new(
                 twox_hash::XxHash3_128::with_seed(config.seed),
                 16,
                 |h, data| h.write(data),
                 |h, out| out.copy_from_slice(&h.finish_128().to_be_bytes()),
+            );
+            Ok(Box::new(WithOneShot::new(
+                streaming,
+                config.seed,
+                |seed, data, out| {
+                    let value = twox_hash::XxHash3_128::oneshot_with_seed(seed, data);
+                    out.copy_from_slice(&value.to_be_bytes())
+                },
             )))
         })
         .with_parameters()
