@@ -678,21 +678,22 @@ impl<const RATE: usize> ParallelHash<RATE> {
         // full or not, waits for finalization, as n counts it there.
         let whole = data.len().saturating_sub(1) / self.block * self.block;
         let (blocks, rest) = data.split_at(whole);
-        if self.parallel && blocks.len() > self.block {
-            use rayon::prelude::*;
-            for batch in blocks.chunks(self.block * PARALLEL_HASH_BATCH) {
-                let mut chaining = vec![0u8; batch.len() / self.block * Self::CHAINING];
+        for batch in blocks.chunks(self.block * PARALLEL_HASH_BATCH) {
+            let mut chaining = vec![0u8; batch.len() / self.block * Self::CHAINING];
+            if self.parallel && batch.len() > self.block {
+                use rayon::prelude::*;
                 chaining
                     .par_chunks_mut(Self::CHAINING)
                     .zip(batch.par_chunks(self.block))
                     .for_each(|(out, leaf)| Self::chaining_value(leaf, out));
-                Update::update(&mut self.outer, &chaining);
-                self.leaves += (batch.len() / self.block) as u64;
+            } else {
+                chaining
+                    .chunks_mut(Self::CHAINING)
+                    .zip(batch.chunks(self.block))
+                    .for_each(|(out, leaf)| Self::chaining_value(leaf, out));
             }
-        } else {
-            for leaf in blocks.chunks(self.block) {
-                self.absorb_leaf(leaf);
-            }
+            Update::update(&mut self.outer, &chaining);
+            self.leaves += (batch.len() / self.block) as u64;
         }
         self.leaf.extend_from_slice(rest);
     }
