@@ -130,6 +130,8 @@ for _a in [
     Alg("cshake256", 64, lens=(1, None), custom=True),
     Alg("parallelhash128", 32, lens=(1, None), custom=True),
     Alg("parallelhash256", 64, lens=(1, None), custom=True),
+    Alg("tuplehash128", 32, lens=(1, None), custom=True),
+    Alg("tuplehash256", 64, lens=(1, None), custom=True),
 ]:
     ALGS[_a.name] = _a
 del _a
@@ -740,6 +742,30 @@ def parallel_hash(bits, data, custom, out_len, block=PARALLEL_HASH_BLOCK):
     return x.read(out_len)
 
 
+def tuple_hash(bits, parts, custom, out_len):
+    """TupleHash128/256 as NIST SP 800-185 section 5 defines it:
+    cSHAKE(encode_string(X_1) || ... || encode_string(X_n) || right_encode(L),
+    L, N = "TupleHash", S). The encodings are written here, the sponge is
+    pycryptodome's cSHAKE; where pycryptodome's own TupleHash takes the
+    length (8 bytes or more) the two must agree, and the self-check holds
+    this one to NIST's samples. A message is the tuple of one string."""
+    from Crypto.Hash.cSHAKE128 import cSHAKE_XOF
+    x = cSHAKE_XOF(data=None, custom=custom, capacity=2 * bits, function=b"TupleHash")
+    for part in parts:
+        x.update(_left_encode(8 * len(part)) + bytes(part))
+    x.update(_right_encode(8 * out_len))
+    ours = x.read(out_len)
+    if out_len >= 8:
+        from Crypto.Hash import TupleHash128, TupleHash256
+        T = TupleHash128 if bits == 128 else TupleHash256
+        h = T.new(digest_bytes=out_len, custom=custom)
+        for part in parts:
+            h.update(bytes(part))
+        if h.digest() != ours:
+            raise AssertionError("TupleHash over cSHAKE disagrees with pycryptodome TupleHash")
+    return ours
+
+
 # ---------------------------------------------------------------------------
 # The oracle dispatcher
 # ---------------------------------------------------------------------------
@@ -834,6 +860,12 @@ ORACLE_TEXT = {
     "parallelhash256": "SP 800-185 ParallelHash256 with B = 8192 built in scripts/gen_vectors.py: "
                        "hashlib SHAKE256 leaves, pycryptodome cSHAKE256 outer sponge; held to "
                        "NIST's ParallelHash samples (B = 8)",
+    "tuplehash128": "SP 800-185 TupleHash128 of the one-string tuple (message) built in "
+                    "scripts/gen_vectors.py on pycryptodome's cSHAKE128, equal to pycryptodome's "
+                    "TupleHash128 wherever that takes the length (>= 8 bytes); held to NIST's samples",
+    "tuplehash256": "SP 800-185 TupleHash256 of the one-string tuple (message) built in "
+                    "scripts/gen_vectors.py on pycryptodome's cSHAKE256, equal to pycryptodome's "
+                    "TupleHash256 wherever that takes the length (>= 8 bytes); held to NIST's samples",
     "cshake128": "pycryptodome cSHAKE128 (N empty, S the customization string)",
     "cshake256": "pycryptodome cSHAKE256 (N empty, S the customization string)",
     "kmac128": "pycryptodome KMAC128 (keys >= 16 bytes, tags >= 8 bytes); other keys/lengths "
@@ -888,6 +920,8 @@ ORACLE_SHORT = {
     "kmacxof128": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
     "kmacxof256": "the cSHAKE-based KMACXOF of scripts/gen_vectors.py",
     "cshake128": "pycryptodome cSHAKE128", "cshake256": "pycryptodome cSHAKE256",
+    "tuplehash128": "pycryptodome TupleHash128 and the cSHAKE-based TupleHash of scripts/gen_vectors.py",
+    "tuplehash256": "pycryptodome TupleHash256 and the cSHAKE-based TupleHash of scripts/gen_vectors.py",
     "parallelhash128": "the ParallelHash of scripts/gen_vectors.py", "parallelhash256": "the ParallelHash of scripts/gen_vectors.py",
     "kmac128": "pycryptodome KMAC128 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
     "kmac256": "pycryptodome KMAC256 and the cSHAKE-based KMAC of scripts/gen_vectors.py",
@@ -1083,6 +1117,8 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
                            custom or b"", L, xof=True)
     if alg in ("parallelhash128", "parallelhash256"):
         return parallel_hash(int(alg[12:]), msg, custom or b"", L)
+    if alg in ("tuplehash128", "tuplehash256"):
+        return tuple_hash(int(alg[9:]), [msg], custom or b"", L)
     if alg in ("cshake128", "cshake256"):
         from Crypto.Hash import cSHAKE128, cSHAKE256
         C = cSHAKE128 if alg == "cshake128" else cSHAKE256
@@ -1250,6 +1286,24 @@ def self_check():
     for bits, custom, out_len, value in samples:
         if parallel_hash(bits, x, custom, out_len, block=8).hex() != value:
             raise AssertionError("ParallelHash%d misses NIST's sample (S=%r)" % (bits, custom))
+    # 4e. TupleHash (built here) against NIST's SP 800-185 samples: tuples of
+    #     two and three strings, S empty and "My Tuple App".
+    a, b, c = bytes(range(0, 3)), bytes(range(0x10, 0x16)), bytes(range(0x20, 0x29))
+    app = b"My Tuple App"
+    samples = [
+        (128, (a, b), b"", 32, "c5d8786c1afb9b82111ab34b65b2c0048fa64e6d48e263264ce1707d3ffc8ed1"),
+        (128, (a, b), app, 32, "75cdb20ff4db1154e841d758e24160c54bae86eb8c13e7f5f40eb35588e96dfb"),
+        (128, (a, b, c), app, 32, "e60f202c89a2631eda8d4c588ca5fd07f39e5151998deccf973adb3804bb6e84"),
+        (256, (a, b), b"", 64, "cfb7058caca5e668f81a12a20a2195ce97a925f1dba3e7449a56f82201ec6073"
+                               "11ac2696b1ab5ea2352df1423bde7bd4bb78c9aed1a853c78672f9eb23bbe194"),
+        (256, (a, b), app, 64, "147c2191d5ed7efd98dbd96d7ab5a11692576f5fe2a5065f3e33de6bba9f3aa1"
+                               "c4e9a068a289c61c95aab30aee1e410b0b607de3620e24a4e3bf9852a1d4367e"),
+        (256, (a, b, c), app, 64, "45000be63f9b6bfd89f54717670f69a9bc763591a4f05c50d68891a744bcc6e7"
+                                  "d6d5b5e82c018da999ed35b0bb49c9678e526abd8e85c13ed254021db9e790ce"),
+    ]
+    for bits, parts, custom, out_len, value in samples:
+        if tuple_hash(bits, parts, custom, out_len).hex() != value:
+            raise AssertionError("TupleHash%d misses NIST's sample (S=%r)" % (bits, custom))
     # 5. Every published record, every algorithm.
     counts = {}
     files = sorted(f for f in os.listdir(PUBLISHED) if f.endswith(".vec"))
@@ -1342,6 +1396,10 @@ CUSTOM_LENS = {
     # one block at |S| = 150 (128) / 118 (256).
     "parallelhash128": [1, 15, 16, 100, 148, 149, 150, 151, 168, 200, 255, 256, 500],
     "parallelhash256": [1, 15, 16, 100, 116, 117, 118, 119, 136, 200, 255, 256, 500],
+    # bytepad(encode_string("TupleHash") || encode_string(S), rate) fills one
+    # block at |S| = 152 (128) / 120 (256).
+    "tuplehash128": [1, 15, 16, 100, 151, 152, 153, 154, 168, 200, 255, 256, 500],
+    "tuplehash256": [1, 15, 16, 100, 119, 120, 121, 122, 136, 200, 255, 256, 500],
 }
 
 

@@ -508,3 +508,77 @@ fn an_interrupt_ends_a_run_waiting_on_an_empty_pipe() {
     );
     assert_eq!(leftovers(&d), Vec::<String>::new());
 }
+
+/// TupleHash encodes its input's length before the bytes. Every way of
+/// giving `sum` the same bytes, whether the length is known first (a file,
+/// standard input redirected from one, a map or a reader thread) or only at
+/// the end (a pipe, a FIFO, a /proc file: held, then spooled past 8 MiB),
+/// gives the digest of the one-string tuple, alone or beside another hash.
+#[test]
+fn length_first_hashes_read_every_kind_of_input_alike() {
+    let d = Dir::new("tuplehash");
+    // Past the bound up to which an input of unknown size is kept in memory.
+    let large: Vec<u8> = (0..(9u32 << 20) + 3)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
+    std::fs::write(d.path().join("large"), &large).unwrap();
+    std::fs::write(d.path().join("abc"), b"abc").unwrap();
+    let bin = env!("CARGO_BIN_EXE_hashlab");
+    let shell = |script: &str| -> String {
+        let o = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .arg(bin)
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{script}: {}", text(&o.stderr));
+        first_field(&o.stdout)
+    };
+    // pycryptodome's TupleHash128 of the tuple ("abc",).
+    assert_eq!(
+        shell("exec \"$0\" sum -a tuplehash128 abc"),
+        "873195cadfea6bc6a71cdd903da87afb49fd232d71db817c3abcad48ad8a7898"
+    );
+    for alg in ["tuplehash128", "tuplehash256"] {
+        let reference = shell(&format!("exec \"$0\" sum -a {alg} large"));
+        for (how, script) in [
+            (
+                "read, not mapped",
+                format!("exec \"$0\" sum --no-mmap -a {alg} large"),
+            ),
+            (
+                "stdin from the file",
+                format!("exec \"$0\" sum -a {alg} < large"),
+            ),
+            ("a pipe", format!("cat large | \"$0\" sum -a {alg}")),
+            ("<(...)", format!("exec \"$0\" sum -a {alg} <(cat large)")),
+            (
+                "on two threads",
+                format!("exec \"$0\" sum -j 2 -a {alg} abc large | tail -1"),
+            ),
+        ] {
+            assert_eq!(shell(&script), reference, "{alg}, {how}");
+        }
+        // Beside a hash that does not need the length, in one pass.
+        let o = Command::new(bin)
+            .args(["sum", "-a", &format!("sha256,{alg}"), "large"])
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let lines = text(&o.stdout);
+        assert!(
+            lines.lines().any(|l| l.starts_with(&reference)),
+            "{alg} beside sha256: {lines}"
+        );
+        // A file whose size (0) is not its length.
+        if std::path::Path::new("/proc/version").exists() {
+            assert_eq!(
+                shell(&format!("exec \"$0\" sum -a {alg} /proc/version")),
+                shell(&format!("cat /proc/version | \"$0\" sum -a {alg}")),
+                "{alg} of /proc/version"
+            );
+        }
+    }
+}

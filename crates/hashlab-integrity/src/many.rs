@@ -23,6 +23,8 @@ pub struct Fanout {
     /// Feed the hashers on separate cores (rayon), so a pass costs about the
     /// slowest algorithm rather than the sum of them.
     parallel: bool,
+    /// One of the hashers encodes the input's length before its bytes.
+    length_first: bool,
 }
 
 /// Below this, handing a chunk to other threads costs more than hashing it.
@@ -32,7 +34,12 @@ impl Fanout {
     pub fn new(hashers: Vec<Box<dyn Hasher>>) -> Fanout {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let parallel = hashers.len() > 1 && cores > 1;
-        Fanout { hashers, parallel }
+        let length_first = hashers.iter().any(|h| h.needs_length_first());
+        Fanout {
+            hashers,
+            parallel,
+            length_first,
+        }
     }
 
     /// Turns the per-update parallelism off (when files already run on every core).
@@ -66,6 +73,14 @@ impl Hasher for Fanout {
             }
         }
     }
+    fn needs_length_first(&self) -> bool {
+        self.length_first
+    }
+    fn announce_length(&mut self, len: u64) {
+        for h in &mut self.hashers {
+            h.announce_length(len);
+        }
+    }
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
         let mut at = 0;
         for h in &mut self.hashers {
@@ -86,6 +101,7 @@ impl Hasher for Fanout {
         Box::new(Fanout {
             hashers: self.hashers.iter().map(|h| h.box_clone()).collect(),
             parallel: self.parallel,
+            length_first: self.length_first,
         })
     }
 }
@@ -157,13 +173,23 @@ fn stamp(meta: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
 
 /// An input whose length is not known before it is read (a pipe, a FIFO, a
 /// file whose size is not its length) is kept in memory up to this many
-/// bytes, and beyond that in an anonymous temporary file: git's header
-/// comes before the bytes and holds their count.
-pub const GIT_BLOB_MEMORY: usize = 8 << 20;
+/// bytes, and beyond that in an anonymous temporary file, where the length
+/// must come before the bytes: git's blob header, TupleHash's encoding.
+pub const UNKNOWN_LENGTH_MEMORY: usize = 8 << 20;
 
 /// git's object header for a blob of `len` bytes.
 fn git_blob_header(len: u64) -> Vec<u8> {
     format!("blob {len}\0").into_bytes()
+}
+
+/// Tells `hasher` the length of the input about to be fed: git's header for
+/// a blob, else the announcement a length-first hash (TupleHash) encodes.
+fn begin_input(hasher: &mut dyn Hasher, len: u64, git_blob: bool) {
+    if git_blob {
+        hasher.update(&git_blob_header(len));
+    } else {
+        hasher.announce_length(len);
+    }
 }
 
 /// Hashes one input with every hasher of `fanout`.
@@ -185,18 +211,18 @@ pub fn hash_input(
             let file = std::fs::File::open(path)?;
             let before = file.metadata()?;
             let file_again = file.try_clone()?;
-            let hashed = if !job.git_blob {
+            let hashed = if !job.git_blob && !fanout.needs_length_first() {
                 hash_open_file(file, &before, fanout, buffer, &job.strategy, &job.cancel)?
             } else if before.is_dir() {
                 return Err(io::Error::from_raw_os_error(21));
             } else if size_is_length(&file, &before) {
-                fanout.update(&git_blob_header(before.len()));
+                begin_input(fanout, before.len(), job.git_blob);
                 let hashed =
                     hash_open_file(file, &before, fanout, buffer, &job.strategy, &job.cancel)?;
                 if hashed.bytes != before.len() && stamp(&file_again.metadata()?) == stamp(&before)
                 {
                     return Err(io::Error::other(format!(
-                        "its size ({} bytes) is not its length ({} bytes read), so its git header was wrong",
+                        "its size ({} bytes) is not its length ({} bytes read), so the length hashed before its bytes was wrong",
                         before.len(),
                         hashed.bytes
                     )));
@@ -207,11 +233,12 @@ pub fn hash_input(
                 let mut reader = crate::read::Waiting::new(&file, &job.cancel);
                 #[cfg(not(unix))]
                 let mut reader = &file;
-                hash_git_blob_of_unknown_length(
+                hash_of_unknown_length(
                     &mut reader,
                     fanout,
                     buffer,
-                    GIT_BLOB_MEMORY,
+                    UNKNOWN_LENGTH_MEMORY,
+                    job.git_blob,
                     &job.cancel,
                 )?
             };
@@ -240,38 +267,53 @@ pub fn hash_input(
 }
 
 /// Standard input: read until it ends (waiting, where it is a pipe or a
-/// terminal, no longer than a cancel). For a git blob its length comes from
-/// its size where it is a regular file whose size is its length, else from
-/// reading it first.
+/// terminal, no longer than a cancel). Where the length must come first (a
+/// git blob, TupleHash), it comes from stdin's size where that is a regular
+/// file whose size is its length, else from reading it first.
 fn hash_stdin(fanout: &mut Fanout, buffer: &mut ReadBuffer, job: &HashJob) -> io::Result<Hashed> {
     let stdin = io::stdin();
+    let length_first = job.git_blob || fanout.needs_length_first();
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
         let mut reader = crate::read::Waiting::new(&stdin, &job.cancel);
-        if !job.git_blob {
+        if !length_first {
             return hash_reader(&mut reader, fanout, buffer, &job.cancel);
         }
         if let Some(len) = stdin_length(stdin.as_fd()) {
-            fanout.update(&git_blob_header(len));
+            begin_input(fanout, len, job.git_blob);
             let hashed = hash_reader(&mut reader, fanout, buffer, &job.cancel)?;
             if hashed.bytes != len {
                 return Err(io::Error::other(format!(
-                    "{} bytes were read where its size promised {len}, so its git header was wrong",
+                    "{} bytes were read where its size promised {len}, so the length hashed before its bytes was wrong",
                     hashed.bytes
                 )));
             }
             return Ok(hashed);
         }
-        hash_git_blob_of_unknown_length(&mut reader, fanout, buffer, GIT_BLOB_MEMORY, &job.cancel)
+        hash_of_unknown_length(
+            &mut reader,
+            fanout,
+            buffer,
+            UNKNOWN_LENGTH_MEMORY,
+            job.git_blob,
+            &job.cancel,
+        )
     }
     #[cfg(not(unix))]
     {
         let mut reader = stdin.lock();
-        if !job.git_blob {
+        if !length_first {
             return hash_reader(&mut reader, fanout, buffer, &job.cancel);
         }
-        hash_git_blob_of_unknown_length(&mut reader, fanout, buffer, GIT_BLOB_MEMORY, &job.cancel)
+        hash_of_unknown_length(
+            &mut reader,
+            fanout,
+            buffer,
+            UNKNOWN_LENGTH_MEMORY,
+            job.git_blob,
+            &job.cancel,
+        )
     }
 }
 
@@ -293,15 +335,17 @@ fn stdin_length(fd: std::os::fd::BorrowedFd<'_>) -> Option<u64> {
         .map(|at| meta.len().saturating_sub(at))
 }
 
-/// A git blob id of `reader`'s bytes, whose count is only known once they
-/// are read: up to `memory` bytes are held in memory, the rest spooled to an
-/// anonymous temporary file (gone when closed, even if we die), then the
-/// header and the bytes are hashed.
-pub(crate) fn hash_git_blob_of_unknown_length(
+/// The digest of `reader`'s bytes, whose count must be hashed before them
+/// (a git blob id, TupleHash) but is only known once they are read: up to
+/// `memory` bytes are held in memory, the rest spooled to an anonymous
+/// temporary file (gone when closed, even if we die), then the length and
+/// the bytes are hashed.
+pub(crate) fn hash_of_unknown_length(
     reader: &mut dyn Read,
     hasher: &mut dyn Hasher,
     buffer: &mut ReadBuffer,
     memory: usize,
+    git_blob: bool,
     cancel: &Cancel,
 ) -> io::Result<Hashed> {
     let result = (|| {
@@ -339,7 +383,7 @@ pub(crate) fn hash_git_blob_of_unknown_length(
             };
             file.write_all(&buf[..n]).map_err(spooling)?;
         }
-        hasher.update(&git_blob_header(total));
+        begin_input(hasher, total, git_blob);
         hasher.update(&held);
         if let Some(mut file) = spool {
             file.seek(io::SeekFrom::Start(0))?;
@@ -621,11 +665,12 @@ mod tests {
         // All in memory, spooled from the start, spooled mid-way, exactly at the bound.
         for memory in [1 << 20, 0, 10, 99_999, 100_000] {
             let mut h = fanout(&["sha1", "sha256"]);
-            let got = hash_git_blob_of_unknown_length(
+            let got = hash_of_unknown_length(
                 &mut Trickle(&data, 777),
                 &mut h,
                 &mut ReadBuffer::new(4096),
                 memory,
+                true,
                 &Cancel::new(),
             )
             .unwrap();
@@ -639,11 +684,12 @@ mod tests {
         ] {
             for memory in [0, 1 << 20] {
                 let mut h = fanout(&["sha1"]);
-                let got = hash_git_blob_of_unknown_length(
+                let got = hash_of_unknown_length(
                     &mut Trickle(bytes, 1),
                     &mut h,
                     &mut ReadBuffer::default(),
                     memory,
+                    true,
                     &Cancel::new(),
                 )
                 .unwrap();
@@ -654,11 +700,12 @@ mod tests {
         let cancel = Cancel::new();
         cancel.cancel();
         let mut h = fanout(&["sha1"]);
-        let err = hash_git_blob_of_unknown_length(
+        let err = hash_of_unknown_length(
             &mut Trickle(&data, 777),
             &mut h,
             &mut ReadBuffer::new(4096),
             0,
+            true,
             &cancel,
         )
         .unwrap_err();

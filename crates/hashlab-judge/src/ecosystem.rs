@@ -416,6 +416,18 @@ const PYTHON_MODULES: &[(&str, &str, &[&str])] = &[
     ),
     ("Crypto.Hash.KMAC128", "pycryptodome", &["kmac128"]),
     ("Crypto.Hash.KMAC256", "pycryptodome", &["kmac256"]),
+    ("Crypto.Hash.cSHAKE128", "pycryptodome", &["cshake128"]),
+    ("Crypto.Hash.cSHAKE256", "pycryptodome", &["cshake256"]),
+    (
+        "Crypto.Hash.TupleHash128",
+        "pycryptodome",
+        &["tuplehash128"],
+    ),
+    (
+        "Crypto.Hash.TupleHash256",
+        "pycryptodome",
+        &["tuplehash256"],
+    ),
 ];
 
 const PYTHON_PROBE: &str = r#"

@@ -400,11 +400,19 @@ impl ObjectReader {
         let mut pending: Option<Pending> = None;
         self.stream(objects, &mut |unit, chunk| {
             let object = &objects[unit.object];
-            let state = pending.get_or_insert(Pending {
-                object: unit.object,
-                bytes: 0,
-                failed: None,
-            });
+            let state = match &mut pending {
+                Some(state) => state,
+                None => {
+                    // The store said how long the object is: a length-first
+                    // hash (TupleHash) streams it; ranges that disagree fail.
+                    fanout.announce_length(object.size);
+                    pending.insert(Pending {
+                        object: unit.object,
+                        bytes: 0,
+                        failed: None,
+                    })
+                }
+            };
             match chunk {
                 Ok(bytes) if state.failed.is_none() => {
                     let expected = unit.range.as_ref().map_or(0, |r| r.end - r.start);

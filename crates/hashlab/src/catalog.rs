@@ -1081,6 +1081,36 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
         Spec {
+            // SP 800-185 TupleHash; a message is the tuple of one string, its
+            // length encoded before it (readers announce it, see Hasher).
+            name: "tuplehash128",
+            aliases: &["tuplehash-128"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(32),
+            customizable: true,
+            block_size: 168,
+            tag: "TUPLEHASH128",
+            default_bench: false,
+            abc: "873195cadfea6bc6a71cdd903da87afb49fd232d71db817c3abcad48ad8a7898",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
+            name: "tuplehash256",
+            aliases: &["tuplehash-256"],
+            family: "Keccak",
+            lineage: Lineage::Keccak,
+            output: xof(64),
+            customizable: true,
+            block_size: 136,
+            tag: "TUPLEHASH256",
+            default_bench: false,
+            abc: "ca7a87aba99f45aecff1ec6fe534e9d691ae31cb8a7aa5d48b26c563aae2099ef7265381acd2da55b679ab903b0c45e933a92d2a8fc65898f2d95ed7a415b650",
+            preference: &[RUSTCRYPTO],
+            ..BASE
+        },
+        Spec {
             name: "kmac128",
             aliases: &["kmac-128"],
             family: "Keccak",

@@ -28,6 +28,25 @@ pub trait Hasher: Send {
     /// Forgets all input, keeping key, output length and customization.
     fn reset(&mut self);
 
+    /// Whether this function's encoding of a message begins with the
+    /// message's length (TupleHash's `encode_string`), so a reader that knows
+    /// the length should [`announce_length`](Hasher::announce_length) it
+    /// before the bytes. Without it such a hasher holds the message in memory
+    /// until it ends; a reader of input of unknown length learns the length
+    /// first (spooling it) rather than letting memory grow with the input.
+    fn needs_length_first(&self) -> bool {
+        false
+    }
+
+    /// Says that the next `len` bytes given to `update` are one whole input
+    /// string. Hashes that do not encode lengths ignore it. For TupleHash
+    /// each announcement begins one element of the tuple, streamed as it
+    /// arrives; bytes past the announced count begin an element whose length
+    /// is learned when it ends, so a caller must give exactly `len` bytes.
+    fn announce_length(&mut self, len: u64) {
+        let _ = len;
+    }
+
     /// Output length in bytes.
     fn output_len(&self) -> usize;
 

@@ -310,6 +310,8 @@ pub(crate) fn entries() -> Vec<Backend> {
         cshake::<136>("cshake256").with_dispatch(&KECCAK),
         parallel_hash::<168>("parallelhash128").with_dispatch(&KECCAK),
         parallel_hash::<136>("parallelhash256").with_dispatch(&KECCAK),
+        tuple_hash::<168>("tuplehash128").with_dispatch(&KECCAK),
+        tuple_hash::<136>("tuplehash256").with_dispatch(&KECCAK),
     ];
     hashes.into_iter().flatten().chain(others).collect()
 }
@@ -734,6 +736,141 @@ fn parallel_hash<const RATE: usize>(algorithm: &str) -> Backend {
     .with_parallel()
 }
 
+/// TupleHash (SP 800-185 section 5) over the `cshake` crate, by hand as
+/// KMAC is (the RustCrypto crates have no TupleHash):
+///
+/// TupleHash(X, L, S) = cSHAKE(encode_string(X_1) || ... || encode_string(X_n)
+///     || right_encode(L), L, "TupleHash", S),  encode_string(x) = left_encode(|x| bits) || x.
+///
+/// A message hashed the usual way is the tuple of one string. Its length
+/// comes before its bytes, so an element whose length was announced
+/// ([`Hasher::announce_length`], as hashlab's readers do for files) streams
+/// through the sponge; one that was not is held until it ends, which is
+/// where its length is learned.
+#[derive(Clone)]
+struct TupleHash<const RATE: usize> {
+    initial: cshake::CShake<RATE>,
+    state: cshake::CShake<RATE>,
+    out_len: usize,
+    /// Bytes the element whose length was announced still expects.
+    owed: u64,
+    /// The bytes of an element whose length was not announced.
+    held: Option<Vec<u8>>,
+    /// Elements begun so far: none at the end means the one empty string.
+    elements: u64,
+}
+
+/// left_encode of a length in bits, for lengths in bytes up to 2^64 - 1
+/// (whose bit count needs more than 64 bits).
+fn left_encode_bits(bytes: u64) -> Vec<u8> {
+    let bits = u128::from(bytes) * 8;
+    let raw = bits.to_be_bytes();
+    let skip = raw.iter().take_while(|&&b| b == 0).count().min(15);
+    let mut out = vec![(16 - skip) as u8];
+    out.extend_from_slice(&raw[skip..]);
+    out
+}
+
+impl<const RATE: usize> TupleHash<RATE> {
+    fn new(customization: &[u8], out_len: usize) -> Self {
+        let initial = cshake::CShake::<RATE>::new_with_function_name(b"TupleHash", customization);
+        TupleHash {
+            state: initial.clone(),
+            initial,
+            out_len,
+            owed: 0,
+            held: None,
+            elements: 0,
+        }
+    }
+
+    fn end_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            Update::update(&mut self.state, &left_encode_bits(held.len() as u64));
+            Update::update(&mut self.state, &held);
+            self.elements += 1;
+        }
+    }
+
+    fn is_fresh(&self) -> bool {
+        self.elements == 0 && self.held.is_none()
+    }
+}
+
+impl<const RATE: usize> Hasher for TupleHash<RATE> {
+    fn update(&mut self, mut data: &[u8]) {
+        if self.owed > 0 {
+            let take = data
+                .len()
+                .min(usize::try_from(self.owed).unwrap_or(usize::MAX));
+            Update::update(&mut self.state, &data[..take]);
+            self.owed -= take as u64;
+            data = &data[take..];
+        }
+        if !data.is_empty() {
+            self.held
+                .get_or_insert_with(Vec::new)
+                .extend_from_slice(data);
+        }
+    }
+    fn needs_length_first(&self) -> bool {
+        true
+    }
+    fn announce_length(&mut self, len: u64) {
+        self.end_held();
+        Update::update(&mut self.state, &left_encode_bits(len));
+        self.owed = len;
+        self.elements += 1;
+    }
+    fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
+        if self.is_fresh() {
+            self.announce_length(data.len() as u64);
+        }
+        self.update(data);
+        self.finalize_into_reset(out);
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        self.end_held();
+        if self.elements == 0 {
+            Update::update(&mut self.state, &left_encode_bits(0));
+        }
+        Update::update(&mut self.state, &right_encode(out.len() as u64 * 8));
+        let done = std::mem::replace(&mut self.state, self.initial.clone());
+        done.finalize_xof_into(out);
+        self.reset();
+    }
+    fn reset(&mut self) {
+        self.state = self.initial.clone();
+        self.owed = 0;
+        self.held = None;
+        self.elements = 0;
+    }
+    fn output_len(&self) -> usize {
+        self.out_len
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+}
+
+fn tuple_hash<const RATE: usize>(algorithm: &str) -> Backend {
+    Backend::new(
+        algorithm,
+        NAME,
+        "SP 800-185 TupleHash over RustCrypto cshake",
+        |config| {
+            // L is encoded into the hash: not Extendable.
+            Ok(Box::new(TupleHash::<RATE>::new(
+                &config.customization,
+                config.output_len,
+            )))
+        },
+    )
+    .with_length()
+    .with_customization()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -770,6 +907,90 @@ mod tests {
                     "ParallelHash{bits}, S = {s:?}, parallel {parallel}"
                 );
             }
+        }
+    }
+
+    /// NIST's SP 800-185 TupleHash samples: tuples of two and three strings,
+    /// each element announced, held, or announced and then fed piecewise.
+    #[test]
+    fn tuple_hash_follows_the_sp800_185_samples() {
+        let a: Vec<u8> = (0..3).collect();
+        let b: Vec<u8> = (0x10..0x16).collect();
+        let c: Vec<u8> = (0x20..0x29).collect();
+        let app = b"My Tuple App";
+        /// (bits, the tuple, S, the digest).
+        type Sample<'a> = (usize, Vec<&'a [u8]>, &'a [u8], &'a str);
+        let samples: [Sample; 6] = [
+            (128, vec![&a, &b], b"", "c5d8786c1afb9b82111ab34b65b2c0048fa64e6d48e263264ce1707d3ffc8ed1"),
+            (128, vec![&a, &b], app, "75cdb20ff4db1154e841d758e24160c54bae86eb8c13e7f5f40eb35588e96dfb"),
+            (128, vec![&a, &b, &c], app, "e60f202c89a2631eda8d4c588ca5fd07f39e5151998deccf973adb3804bb6e84"),
+            (256, vec![&a, &b], b"", "cfb7058caca5e668f81a12a20a2195ce97a925f1dba3e7449a56f82201ec607311ac2696b1ab5ea2352df1423bde7bd4bb78c9aed1a853c78672f9eb23bbe194"),
+            (256, vec![&a, &b], app, "147c2191d5ed7efd98dbd96d7ab5a11692576f5fe2a5065f3e33de6bba9f3aa1c4e9a068a289c61c95aab30aee1e410b0b607de3620e24a4e3bf9852a1d4367e"),
+            (256, vec![&a, &b, &c], app, "45000be63f9b6bfd89f54717670f69a9bc763591a4f05c50d68891a744bcc6e7d6d5b5e82c018da999ed35b0bb49c9678e526abd8e85c13ed254021db9e790ce"),
+        ];
+        for (bits, tuple, s, expected) in samples {
+            let mut h: Box<dyn Hasher> = match bits {
+                128 => Box::new(TupleHash::<168>::new(s, 32)),
+                _ => Box::new(TupleHash::<136>::new(s, 64)),
+            };
+            let (last, first) = tuple.split_last().unwrap();
+            for way in 0..3 {
+                for element in first {
+                    h.announce_length(element.len() as u64);
+                    element.chunks(2).for_each(|piece| h.update(piece));
+                }
+                match way {
+                    // Announced.
+                    0 => {
+                        h.announce_length(last.len() as u64);
+                        h.update(last);
+                    }
+                    // Held until the end, where its length is learned.
+                    1 => last.chunks(4).for_each(|piece| h.update(piece)),
+                    // Bytes past the announced element begin the next.
+                    _ => {
+                        h.reset();
+                        let (previous, before) = first.split_last().unwrap();
+                        for element in before {
+                            h.announce_length(element.len() as u64);
+                            h.update(element);
+                        }
+                        h.announce_length(previous.len() as u64);
+                        h.update(&[*previous, *last].concat());
+                    }
+                }
+                let got = h.finalize_reset();
+                assert_eq!(
+                    got.to_hex(),
+                    expected,
+                    "TupleHash{bits}, S = {s:?}, way {way}"
+                );
+            }
+        }
+    }
+
+    /// A message is the tuple of one string whether its length was
+    /// announced, learned at its end, or given with it in one shot; the
+    /// empty message is the one empty string.
+    #[test]
+    fn tuple_hash_of_one_message_is_the_same_however_fed() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 256) as u8).collect();
+        for len in [0, 1, 167, 168, 169, 1000] {
+            let message = &data[..len];
+            let mut held = TupleHash::<168>::new(b"S", 32);
+            message.chunks(50).for_each(|p| held.update(p));
+            let held = held.finalize_reset();
+            let mut announced = TupleHash::<168>::new(b"S", 32);
+            announced.announce_length(len as u64);
+            message.chunks(50).for_each(|p| announced.update(p));
+            assert_eq!(announced.finalize_reset(), held, "length {len}");
+            let mut one_shot = TupleHash::<168>::new(b"S", 32);
+            let mut out = [0u8; 32];
+            one_shot.hash_message_into(message, &mut out);
+            assert_eq!(out, held.as_bytes(), "length {len}");
+            // And the state after each finalization is the initial one.
+            one_shot.hash_message_into(message, &mut out);
+            assert_eq!(out, held.as_bytes(), "again, length {len}");
         }
     }
 
