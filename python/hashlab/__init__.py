@@ -64,22 +64,14 @@ __all__ = [
 _PARAMETERIZED = {}
 
 
-def _new_with_hashlib_keywords(name, data=None, **kwargs):
-    """``new()`` with a keyword hashlab's core does not read: hashlib's
-    BLAKE2 keywords (``digest_size``, ``person``, ...), which hashlib.new
-    passes on to ``blake2b()``/``blake2s()``, or a mistake."""
+def _new_with_hashlib_keywords(name, data, unexpected, kwargs):
+    """``new()`` given ``unexpected``, a keyword hashlab's core does not
+    read: hashlib's BLAKE2 keywords (``digest_size``, ``person``, ...), which
+    hashlib.new passes on to ``blake2b()``/``blake2s()``, or a mistake."""
     special = _PARAMETERIZED.get(algorithm_info(name)["python_name"]) if isinstance(name, str) else None
     if special is None:
-        unexpected = sorted(kwargs.keys() - _HASHLAB_KEYWORDS)[0]
         raise TypeError(f"new() got an unexpected keyword argument {unexpected!r}")
     return special(b"" if data is None else data, **kwargs)
-
-
-# The keywords _hashlab.new reads itself.
-_HASHLAB_KEYWORDS = frozenset((
-    "usedforsecurity", "string", "key", "length", "backend", "customization",
-    "salt", "personal", "seed", "domain", "derive_key", "tree",
-))
 
 
 # One constructor per algorithm of the registry, made here from its list, so

@@ -40,6 +40,46 @@ def test_bench_returns_the_cli_json_report(hashlab_bin):
     assert report["settings"]["sizes"] == [64, 1024]
 
 
+def test_bench_measures_short_keys_a_chain_and_a_hash_table_as_the_cli(hashlab_bin, tmp_path):
+    words = tmp_path / "words"
+    words.write_text("".join(f"w{i * 7919 % 100003}x{i}\n" for i in range(1500)))
+    report = hashlab.bench("crc32,wyhash", sizes=[64], quick=True, max_time=0.3,
+                           latency=True, keys=True, table=words)
+    cli = json.loads(
+        subprocess.run(
+            [hashlab_bin, "bench", "-a", "crc32,wyhash", "--sizes", "64", "--quick", "--max-time", "0.3",
+             "--latency", "--keys", "--table", str(words), "--json"],
+            check=True,
+            capture_output=True,
+        ).stdout
+    )
+    def modes(r):
+        return {(c["algorithm"], json.dumps(c["mode"], sort_keys=True)) for c in r["cells"]}
+    assert modes(report) == modes(cli)
+    assert report["settings"]["table"] == cli["settings"]["table"]
+    assert report["settings"]["table"]["words"] == 1500
+    assert report["settings"]["keys"] and report["settings"]["latency"]
+    # Table cells: one per algorithm, a message is one insert or lookup.
+    table_cells = [c for c in report["cells"] if "table" in json.dumps(c["mode"])]
+    assert {c["algorithm"] for c in table_cells} >= {"crc32", "wyhash"}
+    assert all(c["throughput"]["ns_per_message"] > 0 for c in table_cells)
+
+
+def test_bench_word_lists_are_checked(tmp_path):
+    with pytest.raises(FileNotFoundError) as caught:
+        hashlab.bench("crc32", sizes=[64], table=tmp_path / "absent")
+    assert caught.value.filename == str(tmp_path / "absent")
+    empty = tmp_path / "empty"
+    empty.write_text("\n\n")
+    with pytest.raises(ValueError, match="no words"):
+        hashlab.bench("crc32", sizes=[64], table=empty)
+    with pytest.raises(TypeError, match="table"):
+        hashlab.bench("crc32", sizes=[64], table=3)
+    # False is no table, as None.
+    report = hashlab.bench("crc32", sizes=[64], quick=True, max_time=0.1, table=False)
+    assert report["settings"].get("table") is None
+
+
 def test_bench_arguments_are_checked():
     with pytest.raises(ValueError, match="unknown algorithm"):
         hashlab.bench(["nope"], sizes=[64])

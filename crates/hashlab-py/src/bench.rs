@@ -7,6 +7,7 @@ use hashlab_bench::limits::{time_budget, MAX_THREADS};
 use hashlab_bench::report::{measure, Request};
 use hashlab_bench::selection::{Algorithms, Backends, Selection};
 use hashlab_bench::sizes::parse_size;
+use hashlab_bench::words::{WordList, WordListError, SYSTEM_WORDS};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
@@ -109,15 +110,55 @@ fn thread_counts(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
     Ok(counts)
 }
 
+/// The word list of `bench(table=...)`: None or False for none, True for
+/// the system's, else a path. A list that cannot be read is the OSError of
+/// its file, as Python's own file functions raise.
+fn word_list(table: Option<&Bound<'_, PyAny>>) -> PyResult<Option<WordList>> {
+    let path = match table {
+        None => return Ok(None),
+        Some(value) if value.is_instance_of::<pyo3::types::PyBool>() => {
+            if !value.extract::<bool>()? {
+                return Ok(None);
+            }
+            std::path::PathBuf::from(SYSTEM_WORDS)
+        }
+        Some(value) => value.extract::<std::path::PathBuf>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "table: a path or True, not {}",
+                value
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?,
+    };
+    WordList::read(&path).map(Some).map_err(|e| match e {
+        WordListError::Read { path, error } => {
+            let name = path.display().to_string();
+            match error.raw_os_error() {
+                Some(errno) => pyo3::exceptions::PyOSError::new_err((
+                    errno,
+                    crate::files::io_message(&error),
+                    name,
+                )),
+                None => pyo3::exceptions::PyOSError::new_err(format!("{name}: {error}")),
+            }
+        }
+        other => PyValueError::new_err(format!("table: {other}")),
+    })
+}
+
 /// Measures hash speed as `hashlab bench --json` does and returns its report
 /// as a dict (the same schema: `schema_version`, `environment`, `cells`, ...).
 ///
 /// `algorithms`: None for the CLI's default set, "all", "crypto", "fast", or
 /// names (a list or a comma-separated str). `backends`: None for each
 /// algorithm's default, "all", or names. `quick=True` is `bench --quick`.
+/// `latency`, `keys` and `table` are the CLI's `--latency`, `--keys` and
+/// `--table [WORDS]`: `table=True` for the system word list, or a path.
 /// The GIL is released while measuring.
 #[pyfunction]
-#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256"))]
+#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256", latency=false, keys=false, table=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench<'py>(
     py: Python<'py>,
@@ -129,8 +170,12 @@ pub fn bench<'py>(
     max_time: Option<f64>,
     seed: u64,
     baseline: &str,
+    latency: bool,
+    keys: bool,
+    table: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry();
+    let table = word_list(table)?;
     let algorithms = match algorithms {
         None => Algorithms::Default,
         Some(a) => {
@@ -181,6 +226,9 @@ pub fn bench<'py>(
         format!("sizes={sizes:?}"),
         format!("threads={threads:?}"),
         format!("quick={quick}"),
+        format!("latency={latency}"),
+        format!("keys={keys}"),
+        format!("table={:?}", table.as_ref().map(WordList::path)),
     ];
     let request = Request {
         selection: Selection {
@@ -188,6 +236,9 @@ pub fn bench<'py>(
             backends,
             sizes,
             threads,
+            latency,
+            keys,
+            table,
             also: vec![baseline],
             ..defaults.selection
         },

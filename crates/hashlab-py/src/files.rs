@@ -25,7 +25,7 @@ fn path_of(bytes: &[u8]) -> PathBuf {
 
 /// The system's message without Rust's " (os error N)" suffix; the number
 /// travels separately, as OSError's errno.
-fn io_message(error: &io::Error) -> String {
+pub(crate) fn io_message(error: &io::Error) -> String {
     let text = error.to_string();
     match text.find(" (os error") {
         Some(at) => text[..at].to_string(),

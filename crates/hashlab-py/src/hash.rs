@@ -303,12 +303,12 @@ pub fn new<'py>(
     let keywords = match keywords.filter(|k| !k.is_empty()) {
         None => NewKeywords::default(),
         Some(dict) => match NewKeywords::read(dict)? {
-            Some(keywords) => keywords,
-            None => {
+            Ok(keywords) => keywords,
+            Err(unexpected) => {
                 return py
                     .import("hashlab")?
                     .getattr("_new_with_hashlib_keywords")?
-                    .call((name, data), Some(dict))
+                    .call1((name, data, unexpected, dict))
             }
         },
     };
@@ -351,22 +351,6 @@ pub fn new<'py>(
     made.hash(py, data.as_ref())
 }
 
-/// The keywords `new()` reads itself (python/hashlab knows them too).
-const NEW_KEYWORDS: [&str; 12] = [
-    "usedforsecurity",
-    "string",
-    "key",
-    "length",
-    "backend",
-    "customization",
-    "salt",
-    "personal",
-    "seed",
-    "domain",
-    "derive_key",
-    "tree",
-];
-
 /// The keywords of `new()` that hashlab reads itself.
 #[derive(Default)]
 struct NewKeywords<'py> {
@@ -377,38 +361,69 @@ struct NewKeywords<'py> {
 }
 
 impl<'py> NewKeywords<'py> {
-    /// The keywords of `dict`, or `None` if one is not hashlab's (hashlib's
-    /// BLAKE2 keywords, or a mistake the package's error names).
-    fn read(dict: &Bound<'py, PyDict>) -> PyResult<Option<NewKeywords<'py>>> {
+    /// The keywords of `dict`, or the first that is not hashlab's (hashlib's
+    /// BLAKE2 keywords, or a mistake). This match is the one list of them.
+    fn read(dict: &Bound<'py, PyDict>) -> PyResult<Result<NewKeywords<'py>, String>> {
         let mut keywords = NewKeywords::default();
         let (mut key, mut length, mut customization) = (None, None, None);
         let mut extra = HashParams::default();
         let mut any_parameter = false;
         for (name, value) in dict.iter() {
             let name: String = name.extract()?;
-            if !NEW_KEYWORDS.contains(&name.as_str()) {
-                return Ok(None);
-            }
             // None is an absent keyword, as the defaults of hashlib's signatures.
-            if value.is_none() {
-                continue;
-            }
+            let value = (!value.is_none()).then_some(value);
             let typed = |e: PyErr| {
                 PyTypeError::new_err(format!("new() argument '{name}': {}", e.value(dict.py())))
             };
-            match name.as_str() {
-                "usedforsecurity" => continue,
-                "string" => keywords.string = Some(value),
-                "backend" => keywords.backend = Some(value.extract().map_err(typed)?),
-                "key" => key = Some(value),
-                "length" => length = Some(value),
-                "customization" => customization = Some(value),
-                "salt" => extra.salt = Some(Borrowed::get(&value, "salt")?.to_vec()),
-                "personal" => extra.personal = Some(Borrowed::get(&value, "personal")?.to_vec()),
-                "seed" => extra.seed = Some(value.extract().map_err(typed)?),
-                "domain" => extra.domain = Some(value.extract().map_err(typed)?),
-                "derive_key" => extra.context = Some(value.extract().map_err(typed)?),
+            let bytes = |value: Option<Bound<'py, PyAny>>, what: &str| {
+                value
+                    .map(|v| Borrowed::get(&v, what).map(|b| b.to_vec()))
+                    .transpose()
+            };
+            let parameter = match name.as_str() {
+                "usedforsecurity" => false,
+                "string" => {
+                    keywords.string = value;
+                    false
+                }
+                "backend" => {
+                    keywords.backend = value.map(|v| v.extract()).transpose().map_err(typed)?;
+                    false
+                }
+                "key" => {
+                    key = value;
+                    key.is_some()
+                }
+                "length" => {
+                    length = value;
+                    length.is_some()
+                }
+                "customization" => {
+                    customization = value;
+                    customization.is_some()
+                }
+                "salt" => {
+                    extra.salt = bytes(value, "salt")?;
+                    extra.salt.is_some()
+                }
+                "personal" => {
+                    extra.personal = bytes(value, "personal")?;
+                    extra.personal.is_some()
+                }
+                "seed" => {
+                    extra.seed = value.map(|v| v.extract()).transpose().map_err(typed)?;
+                    extra.seed.is_some()
+                }
+                "domain" => {
+                    extra.domain = value.map(|v| v.extract()).transpose().map_err(typed)?;
+                    extra.domain.is_some()
+                }
+                "derive_key" => {
+                    extra.context = value.map(|v| v.extract()).transpose().map_err(typed)?;
+                    extra.context.is_some()
+                }
                 "tree" => {
+                    let Some(value) = value else { continue };
                     let (fanout, depth, leaf_size, node_offset, node_depth, inner_size, last_node) =
                         value.extract().map_err(typed)?;
                     extra.tree = Some(hashlab::Blake2Tree {
@@ -420,10 +435,11 @@ impl<'py> NewKeywords<'py> {
                         inner_size,
                         last_node,
                     });
+                    true
                 }
-                _ => return Ok(None),
-            }
-            any_parameter |= !matches!(name.as_str(), "string" | "backend");
+                _ => return Ok(Err(name)),
+            };
+            any_parameter |= parameter;
         }
         if any_parameter {
             keywords.parameters = Some(HashParams {
@@ -436,7 +452,7 @@ impl<'py> NewKeywords<'py> {
                 ..params(key.as_ref(), length.as_ref(), customization.as_ref())?
             });
         }
-        Ok(Some(keywords))
+        Ok(Ok(keywords))
     }
 }
 

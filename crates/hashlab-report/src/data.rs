@@ -282,7 +282,7 @@ pub fn scaling_at<'a>(report: &'a Report, size: usize, order: &[Pair]) -> Vec<&'
 /// more lines than a reader can tell apart: (order, title).
 pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
     let Ok(alg) = registry.algorithm(algorithm) else {
-        return (12, "Other");
+        return (13, "Other");
     };
     // Finer where the catalog is large (about 80 entries): by class, lineage,
     // digest size and XOF, all catalog data, so no panel is split arbitrarily.
@@ -291,23 +291,29 @@ pub fn panel_of(registry: &Registry, algorithm: &str) -> (u8, &'static str) {
         Class::Cryptographic => match alg.lineage {
             Lineage::MerkleDamgard if short => (0, "Short digests: MD4, MD5, SHA-1, RIPEMD-160"),
             Lineage::MerkleDamgard => (1, "SHA-2 and SM3"),
-            Lineage::Keccak if alg.output.is_xof() => {
-                (3, "Keccak XOFs: SHAKE, cSHAKE, TurboSHAKE, K12")
-            }
+            // A Keccak XOF's default output is twice its security level.
+            Lineage::Keccak if alg.output.is_xof() && alg.output_bits() <= 256 => (
+                3,
+                "Keccak XOFs, 128-bit security: SHAKE128, cSHAKE128, TurboSHAKE128, K12, SP 800-185",
+            ),
+            Lineage::Keccak if alg.output.is_xof() => (
+                4,
+                "Keccak XOFs, 256-bit security: SHAKE256, cSHAKE256, TurboSHAKE256, KT256, SP 800-185",
+            ),
             Lineage::Keccak => (2, "SHA-3 digests"),
-            Lineage::Blake => (4, "BLAKE2 and BLAKE3"),
-            Lineage::Other => (5, "Other cryptographic hashes"),
+            Lineage::Blake => (5, "BLAKE2 and BLAKE3"),
+            Lineage::Other => (6, "Other cryptographic hashes"),
         },
         Class::Mac => match alg.lineage {
-            Lineage::Keccak => (7, "Keccak MACs: HMAC-SHA3, KMAC"),
-            _ => (6, "HMAC over MD and SHA-2 hashes"),
+            Lineage::Keccak => (8, "Keccak MACs: HMAC-SHA3, KMAC"),
+            _ => (7, "HMAC over MD and SHA-2 hashes"),
         },
-        Class::Keyed => (8, "Keyed hash-table hashes"),
+        Class::Keyed => (9, "Keyed hash-table hashes"),
         Class::NonCryptographic if alg.output_bits() == 64 => {
-            (9, "64-bit non-cryptographic hashes")
+            (10, "64-bit non-cryptographic hashes")
         }
-        Class::NonCryptographic => (10, "32- and 128-bit non-cryptographic hashes"),
-        Class::Checksum => (11, "Checksums"),
+        Class::NonCryptographic => (11, "32- and 128-bit non-cryptographic hashes"),
+        Class::Checksum => (12, "Checksums"),
     }
 }
 
@@ -336,7 +342,7 @@ mod tests {
     #[test]
     fn panels_split_the_registry_into_readable_groups() {
         let registry = Registry::default();
-        let mut counts = [0usize; 12];
+        let mut counts = [0usize; 13];
         for alg in registry.algorithms() {
             counts[panel_of(&registry, &alg.name).0 as usize] += 1;
         }
@@ -347,8 +353,9 @@ mod tests {
         );
         assert_eq!(
             panel_of(&registry, "k12").1,
-            "Keccak XOFs: SHAKE, cSHAKE, TurboSHAKE, K12"
+            "Keccak XOFs, 128-bit security: SHAKE128, cSHAKE128, TurboSHAKE128, K12, SP 800-185"
         );
+        assert_eq!(panel_of(&registry, "tuplehash256").0, 4);
         assert_eq!(panel_of(&registry, "no-such-hash").1, "Other");
     }
 }
