@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""hashlab from Python against hashlib (sha256, blake2b) and PyPI's blake3 and
-xxhash: time per call of a whole hash (construct, update, digest) at 64 B,
-8 KiB and 1 MiB, every pair measured in the same run, interleaved round by
-round, and compared with the project's significance test (hashlab.compare,
+"""hashlab from Python against hashlib (md5, sha1, sha256, sha512, sha3_256,
+blake2b, blake2s) and PyPI's blake3 and xxhash (objects and one-shot
+functions): time per call of a whole hash at 64 B, 8 KiB and 1 MiB, every
+pair measured in the same run, interleaved round by round, and compared with the project's significance test (hashlab.compare,
 the bootstrap of hashlab_bench::stats). Then two threads against one on
 large inputs (the GIL is released from 2 KiB).
 
@@ -33,24 +33,34 @@ SAMPLE_SECONDS = 0.01
 
 
 def cases(data):
-    """(algorithm, competitor name, hashlab call, competitor call)."""
-    return [
-        ("sha256", "hashlib", lambda: hashlab.new("sha256", data).digest(), lambda: hashlib.sha256(data).digest()),
-        ("blake2b", "hashlib", lambda: hashlab.new("blake2b", data).digest(), lambda: hashlib.blake2b(data).digest()),
+    """(algorithm, competitor name, hashlab call, competitor call): each
+    rival's own idiom beside hashlab's of the same shape."""
+    pairs = [
+        (name, "hashlib", (lambda n: lambda: hashlab.new(n, data).digest())(name),
+         (lambda n: lambda: hashlib.new(n, data).digest())(name))
+        for name in ("md5", "sha1", "sha256", "sha512", "sha3_256", "blake2b", "blake2s")
+    ]
+    return pairs + [
         ("blake3", "blake3 (PyPI)", lambda: hashlab.new("blake3", data).digest(), lambda: blake3.blake3(data).digest()),
         (
             "xxh3-64",
-            "xxhash (PyPI)",
-            lambda: hashlab.new("xxh3-64", data).digest(),
+            "xxhash (PyPI) object",
+            lambda: hashlab.xxh3_64(data).digest(),
             lambda: xxhash.xxh3_64(data).digest(),
         ),
         (
             "xxh3-64",
             "xxhash one-shot xxh3_64_digest",
-            lambda: hashlab.new("xxh3-64", data).digest(),
+            lambda: hashlab.xxh3_64_digest(data),
             lambda: xxhash.xxh3_64_digest(data),
         ),
-        ("xxh64", "xxhash (PyPI)", lambda: hashlab.new("xxh64", data).digest(), lambda: xxhash.xxh64(data).digest()),
+        (
+            "xxh3-64",
+            "xxhash one-shot xxh3_64_intdigest",
+            lambda: hashlab.xxh3_64_intdigest(data),
+            lambda: xxhash.xxh3_64_intdigest(data),
+        ),
+        ("xxh64", "xxhash (PyPI) object", lambda: hashlab.xxh64(data).digest(), lambda: xxhash.xxh64(data).digest()),
     ]
 
 

@@ -14,7 +14,10 @@ the name with ``-`` as ``_``: ``blake3()``, ``xxh3_64()``),
 ``digest_size`` and ``block_size``; any C-contiguous buffer is hashed in
 place, and inputs of 2 KiB or more are hashed with the GIL released.
 hashlab's own keywords stay: ``key=``, ``length=``, ``backend=``,
-``customization=``. ``hash_file`` and ``hash_files`` read files as ``hashlab
+``customization=``. One-shot functions skip the object, as xxhash's do:
+``digest(name, data)``, ``hexdigest(name, data)`` and per algorithm
+``sha256_digest(data)``, ``xxh3_64_hexdigest(data)``, ``xxh3_64_intdigest(data)``
+(where the digest is a number). ``hash_file`` and ``hash_files`` read files as ``hashlab
 sum`` does; ``bench`` measures as ``hashlab bench --json`` does.
 ``hashlab.dask`` checks trees on a Dask cluster.
 """
@@ -29,13 +32,14 @@ from hashlab._hashlab import (
     algorithms_guaranteed,
     bench,
     compare,
+    digest,
+    hexdigest,
     new,
     scrypt,
 )
 from hashlab import _hashlab
 from hashlab._compat import (
     blake2_constructor as _blake2_constructor,
-    constructor as _constructor,
     file_digest,
     get_builtin_constructor as _get_builtin_constructor,
     pbkdf2_hmac,
@@ -53,9 +57,11 @@ __all__ = [
     "algorithms_guaranteed",
     "bench",
     "compare",
+    "digest",
     "file_digest",
     "hash_file",
     "hash_files",
+    "hexdigest",
     "new",
     "pbkdf2_hmac",
     "scrypt",
@@ -74,16 +80,18 @@ def _new_with_hashlib_keywords(name, data, unexpected, kwargs):
     return special(b"" if data is None else data, **kwargs)
 
 
-# One constructor per algorithm of the registry, made here from its list, so
-# an algorithm added to the catalog gets one with no edit of this package.
+# One constructor and one-shot functions per algorithm of the registry, made
+# from its list, so an algorithm added to the catalog gets them with no edit
+# of this package. They are the extension's, so a call costs no Python frame.
+for _name, _function in _hashlab.named_functions():
+    globals()[_name] = _function
+    __all__.append(_name)
 for _python_name, _canonical in _hashlab.python_names:
     if _python_name in ("blake2b", "blake2s"):
         # hashlib's BLAKE2 signature: digest_size, key, salt, person, tree parameters.
         globals()[_python_name] = _PARAMETERIZED[_python_name] = _blake2_constructor(_python_name, _canonical)
-    else:
-        globals()[_python_name] = _constructor(_python_name, _canonical)
-    __all__.append(_python_name)
-del _python_name, _canonical
+        __all__.append(_python_name)
+del _name, _function, _python_name, _canonical
 
 # hashlib's private lookup of its non-OpenSSL constructors, which code and
 # CPython's test_hashlib reach for: here every constructor is hashlab's.

@@ -1,5 +1,5 @@
 """The parts of hashlib's interface that are plain Python over hashlab's
-hashes: the named constructors, BLAKE2's parameters, ``file_digest`` and
+hashes: BLAKE2's constructors and parameters, ``file_digest`` and
 ``pbkdf2_hmac``. Nothing here imports hashlib: every byte is hashed by
 hashlab's core."""
 
@@ -8,43 +8,6 @@ from hashlab._hashlab import algorithm_info, new
 # hashlib's BLAKE2 parameter block: salt and personalization sizes in bytes
 # and the width of node_offset in bits (hashlib.blake2b.SALT_SIZE, ...).
 _BLAKE2_LAYOUT = {"blake2b": (16, 16, 64), "blake2s": (8, 8, 48)}
-
-
-def constructor(python_name, canonical):
-    """hashlib's ``sha256(data=b'', *, usedforsecurity=True)`` for one
-    algorithm, with hashlab's keywords (key, length, backend, customization)."""
-
-    def construct(
-        data=None,
-        *,
-        usedforsecurity=True,
-        string=None,
-        key=None,
-        length=None,
-        backend=None,
-        customization=None,
-    ):
-        # By the Python name: shake_128() is hashlib's, with digest(length).
-        if string is key is length is backend is customization is None:
-            # The usual call, without the cost of passing six keywords.
-            return new(python_name, data)
-        return new(
-            python_name,
-            data,
-            usedforsecurity=usedforsecurity,
-            string=string,
-            key=key,
-            length=length,
-            backend=backend,
-            customization=customization,
-        )
-
-    construct.__name__ = construct.__qualname__ = python_name
-    construct.__doc__ = (
-        f"A new {python_name} hash object (hashlab's {canonical!r}), as "
-        f"hashlab.new({canonical!r}, data, ...)."
-    )
-    return construct
 
 
 def _in_range(name, value, low, high, *, overflow=False):

@@ -154,6 +154,96 @@ def test_every_algorithm_agrees_with_the_cli(tmp_path, hashlab_bin):
         assert hashlab.hash_file(path, name) == cli, name
 
 
+def test_one_shot_functions_equal_the_objects_for_every_algorithm():
+    """hashlab.digest/hexdigest and the per-algorithm one-shot functions give
+    new(name, data).digest() for every algorithm, short and long, and the
+    integer form where the digest is a number (xxhash's intdigest)."""
+    for python_name in sorted(hashlab.algorithms_available):
+        for data in (b"", b"abc", message(255), message(257), message(5000)):
+            if python_name in ("shake_128", "shake_256"):
+                # hashlib's names: the length is required, as by digest().
+                with pytest.raises(TypeError, match="length"):
+                    hashlab.digest(python_name, data)
+                assert hashlab.digest(python_name, data, length=7) == hashlab.new(python_name, data).digest(7)
+                continue
+            expected = hashlab.new(python_name, data).digest()
+            assert hashlab.digest(python_name, data) == expected, python_name
+            assert hashlab.hexdigest(python_name, data) == expected.hex(), python_name
+            assert getattr(hashlab, f"{python_name}_digest")(data) == expected, python_name
+            assert getattr(hashlab, f"{python_name}_hexdigest")(memoryview(data)) == expected.hex()
+            intdigest = getattr(hashlab, f"{python_name}_intdigest", None)
+            if intdigest is not None:
+                assert intdigest(data) == int.from_bytes(expected, "big"), python_name
+    # The digests that are numbers (xxHash's canonical form, the CRCs) have one.
+    for python_name in ("xxh32", "xxh64", "xxh3_64", "xxh3_128", "crc32", "crc32c", "crc64nvme"):
+        assert callable(getattr(hashlab, f"{python_name}_intdigest")), python_name
+    assert not hasattr(hashlab, "sha256_intdigest")
+    data = message(1000)
+    for seed in (0, 1, 2**64 - 1):
+        assert hashlab.xxh3_64_intdigest(data, seed=seed) == xxhash.xxh3_64_intdigest(data, seed=seed)
+        assert hashlab.xxh3_128_intdigest(data, seed=seed) == xxhash.xxh3_128_intdigest(data, seed=seed)
+        assert hashlab.xxh64_hexdigest(data, seed=seed) == xxhash.xxh64_hexdigest(data, seed=seed)
+        assert hashlab.xxh32_intdigest(data, seed=seed % 2**32) == xxhash.xxh32_intdigest(data, seed=seed % 2**32)
+    assert hashlab.sha256_digest(data) == hashlib.sha256(data).digest()
+    assert hashlab.digest("blake2b", data, length=20) == hashlib.blake2b(data, digest_size=20).digest()
+    with pytest.raises(TypeError, match="exactly 1 positional"):
+        hashlab.sha256_digest()
+    with pytest.raises(TypeError):
+        hashlab.sha256_digest("text")
+    with pytest.raises(ValueError, match="unsupported hash type nope"):
+        hashlab.digest("nope", b"")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nonesuch'"):
+        hashlab.digest("sha256", b"", nonesuch=1)
+
+
+def test_short_and_streaming_objects_agree_and_recycled_states_start_clean():
+    """Objects hold up to 256 bytes before building a streaming state, and
+    dropped objects leave theirs for the next: every way across that line,
+    copies on either side of it, and states reused after any history give
+    hashlib's digests."""
+    data = message(2000)
+    for name in ("sha256", "md5", "sha3_256", "blake2s", "shake_128"):
+        reference = hashlib.new(name)
+        ours = hashlab.new(name)
+        pieces = [0, 1, 200, 55, 1, 300, 0, 700, 743]
+        at = 0
+        for n in pieces:
+            ours.update(data[at : at + n])
+            reference.update(data[at : at + n])
+            at += n
+            args = (9,) if name.startswith("shake") else ()
+            assert ours.digest(*args) == reference.digest(*args), (name, at)
+            twin = ours.copy()
+            twin.update(b"x")
+            assert ours.digest(*args) == reference.digest(*args), "a copy is independent"
+        del ours, twin
+        # The states left behind (mid-message when dropped) start clean.
+        for size in (0, 3, 256, 257, 5000):
+            objects = [hashlab.new(name) for _ in range(6)]
+            for h in objects:
+                h.update(data[:size])
+            args = (9,) if name.startswith("shake") else ()
+            for h in objects:
+                assert h.digest(*args) == hashlib.new(name, data[:size]).digest(*args), (name, size)
+            del objects
+
+
+def test_named_constructors_take_hashlibs_arguments():
+    assert hashlab.sha256(b"abc").digest() == hashlib.sha256(b"abc").digest()
+    assert hashlab.sha256(data=b"abc").digest() == hashlib.sha256(b"abc").digest()
+    assert hashlab.sha256(string=b"abc").digest() == hashlib.sha256(b"abc").digest()
+    assert hashlab.sha256(b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
+    assert hashlab.shake_128(b"abc").digest(5) == hashlib.shake_128(b"abc").digest(5)
+    assert hashlab.sha256.__name__ == "sha256" and "hash object" in hashlab.sha256.__doc__
+    assert hashlab.xxh3_64(b"abc", seed=3).digest() == xxhash.xxh3_64(b"abc", seed=3).digest()
+    with pytest.raises(TypeError, match="at most 1 positional"):
+        hashlab.sha256(b"a", b"b")
+    with pytest.raises(TypeError, match="by name"):
+        hashlab.sha256(b"a", data=b"b")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nonesuch'"):
+        hashlab.sha256(nonesuch=1)
+
+
 def test_hash_objects_behave_like_hashlibs():
     h = hashlab.new("SHA-256")
     assert (h.name, h.digest_size, h.block_size) == ("sha256", 32, 64)

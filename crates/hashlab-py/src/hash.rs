@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule, XOF_MAX_OUTPUT};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 
 use crate::buffer::Borrowed;
 use crate::{python_names, registry, value_error};
@@ -29,6 +29,87 @@ fn gil_release_min(choice: &Choice) -> usize {
     }
 }
 
+/// Inputs up to this many bytes in all are kept in the object itself and
+/// hashed in one call when the digest is asked for: `new(name, data).digest()`
+/// on a short message then builds no streaming state and copies none, and
+/// reaches the backend's one-shot function (XXH3's), which is what made
+/// hashlab's objects slower than hashlib's and xxhash's on short messages.
+const SHORT_MAX: usize = 256;
+
+/// What a hash object has absorbed.
+// Inline on purpose: a boxed short buffer would be the allocation per object
+// this state exists to avoid.
+#[allow(clippy::large_enum_variant)]
+enum State {
+    /// Fewer than [`SHORT_MAX`] bytes so far, not yet hashed.
+    Short {
+        len: usize,
+        bytes: [u8; SHORT_MAX],
+    },
+    Streaming(Box<dyn Hasher>),
+}
+
+impl State {
+    fn empty() -> State {
+        State::Short {
+            len: 0,
+            bytes: [0; SHORT_MAX],
+        }
+    }
+
+    fn absorb(&mut self, data: &[u8], made: &Made) {
+        match self {
+            State::Short { len, bytes } if data.len() <= SHORT_MAX - *len => {
+                bytes[*len..*len + data.len()].copy_from_slice(data);
+                *len += data.len();
+            }
+            State::Short { len, bytes } => {
+                let mut hasher = made.take_hasher();
+                hasher.update(&bytes[..*len]);
+                hasher.update(data);
+                *self = State::Streaming(hasher);
+            }
+            State::Streaming(hasher) => hasher.update(data),
+        }
+    }
+
+    /// The digest at the configured length; the state is left as it was.
+    fn finish_into(&mut self, made: &Made, out: &mut [u8]) {
+        match self {
+            State::Short { len, bytes } => made.one_shot(&bytes[..*len], out),
+            State::Streaming(hasher) => hasher.finalize_copy_into(out),
+        }
+    }
+
+    /// `out.len()` bytes of an extendable output, if the function has one
+    /// (see [`Hasher::finalize_extendable_into_reset`]); the state is left as it was.
+    fn extend_into(&mut self, made: &Made, out: &mut [u8]) -> bool {
+        match self {
+            State::Short { len, bytes } => {
+                let mut hasher = made.take_hasher();
+                hasher.update(&bytes[..*len]);
+                let extended = hasher.finalize_extendable_into_reset(out);
+                if !extended {
+                    hasher.reset();
+                }
+                made.give_back(hasher);
+                extended
+            }
+            State::Streaming(hasher) => hasher.box_clone().finalize_extendable_into_reset(out),
+        }
+    }
+
+    fn copy(&self) -> State {
+        match self {
+            State::Short { len, bytes } => State::Short {
+                len: *len,
+                bytes: *bytes,
+            },
+            State::Streaming(hasher) => State::Streaming(hasher.box_clone()),
+        }
+    }
+}
+
 /// A running hash: `update`, `digest`, `hexdigest`, `copy`, as hashlib's objects.
 ///
 /// The state sits behind a mutex because `update` on a large input runs
@@ -38,14 +119,28 @@ fn gil_release_min(choice: &Choice) -> usize {
 /// unlocking, so it cannot deadlock with the GIL.
 #[pyclass(module = "hashlab", name = "Hash", frozen)]
 pub struct Hash {
-    state: Mutex<Box<dyn Hasher>>,
+    state: Mutex<State>,
     /// The algorithm, backend and parameters, resolved once when the first
     /// object of this name was made; copies share it.
     made: Arc<Made>,
 }
 
+impl Drop for Hash {
+    fn drop(&mut self) {
+        // The streaming state goes back to the pool the next object of this
+        // name takes from: an OpenSSL context or a large XXH3 state is not
+        // allocated and set up again per object.
+        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        if let State::Streaming(hasher) = std::mem::replace(state, State::empty()) {
+            let mut hasher = hasher;
+            hasher.reset();
+            self.made.give_back(hasher);
+        }
+    }
+}
+
 impl Hash {
-    fn state(&self) -> MutexGuard<'_, Box<dyn Hasher>> {
+    fn state(&self) -> MutexGuard<'_, State> {
         // A panic while hashing cannot leave the state half-updated in a way
         // that matters more than the exception Python already saw.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
@@ -65,16 +160,16 @@ impl Hash {
 
     fn absorb_bytes(&self, py: Python<'_>, bytes: &[u8]) {
         if bytes.len() >= self.made.gil_release_min {
-            py.detach(|| self.state().update(bytes));
+            py.detach(|| self.state().absorb(bytes, &self.made));
         } else {
-            self.state().update(bytes);
+            self.state().absorb(bytes, &self.made);
         }
     }
 
     fn finish(&self) -> Vec<u8> {
-        // hashlib's digest() does not end the hash: finalize a copy.
-        let mut copy = self.state().box_clone();
-        copy.finalize_reset().0
+        let mut out = vec![0u8; self.made.choice.output_len()];
+        self.state().finish_into(&self.made, &mut out);
+        out
     }
 
     /// The output `digest(length)` or `hexdigest(length)` (`method`) returns.
@@ -112,12 +207,7 @@ impl Hash {
             return Ok(self.finish());
         }
         let mut out = vec![0u8; length];
-        if length == 0
-            || self
-                .state()
-                .box_clone()
-                .finalize_extendable_into_reset(&mut out)
-        {
+        if length == 0 || self.state().extend_into(&self.made, &mut out) {
             return Ok(out);
         }
         Err(PyValueError::new_err(format!(
@@ -155,6 +245,13 @@ impl Hash {
         py: Python<'py>,
         length: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        if length.is_none() && !self.made.length_required {
+            // The usual call: written straight into the bytes object.
+            return PyBytes::new_with(py, self.made.choice.output_len(), |out| {
+                self.state().finish_into(&self.made, out);
+                Ok(())
+            });
+        }
         Ok(PyBytes::new(py, &self.output("digest", length)?))
     }
 
@@ -166,7 +263,7 @@ impl Hash {
     /// An independent copy in the same state.
     fn copy(&self) -> Hash {
         Hash {
-            state: Mutex::new(self.state().box_clone()),
+            state: Mutex::new(self.state().copy()),
             made: Arc::clone(&self.made),
         }
     }
@@ -320,14 +417,25 @@ pub fn new<'py>(
         }
         (data, string) => data.cloned().or(string),
     };
-    if keywords.parameters.is_none() && keywords.backend.is_none() {
+    made_for(py, name, keywords.parameters, keywords.backend)?.hash(py, data.as_ref())
+}
+
+/// What a name, its parameters (`None`: none passed) and a backend resolve
+/// to; remembered per spelling when nothing else was passed.
+fn made_for(
+    py: Python<'_>,
+    name: &str,
+    parameters: Option<HashParams>,
+    backend: Option<String>,
+) -> PyResult<Arc<Made>> {
+    if parameters.is_none() && backend.is_none() {
         if let Some(made) = default_made(name) {
-            return made.hash(py, data.as_ref());
+            return Ok(made);
         }
     }
     let canonical = python_names().canonical(name).unwrap_or(name);
-    let params = keywords.parameters.unwrap_or_default();
-    let choice = resolve(canonical, keywords.backend.as_deref(), &params).map_err(|e| {
+    let params = parameters.unwrap_or_default();
+    let choice = resolve(canonical, backend.as_deref(), &params).map_err(|e| {
         if e.is_instance_of::<PyValueError>(py) && registry().algorithm(canonical).is_err() {
             // hashlib's message, which code matches on, then hashlab's suggestions.
             PyValueError::new_err(format!("unsupported hash type {name}: {}", e.value(py)))
@@ -340,15 +448,229 @@ pub fn new<'py>(
     let length_required = choice.algorithm().output.is_xof()
         && params.length.is_none()
         && crate::HASHLIB_GUARANTEED.contains(&name.to_ascii_lowercase().as_str());
-    let made = Arc::new(Made {
-        gil_release_min: gil_release_min(&choice),
-        length_required,
-        choice,
-    });
-    if params == HashParams::default() && keywords.backend.is_none() {
+    let made = Arc::new(Made::new(choice, length_required));
+    if params == HashParams::default() && backend.is_none() {
         remember_default_made(name, &made);
     }
-    made.hash(py, data.as_ref())
+    Ok(made)
+}
+
+/// What a one-shot function returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Bytes,
+    Hex,
+    /// The digest as an unsigned big-endian integer (xxhash's `intdigest`).
+    Int,
+}
+
+impl Output {
+    fn method(self) -> &'static str {
+        match self {
+            Output::Bytes => "digest",
+            Output::Hex => "hexdigest",
+            Output::Int => "intdigest",
+        }
+    }
+}
+
+/// `name`'s digest of `data`, with keywords as `new()` takes them: exactly
+/// `new(name, data, **keywords).digest()` (or `hexdigest()`, or the digest
+/// as an int), without the object in between when no keyword is passed.
+fn one_shot_call<'py>(
+    py: Python<'py>,
+    name: &str,
+    data: &Bound<'py, PyAny>,
+    keywords: Option<&Bound<'py, PyDict>>,
+    output: Output,
+    made: impl FnOnce() -> PyResult<Arc<Made>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(keywords) = keywords.filter(|k| !k.is_empty()) {
+        let hash = new(py, name, Some(data), Some(keywords))?;
+        return match output {
+            Output::Int => {
+                let hash = hash.cast_into::<Hash>()?;
+                let digest = hash.get().finish();
+                int_of(py, &hash.get().made, &digest)
+            }
+            _ => hash.call_method0(output.method()),
+        };
+    }
+    made()?.output_of(py, data, output)
+}
+
+/// An integer digest as a Python int; an error for the digests that are not numbers.
+fn int_of<'py>(py: Python<'py>, made: &Made, digest: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let algorithm = made.choice.algorithm();
+    if !algorithm.integer_digest {
+        return Err(PyValueError::new_err(format!(
+            "{}'s digest is a byte string, not a number: use digest() or hexdigest()",
+            python_names().python(&algorithm.name)
+        )));
+    }
+    let value = digest.iter().fold(0u128, |v, &b| v << 8 | u128::from(b));
+    // Under abi3 a u128 becomes an int through Python-level arithmetic; a
+    // 64-bit value (XXH3-64, the CRCs) through one C call.
+    match u64::try_from(value) {
+        Ok(small) if digest.len() <= 8 => Ok(small.into_pyobject(py)?.into_any()),
+        _ => Ok(value.into_pyobject(py)?.into_any()),
+    }
+}
+
+/// `hashlab.digest(name, data, **keywords)`: `new(name, data, **keywords).digest()`
+/// in one call, as xxhash's `xxh3_64_digest(data)`; the hasher is reused
+/// between calls and the backend's one-shot function does the work.
+#[pyfunction]
+#[pyo3(signature = (name, data, **keywords))]
+pub fn digest<'py>(
+    py: Python<'py>,
+    name: &str,
+    data: &Bound<'py, PyAny>,
+    keywords: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    one_shot_call(py, name, data, keywords, Output::Bytes, || {
+        made_for(py, name, None, None)
+    })
+}
+
+/// `hashlab.hexdigest(name, data, **keywords)`: as `digest()`, in hex.
+#[pyfunction]
+#[pyo3(signature = (name, data, **keywords))]
+pub fn hexdigest<'py>(
+    py: Python<'py>,
+    name: &str,
+    data: &Bound<'py, PyAny>,
+    keywords: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    one_shot_call(py, name, data, keywords, Output::Hex, || {
+        made_for(py, name, None, None)
+    })
+}
+
+/// The functions made per algorithm: hashlib's named constructor
+/// (`sha256(data=b"", *, usedforsecurity=True, ...)`) and xxhash's one-shot
+/// functions (`xxh3_64_digest`, `_hexdigest`, and `_intdigest` where the
+/// digest is a number), as (name, function) pairs. Built in Rust so a call
+/// costs no Python frame; each resolves its algorithm at its first call.
+#[pyfunction]
+pub fn named_functions(py: Python<'_>) -> PyResult<Vec<(String, Bound<'_, PyAny>)>> {
+    let mut functions = Vec::new();
+    for (python_name, _) in python_names().pairs(registry()) {
+        let python: &'static str = Box::leak(python_name.clone().into_boxed_str());
+        let algorithm = registry().algorithm(python_names().canonical(python).unwrap_or(python));
+        let integer = algorithm.is_ok_and(|a| a.integer_digest);
+        if !matches!(python, "blake2b" | "blake2s") {
+            // BLAKE2's take hashlib's own keywords: the package's Python does them.
+            functions.push((python_name.clone(), constructor(py, python)?));
+        }
+        for output in [Output::Bytes, Output::Hex, Output::Int] {
+            if output == Output::Int && !integer {
+                continue;
+            }
+            let name = format!("{python_name}_{}", output.method());
+            functions.push((name.clone(), one_shot_function(py, python, name, output)?));
+        }
+    }
+    Ok(functions)
+}
+
+fn leaked_c_string(text: String) -> &'static std::ffi::CStr {
+    Box::leak(
+        std::ffi::CString::new(text)
+            .expect("names and docs hold no NUL")
+            .into_boxed_c_str(),
+    )
+}
+
+fn constructor<'py>(py: Python<'py>, python: &'static str) -> PyResult<Bound<'py, PyAny>> {
+    let made = OnceLock::<Arc<Made>>::new();
+    let doc = leaked_c_string(format!(
+        "{python}(data=b'', *, usedforsecurity=True, string=None, key=None, length=None, \
+         backend=None, customization=None, ...)\n--\n\nA new {python} hash object, as \
+         hashlab.new('{python}', data, ...)."
+    ));
+    let function = pyo3::types::PyCFunction::new_closure(
+        py,
+        Some(leaked_c_string(python.to_string())),
+        Some(doc),
+        move |args: &Bound<'_, PyTuple>,
+              kwargs: Option<&Bound<'_, PyDict>>|
+              -> PyResult<Py<PyAny>> {
+            let py = args.py();
+            if args.len() > 1 {
+                return Err(PyTypeError::new_err(format!(
+                    "{python}() takes at most 1 positional argument ({} given)",
+                    args.len()
+                )));
+            }
+            let mut data = args.get_item(0).ok();
+            let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) else {
+                let made = match made.get() {
+                    Some(made) => Arc::clone(made),
+                    None => {
+                        let resolved = made_for(py, python, None, None)?;
+                        Arc::clone(made.get_or_init(|| resolved))
+                    }
+                };
+                return Ok(made.hash(py, data.as_ref())?.unbind());
+            };
+            let kwargs = kwargs.copy()?;
+            if let Some(given) = kwargs.get_item("data")? {
+                if data.is_some() {
+                    return Err(PyTypeError::new_err(format!(
+                        "argument for {python}() given by name ('data') and position (1)"
+                    )));
+                }
+                kwargs.del_item("data")?;
+                data = Some(given);
+            }
+            Ok(new(py, python, data.as_ref(), Some(&kwargs))?.unbind())
+        },
+    )?;
+    Ok(function.into_any())
+}
+
+fn one_shot_function<'py>(
+    py: Python<'py>,
+    python: &'static str,
+    name: String,
+    output: Output,
+) -> PyResult<Bound<'py, PyAny>> {
+    let made = OnceLock::<Arc<Made>>::new();
+    let what = match output {
+        Output::Int => "digest() as an unsigned big-endian int (xxhash's intdigest)".to_string(),
+        _ => format!("{}()", output.method()),
+    };
+    let doc = leaked_c_string(format!(
+        "{name}(data, **keywords)\n--\n\nhashlab.new('{python}', data, **keywords).{what}, \
+         in one call."
+    ));
+    let function = pyo3::types::PyCFunction::new_closure(
+        py,
+        Some(leaked_c_string(name.clone())),
+        Some(doc),
+        move |args: &Bound<'_, PyTuple>,
+              kwargs: Option<&Bound<'_, PyDict>>|
+              -> PyResult<Py<PyAny>> {
+            let py = args.py();
+            if args.len() != 1 {
+                return Err(PyTypeError::new_err(format!(
+                    "{name}() takes exactly 1 positional argument, data ({} given)",
+                    args.len()
+                )));
+            }
+            let data = args.get_item(0)?;
+            let made = || -> PyResult<Arc<Made>> {
+                if let Some(made) = made.get() {
+                    return Ok(Arc::clone(made));
+                }
+                let resolved = made_for(py, python, None, None)?;
+                Ok(Arc::clone(made.get_or_init(|| resolved)))
+            };
+            Ok(one_shot_call(py, python, &data, kwargs, output, made)?.unbind())
+        },
+    )?;
+    Ok(function.into_any())
 }
 
 /// The keywords of `new()` that hashlab reads itself.
@@ -466,9 +788,110 @@ struct Made {
     /// shake_256) without `length=`: as hashlib's, `digest()` needs a length
     /// and `digest_size` is 0.
     length_required: bool,
+    /// Hashers in their initial state, left by objects that were dropped
+    /// and by one-shot calls, for the next to take.
+    spare: Mutex<Vec<Box<dyn Hasher>>>,
+    /// The backend's one-shot function, where it has one that needs no
+    /// state: a message per call then touches no hasher at all.
+    stateless: Option<hashlab::Stateless>,
 }
 
+/// Spare hashers kept per name: enough for the objects a loop has alive at
+/// once, few enough that an OpenSSL context each costs nothing to keep.
+const SPARE_MAX: usize = 4;
+
 impl Made {
+    fn new(choice: Choice, length_required: bool) -> Made {
+        let first = choice.hasher();
+        Made {
+            gil_release_min: gil_release_min(&choice),
+            length_required,
+            stateless: first.stateless(),
+            spare: Mutex::new(vec![first]),
+            choice,
+        }
+    }
+
+    /// A hasher in its initial state.
+    fn take_hasher(&self) -> Box<dyn Hasher> {
+        let spare = self.spare.lock().ok().and_then(|mut spare| spare.pop());
+        spare.unwrap_or_else(|| self.choice.hasher())
+    }
+
+    /// Keeps `hasher`, which must be in its initial state, for the next taker.
+    fn give_back(&self, hasher: Box<dyn Hasher>) {
+        if let Ok(mut spare) = self.spare.lock() {
+            if spare.len() < SPARE_MAX {
+                spare.push(hasher);
+            }
+        }
+    }
+
+    /// The digest of `data` as one message, at the configured length.
+    fn one_shot(&self, data: &[u8], out: &mut [u8]) {
+        if let Some(stateless) = &self.stateless {
+            return stateless.hash_into(data, out);
+        }
+        let mut hasher = self.take_hasher();
+        hasher.hash_message_into(data, out);
+        self.give_back(hasher);
+    }
+
+    /// The digest of `data` in one call, as `output` says; the GIL is
+    /// released for long inputs, as for `update`.
+    fn output_of<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        output: Output,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if self.length_required {
+            return Err(PyTypeError::new_err(format!(
+                "{}() of {} needs length=, as its digest() does",
+                output.method(),
+                python_names().python(self.choice.name())
+            )));
+        }
+        let borrowed;
+        let bytes = match data.cast::<PyBytes>() {
+            Ok(bytes) => bytes.as_bytes(),
+            Err(_) => {
+                borrowed = Borrowed::get(data, "data")?;
+                borrowed.as_bytes()
+            }
+        };
+        let hash = |out: &mut [u8]| {
+            if bytes.len() >= self.gil_release_min {
+                py.detach(|| self.one_shot(bytes, out));
+            } else {
+                self.one_shot(bytes, out);
+            }
+        };
+        let len = self.choice.output_len();
+        if output == Output::Bytes {
+            return Ok(PyBytes::new_with(py, len, |out| {
+                hash(out);
+                Ok(())
+            })?
+            .into_any());
+        }
+        let mut small = [0u8; 64];
+        let mut large = Vec::new();
+        let out = if len <= small.len() {
+            &mut small[..len]
+        } else {
+            large.resize(len, 0);
+            &mut large[..]
+        };
+        hash(out);
+        match output {
+            Output::Hex => {
+                Ok(pyo3::types::PyString::new(py, &hashlab::hex::encode(out)).into_any())
+            }
+            _ => int_of(py, self, out),
+        }
+    }
+
     /// A hash object in the initial state, fed `data` if any.
     fn hash<'py>(
         self: Arc<Self>,
@@ -476,7 +899,7 @@ impl Made {
         data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let hash = Hash {
-            state: Mutex::new(self.choice.hasher()),
+            state: Mutex::new(State::empty()),
             made: self,
         };
         if let Some(data) = data {
@@ -491,10 +914,14 @@ impl Made {
 /// `new(name, data).digest()` idiom), and going from the name again each
 /// time (Python name, registry name, cached default) doubled the cost of a
 /// small hash.
-fn default_made_by_name() -> &'static Mutex<HashMap<Box<str>, Arc<Made>>> {
-    static MADE: OnceLock<Mutex<HashMap<Box<str>, Arc<Made>>>> = OnceLock::new();
-    MADE.get_or_init(|| Mutex::new(HashMap::new()))
+fn default_made_by_name() -> &'static Mutex<MadeByName> {
+    static MADE: OnceLock<Mutex<MadeByName>> = OnceLock::new();
+    MADE.get_or_init(|| Mutex::new(MadeByName::default()))
 }
+
+/// The names are the caller's, so the hasher is seeded per process
+/// (foldhash's `RandomState`): no spelling list can make it degrade.
+type MadeByName = HashMap<Box<str>, Arc<Made>, foldhash::fast::RandomState>;
 
 /// Spellings differ only in case (`SHA256`, `sha256`), so this bounds the
 /// memory a caller trying every casing could make the map take.

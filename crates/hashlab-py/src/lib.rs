@@ -123,7 +123,7 @@ mod _hashlab {
     #[pymodule_export]
     use super::files::{format_manifest, hash_paths, read_manifest, walk, write_file};
     #[pymodule_export]
-    use super::hash::{algorithm_info, new, Hash};
+    use super::hash::{algorithm_info, digest, hexdigest, named_functions, new, Hash};
     #[pymodule_export]
     use super::kdf::scrypt;
     #[pymodule_export]

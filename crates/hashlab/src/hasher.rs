@@ -65,6 +65,23 @@ pub trait Hasher: Send {
         false
     }
 
+    /// A function that hashes one whole message with this hasher's
+    /// parameters and keeps no state (xxHash's seeded one-shot functions),
+    /// for a caller hashing a message per call without a hasher of its own;
+    /// `None` where the hasher's state is needed. Asked of a hasher that has
+    /// absorbed nothing.
+    fn stateless(&self) -> Option<Stateless> {
+        None
+    }
+
+    /// Writes the digest of everything absorbed so far into `out` (exactly
+    /// [`Hasher::output_len`] bytes) and leaves the state as it was, so more
+    /// input may follow: hashlib's `digest()`. The default finalizes a boxed
+    /// copy; adapters whose state is a plain value finalize one on the stack.
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        self.box_clone().finalize_into_reset(out)
+    }
+
     /// Finalizes into a new [`Digest`] and resets.
     fn finalize_reset(&mut self) -> Digest {
         let mut out = vec![0u8; self.output_len()];
@@ -76,6 +93,20 @@ pub trait Hasher: Send {
 impl Clone for Box<dyn Hasher> {
     fn clone(&self) -> Self {
         self.box_clone()
+    }
+}
+
+/// See [`Hasher::stateless`]: `function(seed, message, out)` writes the
+/// digest, `out` being the hasher's output length.
+#[derive(Clone, Copy, Debug)]
+pub struct Stateless {
+    pub function: fn(u64, &[u8], &mut [u8]),
+    pub seed: u64,
+}
+
+impl Stateless {
+    pub fn hash_into(&self, message: &[u8], out: &mut [u8]) {
+        (self.function)(self.seed, message, out)
     }
 }
 

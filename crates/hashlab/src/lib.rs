@@ -38,7 +38,7 @@ pub use algorithm::{
 };
 pub use choice::Choice;
 pub use error::{HashError, Parameter};
-pub use hasher::{Blake2Tree, Config, Digest, HashParams, Hasher};
+pub use hasher::{Blake2Tree, Config, Digest, HashParams, Hasher, Stateless};
 pub use registry::{Backend, BackendStatus, Constructor, Registry};
 
 /// This crate's version, for reports that record what produced them.

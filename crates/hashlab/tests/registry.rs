@@ -365,6 +365,64 @@ fn every_backend_passes_its_self_test() {
     }
 }
 
+/// Where a hasher offers a stateless one-shot function, it gives what the
+/// hasher gives, with a seed and without; and copies finalized in place
+/// (`finalize_copy_into`) leave the state as it was.
+#[test]
+fn stateless_functions_and_finalized_copies_agree_with_the_hasher() {
+    let registry = Registry::default();
+    let message: Vec<u8> = (0..1000u32).map(|i| (i * 131 % 251) as u8).collect();
+    let mut stateless_seen = 0;
+    for alg in registry.algorithms() {
+        for backend in registry.backends_of(&alg.name).unwrap() {
+            if !backend.is_available() {
+                continue;
+            }
+            let mut params = HashParams::default();
+            for seeded in [false, true] {
+                if seeded {
+                    if alg.seed.is_none() {
+                        continue;
+                    }
+                    params.seed = Some(0x0123_4567);
+                }
+                let Ok(mut hasher) = registry.hasher(&alg.name, Some(&backend.name), &params)
+                else {
+                    continue;
+                };
+                let who = format!("{}/{} seeded {seeded}", alg.name, backend.name);
+                for len in [0, 1, 17, 240, 1000] {
+                    let mut expected = vec![0u8; hasher.output_len()];
+                    hasher.hash_message_into(&message[..len], &mut expected);
+                    if let Some(stateless) = hasher.stateless() {
+                        stateless_seen += 1;
+                        let mut out = vec![0u8; hasher.output_len()];
+                        stateless.hash_into(&message[..len], &mut out);
+                        assert_eq!(out, expected, "{who}, {len} bytes");
+                    }
+                    hasher.update(&message[..len]);
+                    let mut copy = vec![0u8; hasher.output_len()];
+                    hasher.finalize_copy_into(&mut copy);
+                    assert_eq!(copy, expected, "{who}: a finalized copy, {len} bytes");
+                    assert_eq!(
+                        hasher.finalize_reset().0,
+                        expected,
+                        "{who}: the state went on"
+                    );
+                }
+                // Mid-message a hasher has no stateless form.
+                hasher.update(b"x");
+                assert!(hasher.stateless().is_none(), "{who}");
+                hasher.reset();
+            }
+        }
+    }
+    assert!(
+        stateless_seen > 0,
+        "no backend offered a stateless function"
+    );
+}
+
 #[test]
 fn a_wrong_answer_fails_the_self_test() {
     let mut registry = Registry::empty();

@@ -90,6 +90,10 @@ impl<T: Clone + Send + 'static> Hasher for Native<T> {
         assert_eq!(out.len(), self.out_len, "output buffer length");
         (self.finish_reset)(&mut self.state, out)
     }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        (self.finish_reset)(&mut self.state.clone(), out)
+    }
     fn reset(&mut self) {
         (self.reset)(&mut self.state)
     }
@@ -157,6 +161,15 @@ impl<H: Hasher + Clone + 'static> Hasher for WithOneShot<H> {
         self.pending = false;
         self.inner.finalize_into_reset(out)
     }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        self.inner.finalize_copy_into(out)
+    }
+    fn stateless(&self) -> Option<crate::Stateless> {
+        (!self.pending).then_some(crate::Stateless {
+            function: self.one_shot,
+            seed: self.seed,
+        })
+    }
     fn hash_message_into(&mut self, data: &[u8], out: &mut [u8]) {
         one_shot_when_idle(self, !self.pending, data, out, |h, data, out| {
             assert_eq!(out.len(), h.inner.output_len(), "output buffer length");
@@ -191,6 +204,9 @@ impl<T: Clone + Send + 'static> Hasher for Extendable<Native<T>> {
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
         self.0.finalize_into_reset(out)
     }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        self.0.finalize_copy_into(out)
+    }
     fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
         (self.0.finish_reset)(&mut self.0.state, out);
         true
@@ -212,6 +228,9 @@ impl<T: Clone + Send + 'static> Hasher for Extendable<Snapshot<T>> {
     }
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
         self.0.finalize_into_reset(out)
+    }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        self.0.finalize_copy_into(out)
     }
     fn finalize_extendable_into_reset(&mut self, out: &mut [u8]) -> bool {
         let done = std::mem::replace(&mut self.0.state, self.0.initial.clone());
@@ -267,6 +286,10 @@ impl<T: Clone + Send + 'static> Hasher for Snapshot<T> {
         assert_eq!(out.len(), self.out_len, "output buffer length");
         let done = std::mem::replace(&mut self.state, self.initial.clone());
         (self.finish)(done, out)
+    }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.out_len, "output buffer length");
+        (self.finish)(self.state.clone(), out)
     }
     fn reset(&mut self) {
         self.state = self.initial.clone();
