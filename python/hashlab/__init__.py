@@ -87,8 +87,9 @@ for _name, _function in _hashlab.named_functions():
     globals()[_name] = _function
     __all__.append(_name)
 for _python_name, _canonical in _hashlab.python_names:
-    if _python_name in ("blake2b", "blake2s"):
-        # hashlib's BLAKE2 signature: digest_size, key, salt, person, tree parameters.
+    if _python_name not in globals():
+        # Those with a salt (BLAKE2): hashlib's signature, digest_size, key,
+        # salt, person and the tree parameters.
         globals()[_python_name] = _PARAMETERIZED[_python_name] = _blake2_constructor(_python_name, _canonical)
         __all__.append(_python_name)
 del _name, _function, _python_name, _canonical

@@ -557,12 +557,15 @@ pub fn named_functions(py: Python<'_>) -> PyResult<Vec<(String, Bound<'_, PyAny>
     let mut functions = Vec::new();
     for (python_name, _) in python_names().pairs(registry()) {
         let python: &'static str = Box::leak(python_name.clone().into_boxed_str());
-        let algorithm = registry().algorithm(python_names().canonical(python).unwrap_or(python));
-        let integer = algorithm.is_ok_and(|a| a.integer_digest);
-        if !matches!(python, "blake2b" | "blake2s") {
-            // BLAKE2's take hashlib's own keywords: the package's Python does them.
+        let algorithm = registry()
+            .algorithm(python_names().canonical(python).unwrap_or(python))
+            .map_err(value_error)?;
+        // An algorithm with a salt (BLAKE2) takes hashlib's BLAKE2 keywords
+        // (digest_size, person, ...): the package's Python constructor does them.
+        if algorithm.salt.is_none() {
             functions.push((python_name.clone(), constructor(py, python)?));
         }
+        let integer = algorithm.integer_digest;
         for output in [Output::Bytes, Output::Hex, Output::Int] {
             if output == Output::Int && !integer {
                 continue;
