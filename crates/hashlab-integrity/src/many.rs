@@ -233,14 +233,7 @@ pub fn hash_input(
                 let mut reader = crate::read::Waiting::new(&file, &job.cancel);
                 #[cfg(not(unix))]
                 let mut reader = &file;
-                hash_of_unknown_length(
-                    &mut reader,
-                    fanout,
-                    buffer,
-                    UNKNOWN_LENGTH_MEMORY,
-                    job.git_blob,
-                    &job.cancel,
-                )?
+                hash_learning_length(&mut reader, fanout, buffer, job)?
             };
             // Only a change of size or time between the start and the end
             // of the read means the file changed: a size that differs from
@@ -291,14 +284,7 @@ fn hash_stdin(fanout: &mut Fanout, buffer: &mut ReadBuffer, job: &HashJob) -> io
             }
             return Ok(hashed);
         }
-        hash_of_unknown_length(
-            &mut reader,
-            fanout,
-            buffer,
-            UNKNOWN_LENGTH_MEMORY,
-            job.git_blob,
-            &job.cancel,
-        )
+        hash_learning_length(&mut reader, fanout, buffer, job)
     }
     #[cfg(not(unix))]
     {
@@ -306,14 +292,7 @@ fn hash_stdin(fanout: &mut Fanout, buffer: &mut ReadBuffer, job: &HashJob) -> io
         if !length_first {
             return hash_reader(&mut reader, fanout, buffer, &job.cancel);
         }
-        hash_of_unknown_length(
-            &mut reader,
-            fanout,
-            buffer,
-            UNKNOWN_LENGTH_MEMORY,
-            job.git_blob,
-            &job.cancel,
-        )
+        hash_learning_length(&mut reader, fanout, buffer, job)
     }
 }
 
@@ -333,6 +312,24 @@ fn stdin_length(fd: std::os::fd::BorrowedFd<'_>) -> Option<u64> {
     u64::try_from(at)
         .ok()
         .map(|at| meta.len().saturating_sub(at))
+}
+
+/// [`hash_of_unknown_length`] as `job` says (a git blob or not), holding
+/// up to [`UNKNOWN_LENGTH_MEMORY`] bytes in memory.
+fn hash_learning_length(
+    reader: &mut dyn Read,
+    fanout: &mut Fanout,
+    buffer: &mut ReadBuffer,
+    job: &HashJob,
+) -> io::Result<Hashed> {
+    hash_of_unknown_length(
+        reader,
+        fanout,
+        buffer,
+        UNKNOWN_LENGTH_MEMORY,
+        job.git_blob,
+        &job.cancel,
+    )
 }
 
 /// The digest of `reader`'s bytes, whose count must be hashed before them

@@ -577,6 +577,20 @@ pub fn named_functions(py: Python<'_>) -> PyResult<Vec<(String, Bound<'_, PyAny>
     Ok(functions)
 }
 
+/// What `python` resolves to without parameters, decided at the first call
+/// of a function made for it and kept in `cell` from then on.
+fn resolved_once<'a>(
+    cell: &'a OnceLock<Arc<Made>>,
+    py: Python<'_>,
+    python: &str,
+) -> PyResult<&'a Arc<Made>> {
+    if let Some(made) = cell.get() {
+        return Ok(made);
+    }
+    let resolved = made_for(py, python, None, None)?;
+    Ok(cell.get_or_init(|| resolved))
+}
+
 fn leaked_c_string(text: String) -> &'static std::ffi::CStr {
     Box::leak(
         std::ffi::CString::new(text)
@@ -608,14 +622,9 @@ fn constructor<'py>(py: Python<'py>, python: &'static str) -> PyResult<Bound<'py
             }
             let mut data = args.get_item(0).ok();
             let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) else {
-                let made = match made.get() {
-                    Some(made) => Arc::clone(made),
-                    None => {
-                        let resolved = made_for(py, python, None, None)?;
-                        Arc::clone(made.get_or_init(|| resolved))
-                    }
-                };
-                return Ok(made.hash(py, data.as_ref())?.unbind());
+                return Ok(Arc::clone(resolved_once(&made, py, python)?)
+                    .hash(py, data.as_ref())?
+                    .unbind());
             };
             let kwargs = kwargs.copy()?;
             if let Some(given) = kwargs.get_item("data")? {
@@ -663,13 +672,7 @@ fn one_shot_function<'py>(
                 )));
             }
             let data = args.get_item(0)?;
-            let made = || -> PyResult<Arc<Made>> {
-                if let Some(made) = made.get() {
-                    return Ok(Arc::clone(made));
-                }
-                let resolved = made_for(py, python, None, None)?;
-                Ok(Arc::clone(made.get_or_init(|| resolved)))
-            };
+            let made = || resolved_once(&made, py, python).map(Arc::clone);
             Ok(one_shot_call(py, python, &data, kwargs, output, made)?.unbind())
         },
     )?;
