@@ -502,13 +502,12 @@ fn one_shot_call<'py>(
 /// An integer digest as a Python int; an error for the digests that are not numbers.
 fn int_of<'py>(py: Python<'py>, made: &Made, digest: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let algorithm = made.choice.algorithm();
-    if !algorithm.integer_digest {
+    let Some(value) = algorithm.integer_value(digest) else {
         return Err(PyValueError::new_err(format!(
             "{}'s digest is a byte string, not a number: use digest() or hexdigest()",
             python_names().python(&algorithm.name)
         )));
-    }
-    let value = digest.iter().fold(0u128, |v, &b| v << 8 | u128::from(b));
+    };
     // Under abi3 a u128 becomes an int through Python-level arithmetic; a
     // 64-bit value (XXH3-64, the CRCs) through one C call.
     match u64::try_from(value) {
@@ -555,11 +554,9 @@ pub fn hexdigest<'py>(
 #[pyfunction]
 pub fn named_functions(py: Python<'_>) -> PyResult<Vec<(String, Bound<'_, PyAny>)>> {
     let mut functions = Vec::new();
-    for (python_name, _) in python_names().pairs(registry()) {
+    for (python_name, canonical) in python_names().pairs(registry()) {
         let python: &'static str = Box::leak(python_name.clone().into_boxed_str());
-        let algorithm = registry()
-            .algorithm(python_names().canonical(python).unwrap_or(python))
-            .map_err(value_error)?;
+        let algorithm = registry().algorithm(&canonical).map_err(value_error)?;
         // An algorithm with a salt (BLAKE2) takes hashlib's BLAKE2 keywords
         // (digest_size, person, ...): the package's Python constructor does them.
         if algorithm.salt.is_none() {
