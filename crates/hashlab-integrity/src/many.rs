@@ -423,6 +423,7 @@ pub fn hash_inputs<E>(
             mmap: false,
             chunk: ReadBuffer::DEFAULT_SIZE,
             hashers_share_cores: false,
+            reads_in_turns: false,
         },
         git_blob: job.git_blob,
         cancel: job.cancel.clone(),
@@ -574,6 +575,7 @@ mod tests {
             read_ahead: false,
             mmap: false,
             hashers_share_cores: false,
+            reads_in_turns: false,
         });
         let err = hash_input(
             &Input::File(p.clone()),

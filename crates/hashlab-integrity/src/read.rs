@@ -210,6 +210,11 @@ pub struct ReadStrategy {
     /// is handed to them whole, each reading it with no copy (the first to
     /// touch a page faults it in).
     pub hashers_share_cores: bool,
+    /// With `read_ahead`, a large file is read by every core at once, each
+    /// copying its own chunk and feeding it to the hasher in turn, instead of
+    /// by one reader thread: for a hash faster than the page cache hands out
+    /// bytes, the copy is what takes the time, and here it is shared.
+    pub reads_in_turns: bool,
 }
 
 impl ReadStrategy {
@@ -223,9 +228,11 @@ impl ReadStrategy {
     ///
     /// Hashes that run faster than a read from the page cache copies
     /// ([`FileBound::Reading`]: xxHash, CRC, HighwayHash, 12-55 GB/s against
-    /// about 10 GB/s for read()) gain nothing from a reader thread and lose
-    /// its hand-offs: measured on a cached 1 GiB file, XXH3 took 169 ms read
-    /// ahead and 146 ms without.
+    /// 5-10 GB/s for read() on one core) gain nothing from one reader thread
+    /// and lose its hand-offs (a cached 1 GiB file, XXH3: 169 ms read ahead,
+    /// 146 ms without). They read in turns: every core copies a chunk of its
+    /// own and hashes it when its turn comes, so the copy runs on all cores
+    /// while the hash stays in order.
     pub fn for_hash(bound: FileBound, tree_parallel: bool) -> ReadStrategy {
         Self::for_hash_with(bound, tree_parallel, true)
     }
@@ -242,7 +249,8 @@ impl ReadStrategy {
     /// hashing core (sha256 on a cached 1 GiB file: measurements in
     /// docs/design-notes.md). Hashes faster than the page cache hands out bytes
     /// read instead: for them a map measured slower than read() into an
-    /// aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s).
+    /// aligned buffer (XXH3 4.6-5.4 GB/s mapped against 7.5 GB/s), and
+    /// read in turns faster still (docs/design-notes.md).
     pub fn for_hash_with(bound: FileBound, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let faster_than_reading = bound == FileBound::Reading;
@@ -257,8 +265,9 @@ impl ReadStrategy {
                 ReadBuffer::DEFAULT_SIZE
             },
             parallel_hash,
-            read_ahead: cores > 1 && !faster_than_reading,
+            read_ahead: cores > 1,
             hashers_share_cores: false,
+            reads_in_turns: faster_than_reading && !tree_parallel,
         }
     }
 }
@@ -346,9 +355,142 @@ pub fn hash_open_file(
         }
     }
     if strategy.read_ahead && size >= READ_AHEAD_MIN_SIZE {
+        #[cfg(unix)]
+        if strategy.reads_in_turns && size_is_length(&file, meta) {
+            return hash_reading_in_turns(&file, size, hasher, buffer.len(), cancel);
+        }
         return hash_reader_read_ahead(&mut file, hasher, buffer.len(), cancel);
     }
     hash_reader(&mut file, hasher, buffer, cancel)
+}
+
+/// Threads that read one file in turns: on two cores the copy measured
+/// twice as fast as one thread's (1 GiB from the page cache: 104 ms against
+/// 190 ms); past four, the memory bus rather than the cores sets the pace.
+const TURN_READERS_MAX: usize = 4;
+
+/// Hashes the first `size` bytes of `file`, then whatever follows them, with
+/// every core (up to [`TURN_READERS_MAX`]) taking chunks in order, copying
+/// each with pread() into a buffer of its own and feeding it to `hasher` when
+/// all earlier chunks have been fed. The chunk stays in the cache of the core
+/// that copied it, and the copies, which are the cost for a hash faster than
+/// the page cache, overlap. A chunk that comes short (the file shrank) ends
+/// the input there, as a read() would; the caller's before/after comparison
+/// reports the change.
+#[cfg(unix)]
+fn hash_reading_in_turns(
+    file: &File,
+    size: u64,
+    hasher: &mut dyn Hasher,
+    chunk: usize,
+    cancel: &Cancel,
+) -> io::Result<Hashed> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Condvar, Mutex};
+
+    struct Turns<'h> {
+        hasher: &'h mut dyn Hasher,
+        /// The chunk whose turn it is.
+        next: u64,
+        bytes: u64,
+        /// Set by the chunk that ended the input early or failed.
+        stopped: Option<io::Result<()>>,
+    }
+    let chunks = size.div_ceil(chunk as u64);
+    let claimed = AtomicU64::new(0);
+    let turns = Mutex::new(Turns {
+        hasher,
+        next: 0,
+        bytes: 0,
+        stopped: None,
+    });
+    let turn_taken = Condvar::new();
+    let read_in_turns = || {
+        let mut buffer = ReadBuffer::new(chunk);
+        loop {
+            let index = claimed.fetch_add(1, Ordering::Relaxed);
+            if index >= chunks {
+                return;
+            }
+            let offset = index * chunk as u64;
+            let want = (size - offset).min(chunk as u64) as usize;
+            let read = cancel
+                .check()
+                .and_then(|()| read_at_most(file, &mut buffer.as_mut_slice()[..want], offset));
+            let mut state = turns
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            while state.next != index && state.stopped.is_none() {
+                state = turn_taken
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+            if state.stopped.is_some() {
+                return;
+            }
+            match read {
+                Ok(n) => {
+                    state.hasher.update(&buffer.as_mut_slice()[..n]);
+                    state.bytes += n as u64;
+                    if n < want {
+                        state.stopped = Some(Ok(()));
+                    }
+                }
+                Err(e) => state.stopped = Some(Err(e)),
+            }
+            state.next += 1;
+            drop(state);
+            turn_taken.notify_all();
+        }
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let readers = cores.clamp(1, TURN_READERS_MAX).min(chunks as usize);
+    std::thread::scope(|scope| {
+        for _ in 1..readers {
+            scope.spawn(read_in_turns);
+        }
+        read_in_turns();
+    });
+    let Turns {
+        hasher,
+        bytes,
+        stopped,
+        ..
+    } = turns
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let fed = match stopped {
+        Some(Err(e)) => Err(e),
+        Some(Ok(())) => Ok(bytes),
+        None => {
+            // Read to the end, as read() would: bytes appended since the size
+            // was taken are hashed too, and the caller sees the file grew.
+            use std::io::{Seek, SeekFrom};
+            let mut rest = file;
+            rest.seek(SeekFrom::Start(size)).and_then(|_| {
+                feed_reader(&mut rest, hasher, &mut ReadBuffer::new(chunk), cancel)
+                    .map(|more| bytes + more)
+            })
+        }
+    };
+    let fed = fed.and_then(|bytes| cancel.check().map(|()| bytes));
+    finish(hasher, fed)
+}
+
+/// pread() until `buf` is full or the file ends; returns the bytes read.
+#[cfg(unix)]
+fn read_at_most(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read_at(&mut buf[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 /// Whether a regular file's reported size is its length. Pseudo file
@@ -506,6 +648,35 @@ mod tests {
         }
     }
 
+    /// Turns hand chunks over in order at every boundary, and a size that is
+    /// not the file's length (it grew or shrank after the fstat) hashes what
+    /// a read() to the end would have.
+    #[cfg(unix)]
+    #[test]
+    fn reading_in_turns_equals_one_shot_whatever_the_size_said() {
+        let registry = Registry::default();
+        let mut h = registry
+            .hasher("xxh3-64", None, &HashParams::default())
+            .unwrap();
+        let dir = std::env::temp_dir().join(format!("hashlab-turns-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("file");
+        for len in [1usize, 4095, 4096, 4097, 8192, 3 * 4096 + 5, 100_000] {
+            let data: Vec<u8> = (0..len as u32).map(|i| (i * 13) as u8).collect();
+            std::fs::write(&path, &data).unwrap();
+            let file = File::open(&path).unwrap();
+            h.update(&data);
+            let expected = h.finalize_reset();
+            for said in [len as u64, len as u64 / 2 + 1, len as u64 + 3 * 4096 + 1] {
+                let got =
+                    hash_reading_in_turns(&file, said, h.as_mut(), 4096, &Cancel::new()).unwrap();
+                assert_eq!(got.digest, expected, "len {len}, size said {said}");
+                assert_eq!(got.bytes, len as u64, "len {len}, size said {said}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn every_way_of_reading_a_large_file_gives_the_same_digests() {
         use crate::many::Fanout;
@@ -544,6 +715,10 @@ mod tests {
                     mmap: false,
                     ..base
                 },
+            ),
+            (
+                "read in turns",
+                ReadStrategy::for_hash_with(FileBound::Reading, false, true),
             ),
         ];
         for (way, strategy) in ways {
@@ -676,6 +851,7 @@ mod tests {
             read_ahead: false,
             mmap: false,
             hashers_share_cores: false,
+            reads_in_turns: false,
         };
         let ways = [
             ("read()", plain),
@@ -683,6 +859,14 @@ mod tests {
                 "read ahead",
                 ReadStrategy {
                     read_ahead: true,
+                    ..plain
+                },
+            ),
+            (
+                "read in turns",
+                ReadStrategy {
+                    read_ahead: true,
+                    reads_in_turns: true,
                     ..plain
                 },
             ),

@@ -154,8 +154,9 @@ impl Preference {
 
 /// What sets the pace when a cached file is hashed on one core: the hash
 /// itself, or the copy of its bytes out of the page cache. A hash faster than
-/// the page cache (xxHash, CRC, HighwayHash: 10-40 GB/s against 8-10 GB/s
-/// here) gains nothing from a second thread reading ahead, only hand-offs.
+/// the page cache (xxHash, CRC, HighwayHash: 10-40 GB/s against 5-10 GB/s
+/// per core for read()) gains nothing from one thread reading ahead of it:
+/// its files are copied by every core in turns instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileBound {
