@@ -424,6 +424,7 @@ pub fn hash_inputs<E>(
             chunk: ReadBuffer::DEFAULT_SIZE,
             hashers_share_cores: false,
             reads_in_turns: false,
+            cores: 1,
         },
         git_blob: job.git_blob,
         cancel: job.cancel.clone(),
@@ -576,6 +577,7 @@ mod tests {
             mmap: false,
             hashers_share_cores: false,
             reads_in_turns: false,
+            cores: 1,
         });
         let err = hash_input(
             &Input::File(p.clone()),

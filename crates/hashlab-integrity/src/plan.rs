@@ -291,10 +291,11 @@ impl SumPlan {
             None => cores,
         };
         let tree_parallel = columns.len() == 1 && columns[0].choice.backend().parallel;
-        let strategy = ReadStrategy::for_hash_with(
+        let strategy = ReadStrategy::for_cores(
             slowest(&columns),
             tree_parallel,
             request.allow_mmap && !rotating,
+            cores,
         )
         .sharing_cores_with(columns.len());
         let parallel_hash = strategy.parallel_hash;

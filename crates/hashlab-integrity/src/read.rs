@@ -215,6 +215,9 @@ pub struct ReadStrategy {
     /// by one reader thread: for a hash faster than the page cache hands out
     /// bytes, the copy is what takes the time, and here it is shared.
     pub reads_in_turns: bool,
+    /// Cores this process may use, taken once: on Linux the count reads
+    /// cgroup files, a tenth of a millisecond a time.
+    pub cores: usize,
 }
 
 impl ReadStrategy {
@@ -253,6 +256,16 @@ impl ReadStrategy {
     /// read in turns faster still (docs/design-notes.md).
     pub fn for_hash_with(bound: FileBound, tree_parallel: bool, allow_mmap: bool) -> ReadStrategy {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self::for_cores(bound, tree_parallel, allow_mmap, cores)
+    }
+
+    /// As [`for_hash_with`](Self::for_hash_with), on `cores` cores.
+    pub fn for_cores(
+        bound: FileBound,
+        tree_parallel: bool,
+        allow_mmap: bool,
+        cores: usize,
+    ) -> ReadStrategy {
         let faster_than_reading = bound == FileBound::Reading;
         let map_helps = tree_parallel || (cfg!(target_os = "linux") && !faster_than_reading);
         let mmap = allow_mmap && map_helps && cores > 1 && cfg!(unix);
@@ -268,6 +281,7 @@ impl ReadStrategy {
             read_ahead: cores > 1,
             hashers_share_cores: false,
             reads_in_turns: faster_than_reading && !tree_parallel,
+            cores,
         }
     }
 }
@@ -277,8 +291,7 @@ impl ReadStrategy {
     /// its own: where they already take every core, a reader thread would only
     /// compete with them.
     pub fn sharing_cores_with(mut self, hashers: usize) -> ReadStrategy {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if hashers > 1 && cores <= hashers {
+        if hashers > 1 && self.cores <= hashers {
             self.read_ahead = false;
             self.hashers_share_cores = true;
         }
@@ -357,7 +370,8 @@ pub fn hash_open_file(
     if strategy.read_ahead && size >= READ_AHEAD_MIN_SIZE {
         #[cfg(unix)]
         if strategy.reads_in_turns && size_is_length(&file, meta) {
-            return hash_reading_in_turns(&file, size, hasher, buffer.len(), cancel);
+            let readers = strategy.cores.min(TURN_READERS_MAX);
+            return hash_reading_in_turns(&file, size, hasher, buffer.len(), readers, cancel);
         }
         return hash_reader_read_ahead(&mut file, hasher, buffer.len(), cancel);
     }
@@ -370,7 +384,7 @@ pub fn hash_open_file(
 const TURN_READERS_MAX: usize = 4;
 
 /// Hashes the first `size` bytes of `file`, then whatever follows them, with
-/// every core (up to [`TURN_READERS_MAX`]) taking chunks in order, copying
+/// `readers` threads (this one among them) taking chunks in order, copying
 /// each with pread() into a buffer of its own and feeding it to `hasher` when
 /// all earlier chunks have been fed. The chunk stays in the cache of the core
 /// that copied it, and the copies, which are the cost for a hash faster than
@@ -383,6 +397,7 @@ fn hash_reading_in_turns(
     size: u64,
     hasher: &mut dyn Hasher,
     chunk: usize,
+    readers: usize,
     cancel: &Cancel,
 ) -> io::Result<Hashed> {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -443,8 +458,7 @@ fn hash_reading_in_turns(
             turn_taken.notify_all();
         }
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let readers = cores.clamp(1, TURN_READERS_MAX).min(chunks as usize);
+    let readers = readers.clamp(1, chunks.max(1).try_into().unwrap_or(usize::MAX));
     std::thread::scope(|scope| {
         for _ in 1..readers {
             scope.spawn(read_in_turns);
@@ -668,10 +682,20 @@ mod tests {
             h.update(&data);
             let expected = h.finalize_reset();
             for said in [len as u64, len as u64 / 2 + 1, len as u64 + 3 * 4096 + 1] {
-                let got =
-                    hash_reading_in_turns(&file, said, h.as_mut(), 4096, &Cancel::new()).unwrap();
-                assert_eq!(got.digest, expected, "len {len}, size said {said}");
-                assert_eq!(got.bytes, len as u64, "len {len}, size said {said}");
+                for readers in 1..=3 {
+                    let got = hash_reading_in_turns(
+                        &file,
+                        said,
+                        h.as_mut(),
+                        4096,
+                        readers,
+                        &Cancel::new(),
+                    )
+                    .unwrap();
+                    let case = format!("len {len}, size said {said}, {readers} readers");
+                    assert_eq!(got.digest, expected, "{case}");
+                    assert_eq!(got.bytes, len as u64, "{case}");
+                }
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -852,6 +876,7 @@ mod tests {
             mmap: false,
             hashers_share_cores: false,
             reads_in_turns: false,
+            cores: 2,
         };
         let ways = [
             ("read()", plain),

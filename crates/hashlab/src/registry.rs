@@ -214,7 +214,14 @@ pub struct Registry {
     /// Canonical name to position in `algorithms`: a name a program passes
     /// per message is found without comparing it with every entry.
     by_name: std::collections::HashMap<String, usize>,
+    /// Every name and alias in its matching form ([`squash`]) to the same
+    /// position: `SHA3_256` is found without squashing every known name, and
+    /// a registry of hundreds of backends builds in microseconds.
+    by_squashed_name: std::collections::HashMap<String, usize>,
     backends: Vec<Arc<Backend>>,
+    /// (algorithm position, squashed backend name) of every backend, so that
+    /// a second backend of the same name is refused without a scan.
+    backend_names: std::collections::HashSet<(usize, String)>,
     /// Per algorithm (same index), its choice at default parameters on its
     /// default backend, made on the first `resolve` that asks for it: a
     /// program that resolves a name per message (a Python `new("sha256")`)
@@ -247,23 +254,29 @@ impl Registry {
         Registry {
             algorithms: Vec::new(),
             by_name: std::collections::HashMap::new(),
+            by_squashed_name: std::collections::HashMap::new(),
             backends: Vec::new(),
+            backend_names: std::collections::HashSet::new(),
             default_choices: Vec::new(),
         }
     }
 
     /// Adds an algorithm. Its name and aliases must not collide with any known name.
     pub fn register_algorithm(&mut self, algorithm: Algorithm) -> Result<(), HashError> {
-        let names = std::iter::once(&algorithm.name).chain(algorithm.aliases.iter());
-        for name in names {
-            if self.algorithms.iter().any(|a| a.is_named(name)) {
+        let index = self.algorithms.len();
+        let mut squashed = Vec::new();
+        for name in std::iter::once(&algorithm.name).chain(algorithm.aliases.iter()) {
+            let key = squash(name);
+            if self.by_squashed_name.contains_key(&key) {
                 return Err(HashError::Duplicate {
                     what: format!("algorithm name '{name}'"),
                 });
             }
+            squashed.push(key);
         }
-        self.by_name
-            .insert(algorithm.name.clone(), self.algorithms.len());
+        self.by_squashed_name
+            .extend(squashed.into_iter().map(|key| (key, index)));
+        self.by_name.insert(algorithm.name.clone(), index);
         self.algorithms.push(Arc::new(algorithm));
         self.default_choices.push(Arc::new(OnceLock::new()));
         Ok(())
@@ -271,25 +284,15 @@ impl Registry {
 
     /// Adds a backend for an already registered algorithm.
     pub fn register_backend(&mut self, mut backend: Backend) -> Result<(), HashError> {
-        let canonical = self.algorithm(&backend.algorithm)?.name.clone();
-        backend.algorithm = canonical;
-        if self
-            .backends
-            .iter()
-            .any(|b| b.algorithm == backend.algorithm && squash(&b.name) == squash(&backend.name))
-        {
+        let index = self.position(&backend.algorithm)?;
+        backend.algorithm = self.algorithms[index].name.clone();
+        if !self.backend_names.insert((index, squash(&backend.name))) {
             return Err(HashError::Duplicate {
                 what: format!("backend '{}' for {}", backend.name, backend.algorithm),
             });
         }
-        if let Some(i) = self
-            .algorithms
-            .iter()
-            .position(|a| a.name == backend.algorithm)
-        {
-            // The default may change with the new backend.
-            self.default_choices[i] = Arc::new(OnceLock::new());
-        }
+        // The default may change with the new backend.
+        self.default_choices[index] = Arc::new(OnceLock::new());
         self.backends.push(Arc::new(backend));
         Ok(())
     }
@@ -304,16 +307,22 @@ impl Registry {
 
     /// Finds an algorithm by canonical name or alias; the error lists close matches.
     pub fn algorithm(&self, name: &str) -> Result<&Arc<Algorithm>, HashError> {
+        self.position(name).map(|i| &self.algorithms[i])
+    }
+
+    /// Where the algorithm `name` names (as [`Algorithm::is_named`] matches)
+    /// sits in `algorithms`.
+    fn position(&self, name: &str) -> Result<usize, HashError> {
         if let Some(&i) = self.by_name.get(name) {
-            return Ok(&self.algorithms[i]);
+            return Ok(i);
         }
-        if let Some(a) = self.algorithms.iter().find(|a| a.is_named(name)) {
-            return Ok(a);
-        }
-        Err(HashError::UnknownAlgorithm {
-            name: name.to_string(),
-            suggestions: self.suggest(name),
-        })
+        self.by_squashed_name
+            .get(&squash(name))
+            .copied()
+            .ok_or_else(|| HashError::UnknownAlgorithm {
+                name: name.to_string(),
+                suggestions: self.suggest(name),
+            })
     }
 
     fn suggest(&self, query: &str) -> Vec<String> {
@@ -428,10 +437,7 @@ impl Registry {
         params: &HashParams,
     ) -> Result<Choice, HashError> {
         if backend.is_none() && *params == HashParams::default() {
-            let index = match self.by_name.get(algorithm) {
-                Some(&i) => i,
-                None => self.by_name[&self.algorithm(algorithm)?.name],
-            };
+            let index = self.position(algorithm)?;
             return self.default_choices[index]
                 .get_or_init(|| self.resolve_on(algorithm, None, params, &crate::cpu::has))
                 .clone();
