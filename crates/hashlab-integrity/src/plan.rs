@@ -297,6 +297,7 @@ impl SumPlan {
             request.allow_mmap && !rotating,
             cores,
         )
+        .from_disk(rotating)
         .sharing_cores_with(columns.len());
         let parallel_hash = strategy.parallel_hash;
         // Object-store ranges of megabytes arrive on one thread while others
