@@ -196,6 +196,39 @@ def test_one_shot_functions_equal_the_objects_for_every_algorithm():
         hashlab.digest("sha256", b"", nonesuch=1)
 
 
+def test_one_shot_functions_take_arguments_as_python_functions_do():
+    """The one-shot functions are C functions called with the arguments in
+    an array: every way Python passes them (keywords, None as absent, a
+    partial, map, a bound call through an object) gives the same answer, and
+    a wrong call is the TypeError of a Python function."""
+    import functools
+
+    data = message(300)
+    expected = xxhash.xxh3_64_intdigest(data, seed=7)
+    f = hashlab.xxh3_64_intdigest
+    assert f.__name__ == "xxh3_64_intdigest"
+    assert f(data, seed=7) == expected
+    assert f(data, seed=None) == f(data) == xxhash.xxh3_64_intdigest(data)
+    assert functools.partial(f, seed=7)(data) == expected
+    assert list(map(f, [data, b""])) == [f(data), xxhash.xxh3_64_intdigest(b"")]
+    assert f(bytearray(data)) == f(memoryview(data)) == f(data)
+
+    class Holder:
+        run = staticmethod(f)
+
+    assert Holder().run(data) == f(data)
+    with pytest.raises(TypeError, match=r"exactly 1 positional argument, data \(2 given\)"):
+        f(data, data)
+    with pytest.raises(TypeError, match=r"\(0 given\)"):
+        f(data=data)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sead'"):
+        f(data, sead=1)
+    with pytest.raises(TypeError, match="encoded before hashing"):
+        f("text")
+    with pytest.raises(TypeError, match="bytes-like"):
+        f(5)
+
+
 def test_short_and_streaming_objects_agree_and_recycled_states_start_clean():
     """Objects hold up to 256 bytes before building a streaming state, and
     dropped objects leave theirs for the next: every way across that line,

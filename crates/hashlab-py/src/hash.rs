@@ -457,7 +457,7 @@ fn made_for(
 
 /// What a one-shot function returns.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Output {
+pub(crate) enum Output {
     Bytes,
     Hex,
     /// The digest as an unsigned big-endian integer (xxhash's `intdigest`).
@@ -477,7 +477,7 @@ impl Output {
 /// `name`'s digest of `data`, with keywords as `new()` takes them: exactly
 /// `new(name, data, **keywords).digest()` (or `hexdigest()`, or the digest
 /// as an int), without the object in between when no keyword is passed.
-fn one_shot_call<'py>(
+pub(crate) fn one_shot_call<'py>(
     py: Python<'py>,
     name: &str,
     data: &Bound<'py, PyAny>,
@@ -502,18 +502,21 @@ fn one_shot_call<'py>(
 /// An integer digest as a Python int; an error for the digests that are not numbers.
 fn int_of<'py>(py: Python<'py>, made: &Made, digest: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let algorithm = made.choice.algorithm();
+    // Under abi3 a u128 becomes an int through Python-level arithmetic; a
+    // 64-bit value (XXH3-64, the CRCs) through one C call, read without the
+    // u128 on the way.
+    if algorithm.integer_digest && digest.len() <= 8 {
+        let mut be = [0u8; 8];
+        be[8 - digest.len()..].copy_from_slice(digest);
+        return Ok(u64::from_be_bytes(be).into_pyobject(py)?.into_any());
+    }
     let Some(value) = algorithm.integer_value(digest) else {
         return Err(PyValueError::new_err(format!(
             "{}'s digest is a byte string, not a number: use digest() or hexdigest()",
             python_names().python(&algorithm.name)
         )));
     };
-    // Under abi3 a u128 becomes an int through Python-level arithmetic; a
-    // 64-bit value (XXH3-64, the CRCs) through one C call.
-    match u64::try_from(value) {
-        Ok(small) if digest.len() <= 8 => Ok(small.into_pyobject(py)?.into_any()),
-        _ => Ok(value.into_pyobject(py)?.into_any()),
-    }
+    Ok(value.into_pyobject(py)?.into_any())
 }
 
 /// `hashlab.digest(name, data, **keywords)`: `new(name, data, **keywords).digest()`
@@ -576,7 +579,7 @@ pub fn named_functions(py: Python<'_>) -> PyResult<Vec<(String, Bound<'_, PyAny>
 
 /// What `python` resolves to without parameters, decided at the first call
 /// of a function made for it and kept in `cell` from then on.
-fn resolved_once<'a>(
+pub(crate) fn resolved_once<'a>(
     cell: &'a OnceLock<Arc<Made>>,
     py: Python<'_>,
     python: &str,
@@ -588,7 +591,7 @@ fn resolved_once<'a>(
     Ok(cell.get_or_init(|| resolved))
 }
 
-fn leaked_c_string(text: String) -> &'static std::ffi::CStr {
+pub(crate) fn leaked_c_string(text: String) -> &'static std::ffi::CStr {
     Box::leak(
         std::ffi::CString::new(text)
             .expect("names and docs hold no NUL")
@@ -645,7 +648,6 @@ fn one_shot_function<'py>(
     name: String,
     output: Output,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let made = OnceLock::<Arc<Made>>::new();
     let what = match output {
         Output::Int => "digest() as an unsigned big-endian int (xxhash's intdigest)".to_string(),
         _ => format!("{}()", output.method()),
@@ -654,26 +656,7 @@ fn one_shot_function<'py>(
         "{name}(data, **keywords)\n--\n\nhashlab.new('{python}', data, **keywords).{what}, \
          in one call."
     ));
-    let function = pyo3::types::PyCFunction::new_closure(
-        py,
-        Some(leaked_c_string(name.clone())),
-        Some(doc),
-        move |args: &Bound<'_, PyTuple>,
-              kwargs: Option<&Bound<'_, PyDict>>|
-              -> PyResult<Py<PyAny>> {
-            let py = args.py();
-            if args.len() != 1 {
-                return Err(PyTypeError::new_err(format!(
-                    "{name}() takes exactly 1 positional argument, data ({} given)",
-                    args.len()
-                )));
-            }
-            let data = args.get_item(0)?;
-            let made = || resolved_once(&made, py, python).map(Arc::clone);
-            Ok(one_shot_call(py, python, &data, kwargs, output, made)?.unbind())
-        },
-    )?;
-    Ok(function.into_any())
+    crate::fastcall::one_shot_function(py, python, name, output, doc)
 }
 
 /// The keywords of `new()` that hashlab reads itself.
@@ -783,7 +766,7 @@ impl<'py> NewKeywords<'py> {
 
 /// What `new()` decided for a name and its parameters, shared by the hash
 /// objects made from it and their copies.
-struct Made {
+pub(crate) struct Made {
     choice: Choice,
     /// Inputs at least this long are hashed with the GIL released.
     gil_release_min: usize,
@@ -842,7 +825,7 @@ impl Made {
 
     /// The digest of `data` in one call, as `output` says; the GIL is
     /// released for long inputs, as for `update`.
-    fn output_of<'py>(
+    pub(crate) fn output_of<'py>(
         &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
@@ -889,7 +872,13 @@ impl Made {
         hash(out);
         match output {
             Output::Hex => {
-                Ok(pyo3::types::PyString::new(py, &hashlab::hex::encode(out)).into_any())
+                let mut hex = [0u8; 128];
+                let text = if out.len() * 2 <= hex.len() {
+                    pyo3::types::PyString::new(py, hashlab::hex::encode_into(out, &mut hex))
+                } else {
+                    pyo3::types::PyString::new(py, &hashlab::hex::encode(out))
+                };
+                Ok(text.into_any())
             }
             _ => int_of(py, self, out),
         }

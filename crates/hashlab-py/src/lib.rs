@@ -7,6 +7,7 @@
 
 mod bench;
 mod buffer;
+mod fastcall;
 mod files;
 mod hash;
 mod interrupt;

@@ -12,6 +12,17 @@ pub fn encode(bytes: &[u8]) -> String {
     out
 }
 
+/// Writes the lowercase hex of `bytes` into `out` (twice as long) and
+/// returns it as text: a digest's hex without an allocation.
+pub fn encode_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
+    let out = &mut out[..bytes.len() * 2];
+    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[(b >> 4) as usize];
+        pair[1] = DIGITS[(b & 15) as usize];
+    }
+    std::str::from_utf8(out).expect("hex digits are ASCII")
+}
+
 /// Decodes hex (either case). The error says what is wrong and where.
 pub fn decode(text: &str) -> Result<Vec<u8>, String> {
     let text = text.trim();
@@ -52,6 +63,9 @@ mod tests {
     #[test]
     fn round_trip_and_errors() {
         assert_eq!(encode(&[0, 0xab, 0xff]), "00abff");
+        let mut out = [b'?'; 8];
+        assert_eq!(encode_into(&[0, 0xab, 0xff], &mut out), "00abff");
+        assert_eq!(&out[6..], b"??");
         assert_eq!(decode("00ABff").unwrap(), vec![0, 0xab, 0xff]);
         assert_eq!(decode("").unwrap(), Vec::<u8>::new());
         assert!(decode("abc").unwrap_err().contains("odd number"));

@@ -1,0 +1,154 @@
+//! The one-shot module functions (`xxh3_64_intdigest(data)`, `sha256_digest`)
+//! as C functions called with METH_FASTCALL, written against the C API by
+//! hand because PyO3 makes a function built at run time (one per algorithm,
+//! from the catalog) a closure called through a tuple and a dict of keywords:
+//! 112 ns for XXH3-64 of 64 bytes, against 37 ns for the xxhash package's
+//! C function. A fast call hands over the arguments as an array, and the
+//! common call, one positional argument and no keywords, goes straight to
+//! the algorithm's one-shot function (docs/python.md has the measurements).
+
+use std::ffi::c_void;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, OnceLock};
+
+use pyo3::exceptions::{PySystemError, PyTypeError};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::hash::{leaked_c_string, one_shot_call, resolved_once, Made, Output};
+
+/// What one function computes: the algorithm's Python name, the function's
+/// own name (for errors), its output, and the resolved choice once made.
+struct OneShot {
+    python: &'static str,
+    name: String,
+    output: Output,
+    made: OnceLock<Arc<Made>>,
+}
+
+/// `name(data, **keywords)`: `hashlab.new(python, data, **keywords)`'s
+/// `output`, as a builtin function object.
+pub(crate) fn one_shot_function<'py>(
+    py: Python<'py>,
+    python: &'static str,
+    name: String,
+    output: Output,
+    doc: &'static std::ffi::CStr,
+) -> PyResult<Bound<'py, PyAny>> {
+    // The function lives as long as the module, which is never unloaded:
+    // its state and method table are leaked, as a C extension's are static.
+    let function_name = leaked_c_string(name.clone());
+    let state: &'static OneShot = Box::leak(Box::new(OneShot {
+        python,
+        name,
+        output,
+        made: OnceLock::new(),
+    }));
+    let method: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: function_name.as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunctionFastWithKeywords: call_one_shot,
+        },
+        ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+        ml_doc: doc.as_ptr(),
+    }));
+    // SAFETY: the capsule holds a pointer to a leaked, immutable-but-for-its-
+    // OnceLock state that outlives every call; it has no name and no destructor.
+    let capsule = unsafe {
+        let capsule = ffi::PyCapsule_New(
+            state as *const OneShot as *mut c_void,
+            std::ptr::null(),
+            None,
+        );
+        Bound::from_owned_ptr_or_err(py, capsule)?
+    };
+    // SAFETY: a method table that outlives the function, and its `self`.
+    unsafe {
+        let function = ffi::PyCFunction_NewEx(method, capsule.as_ptr(), std::ptr::null_mut());
+        Bound::from_owned_ptr_or_err(py, function)
+    }
+}
+
+/// The C entry point: `slf` is the capsule holding the function's state,
+/// `args` the positional arguments followed by the keyword values, and
+/// `kwnames` the keywords' names (NULL when there are none).
+unsafe extern "C" fn call_one_shot(
+    slf: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a builtin function with the interpreter attached.
+    let py = unsafe { Python::assume_attached() };
+    let called = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `slf` is the nameless capsule made with this function.
+        let state = unsafe { ffi::PyCapsule_GetPointer(slf, std::ptr::null()) };
+        if state.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        // SAFETY: the capsule points to a leaked `OneShot`, and CPython
+        // passes `nargs` positional arguments and one value per keyword name.
+        unsafe { (*(state as *const OneShot)).call(py, args, nargs, kwnames) }
+    }));
+    let result = called.unwrap_or_else(|_| {
+        Err(PySystemError::new_err(
+            "hashlab: a one-shot function panicked (a bug: please report it)",
+        ))
+    });
+    match result {
+        Ok(value) => value.into_ptr(),
+        Err(e) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+impl OneShot {
+    /// # Safety
+    /// `args` holds `nargs` positional arguments followed by one value per
+    /// name in `kwnames` (a tuple, or NULL), all alive for the call.
+    unsafe fn call<'py>(
+        &self,
+        py: Python<'py>,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // PY_VECTORCALL_ARGUMENTS_OFFSET may be set in nargs.
+        let positional = (nargs as usize) & !(1usize << (usize::BITS - 1));
+        let keyword_names = if kwnames.is_null() {
+            None
+        } else {
+            // SAFETY: a tuple CPython passes for the call.
+            Some(unsafe { Bound::from_borrowed_ptr(py, kwnames) })
+        };
+        let keywords = keyword_names
+            .as_ref()
+            .map_or(0, |names| names.len().unwrap_or(0));
+        if positional != 1 {
+            return Err(PyTypeError::new_err(format!(
+                "{}() takes exactly 1 positional argument, data ({positional} given)",
+                self.name
+            )));
+        }
+        // SAFETY: the first argument, alive for the call.
+        let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
+        if keywords == 0 {
+            let made = resolved_once(&self.made, py, self.python)?;
+            return made.output_of(py, &data, self.output);
+        }
+        let dict = PyDict::new(py);
+        if let Some(names) = &keyword_names {
+            for i in 0..keywords {
+                // SAFETY: the keyword values follow the positional arguments.
+                let value = unsafe { Bound::from_borrowed_ptr(py, *args.add(positional + i)) };
+                dict.set_item(names.get_item(i)?, value)?;
+            }
+        }
+        one_shot_call(py, self.python, &data, Some(&dict), self.output, || {
+            resolved_once(&self.made, py, self.python).map(Arc::clone)
+        })
+    }
+}
