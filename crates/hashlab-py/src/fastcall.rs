@@ -1,4 +1,5 @@
-//! The one-shot module functions (`xxh3_64_intdigest(data)`, `sha256_digest`)
+//! The functions made per algorithm, the named constructors (`sha256(data)`)
+//! and the one-shot functions (`xxh3_64_intdigest(data)`, `sha256_digest`),
 //! as C functions called with METH_FASTCALL, written against the C API by
 //! hand because PyO3 makes a function built at run time (one per algorithm,
 //! from the catalog) a closure called through a tuple and a dict of keywords:
@@ -16,39 +17,47 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::hash::{leaked_c_string, one_shot_call, resolved_once, Made, Output};
+use crate::hash::{new, one_shot_call, resolved_once, Made, Output};
 
-/// What one function computes: the algorithm's Python name, the function's
-/// own name (for errors), its output, and the resolved choice once made.
-struct OneShot {
+/// What a function made per algorithm does.
+pub(crate) enum Kind {
+    /// `python(data=b'', **keywords)`: `hashlab.new(python, data, **keywords)`.
+    Constructor,
+    /// `name(data, **keywords)`: that object's digest in `Output`'s form.
+    OneShot(Output),
+}
+
+/// One function: the algorithm's Python name, the function's own name (for
+/// errors), what it does, and the resolved choice once made.
+struct FastFunction {
     python: &'static str,
     name: String,
-    output: Output,
+    kind: Kind,
     made: OnceLock<Arc<Made>>,
 }
 
-/// `name(data, **keywords)`: `hashlab.new(python, data, **keywords)`'s
-/// `output`, as a builtin function object.
-pub(crate) fn one_shot_function<'py>(
+/// The function `name` doing `kind` for the algorithm `python`, as a builtin
+/// function object.
+pub(crate) fn fast_function<'py>(
     py: Python<'py>,
     python: &'static str,
     name: String,
-    output: Output,
+    kind: Kind,
     doc: &'static std::ffi::CStr,
 ) -> PyResult<Bound<'py, PyAny>> {
     // The function lives as long as the module, which is never unloaded:
     // its state and method table are leaked, as a C extension's are static.
-    let function_name = leaked_c_string(name.clone());
-    let state: &'static OneShot = Box::leak(Box::new(OneShot {
+    let function_name = crate::hash::leaked_c_string(name.clone());
+    let state: &'static FastFunction = Box::leak(Box::new(FastFunction {
         python,
         name,
-        output,
+        kind,
         made: OnceLock::new(),
     }));
     let method: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
         ml_name: function_name.as_ptr(),
         ml_meth: ffi::PyMethodDefPointer {
-            PyCFunctionFastWithKeywords: call_one_shot,
+            PyCFunctionFastWithKeywords: call_fast_function,
         },
         ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
         ml_doc: doc.as_ptr(),
@@ -57,7 +66,7 @@ pub(crate) fn one_shot_function<'py>(
     // OnceLock state that outlives every call; it has no name and no destructor.
     let capsule = unsafe {
         let capsule = ffi::PyCapsule_New(
-            state as *const OneShot as *mut c_void,
+            state as *const FastFunction as *mut c_void,
             std::ptr::null(),
             None,
         );
@@ -73,7 +82,7 @@ pub(crate) fn one_shot_function<'py>(
 /// The C entry point: `slf` is the capsule holding the function's state,
 /// `args` the positional arguments followed by the keyword values, and
 /// `kwnames` the keywords' names (NULL when there are none).
-unsafe extern "C" fn call_one_shot(
+unsafe extern "C" fn call_fast_function(
     slf: *mut ffi::PyObject,
     args: *const *mut ffi::PyObject,
     nargs: ffi::Py_ssize_t,
@@ -87,13 +96,13 @@ unsafe extern "C" fn call_one_shot(
         if state.is_null() {
             return Err(PyErr::fetch(py));
         }
-        // SAFETY: the capsule points to a leaked `OneShot`, and CPython
+        // SAFETY: the capsule points to a leaked `FastFunction`, and CPython
         // passes `nargs` positional arguments and one value per keyword name.
-        unsafe { (*(state as *const OneShot)).call(py, args, nargs, kwnames) }
+        unsafe { (*(state as *const FastFunction)).call(py, args, nargs, kwnames) }
     }));
     let result = called.unwrap_or_else(|_| {
         Err(PySystemError::new_err(
-            "hashlab: a one-shot function panicked (a bug: please report it)",
+            "hashlab: a function panicked (a bug: please report it)",
         ))
     });
     match result {
@@ -105,7 +114,7 @@ unsafe extern "C" fn call_one_shot(
     }
 }
 
-impl OneShot {
+impl FastFunction {
     /// # Safety
     /// `args` holds `nargs` positional arguments followed by one value per
     /// name in `kwnames` (a tuple, or NULL), all alive for the call.
@@ -118,37 +127,62 @@ impl OneShot {
     ) -> PyResult<Bound<'py, PyAny>> {
         // PY_VECTORCALL_ARGUMENTS_OFFSET may be set in nargs.
         let positional = (nargs as usize) & !(1usize << (usize::BITS - 1));
-        let keyword_names = if kwnames.is_null() {
+        // SAFETY: `positional` arguments, alive for the call.
+        let argument = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
+        let keywords = if kwnames.is_null() {
             None
         } else {
             // SAFETY: a tuple CPython passes for the call.
-            Some(unsafe { Bound::from_borrowed_ptr(py, kwnames) })
+            let names = unsafe { Bound::from_borrowed_ptr(py, kwnames) };
+            let dict = PyDict::new(py);
+            for (i, name) in names.try_iter()?.enumerate() {
+                // The keyword values follow the positional arguments.
+                dict.set_item(name?, argument(positional + i))?;
+            }
+            Some(dict).filter(|d| !d.is_empty())
         };
-        let keywords = keyword_names
-            .as_ref()
-            .map_or(0, |names| names.len().unwrap_or(0));
-        if positional != 1 {
-            return Err(PyTypeError::new_err(format!(
-                "{}() takes exactly 1 positional argument, data ({positional} given)",
-                self.name
-            )));
-        }
-        // SAFETY: the first argument, alive for the call.
-        let data = unsafe { Bound::from_borrowed_ptr(py, *args) };
-        if keywords == 0 {
-            let made = resolved_once(&self.made, py, self.python)?;
-            return made.output_of(py, &data, self.output);
-        }
-        let dict = PyDict::new(py);
-        if let Some(names) = &keyword_names {
-            for i in 0..keywords {
-                // SAFETY: the keyword values follow the positional arguments.
-                let value = unsafe { Bound::from_borrowed_ptr(py, *args.add(positional + i)) };
-                dict.set_item(names.get_item(i)?, value)?;
+        let made = || resolved_once(&self.made, py, self.python);
+        match self.kind {
+            Kind::OneShot(output) => {
+                if positional != 1 {
+                    return Err(PyTypeError::new_err(format!(
+                        "{}() takes exactly 1 positional argument, data ({positional} given)",
+                        self.name
+                    )));
+                }
+                let data = argument(0);
+                match keywords {
+                    None => made()?.output_of(py, &data, output),
+                    Some(keywords) => {
+                        one_shot_call(py, self.python, &data, Some(&keywords), output, || {
+                            made().map(Arc::clone)
+                        })
+                    }
+                }
+            }
+            Kind::Constructor => {
+                if positional > 1 {
+                    return Err(PyTypeError::new_err(format!(
+                        "{}() takes at most 1 positional argument ({positional} given)",
+                        self.python
+                    )));
+                }
+                let mut data = (positional == 1).then(|| argument(0));
+                let Some(keywords) = keywords else {
+                    return Arc::clone(made()?).hash(py, data.as_ref());
+                };
+                if let Some(given) = keywords.get_item("data")? {
+                    if data.is_some() {
+                        return Err(PyTypeError::new_err(format!(
+                            "argument for {}() given by name ('data') and position (1)",
+                            self.python
+                        )));
+                    }
+                    keywords.del_item("data")?;
+                    data = Some(given);
+                }
+                new(py, self.python, data.as_ref(), Some(&keywords))
             }
         }
-        one_shot_call(py, self.python, &data, Some(&dict), self.output, || {
-            resolved_once(&self.made, py, self.python).map(Arc::clone)
-        })
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule, XOF_MAX_OUTPUT};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyInt};
 
 use crate::buffer::Borrowed;
 use crate::{python_names, registry, value_error};
@@ -600,46 +600,18 @@ pub(crate) fn leaked_c_string(text: String) -> &'static std::ffi::CStr {
 }
 
 fn constructor<'py>(py: Python<'py>, python: &'static str) -> PyResult<Bound<'py, PyAny>> {
-    let made = OnceLock::<Arc<Made>>::new();
     let doc = leaked_c_string(format!(
         "{python}(data=b'', *, usedforsecurity=True, string=None, key=None, length=None, \
          backend=None, customization=None, ...)\n--\n\nA new {python} hash object, as \
          hashlab.new('{python}', data, ...)."
     ));
-    let function = pyo3::types::PyCFunction::new_closure(
+    crate::fastcall::fast_function(
         py,
-        Some(leaked_c_string(python.to_string())),
-        Some(doc),
-        move |args: &Bound<'_, PyTuple>,
-              kwargs: Option<&Bound<'_, PyDict>>|
-              -> PyResult<Py<PyAny>> {
-            let py = args.py();
-            if args.len() > 1 {
-                return Err(PyTypeError::new_err(format!(
-                    "{python}() takes at most 1 positional argument ({} given)",
-                    args.len()
-                )));
-            }
-            let mut data = args.get_item(0).ok();
-            let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) else {
-                return Ok(Arc::clone(resolved_once(&made, py, python)?)
-                    .hash(py, data.as_ref())?
-                    .unbind());
-            };
-            let kwargs = kwargs.copy()?;
-            if let Some(given) = kwargs.get_item("data")? {
-                if data.is_some() {
-                    return Err(PyTypeError::new_err(format!(
-                        "argument for {python}() given by name ('data') and position (1)"
-                    )));
-                }
-                kwargs.del_item("data")?;
-                data = Some(given);
-            }
-            Ok(new(py, python, data.as_ref(), Some(&kwargs))?.unbind())
-        },
-    )?;
-    Ok(function.into_any())
+        python,
+        python.to_string(),
+        crate::fastcall::Kind::Constructor,
+        doc,
+    )
 }
 
 fn one_shot_function<'py>(
@@ -656,7 +628,13 @@ fn one_shot_function<'py>(
         "{name}(data, **keywords)\n--\n\nhashlab.new('{python}', data, **keywords).{what}, \
          in one call."
     ));
-    crate::fastcall::one_shot_function(py, python, name, output, doc)
+    crate::fastcall::fast_function(
+        py,
+        python,
+        name,
+        crate::fastcall::Kind::OneShot(output),
+        doc,
+    )
 }
 
 /// The keywords of `new()` that hashlab reads itself.
@@ -885,7 +863,7 @@ impl Made {
     }
 
     /// A hash object in the initial state, fed `data` if any.
-    fn hash<'py>(
+    pub(crate) fn hash<'py>(
         self: Arc<Self>,
         py: Python<'py>,
         data: Option<&Bound<'py, PyAny>>,
