@@ -502,21 +502,18 @@ pub(crate) fn one_shot_call<'py>(
 /// An integer digest as a Python int; an error for the digests that are not numbers.
 fn int_of<'py>(py: Python<'py>, made: &Made, digest: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let algorithm = made.choice.algorithm();
-    // Under abi3 a u128 becomes an int through Python-level arithmetic; a
-    // 64-bit value (XXH3-64, the CRCs) through one C call, read without the
-    // u128 on the way.
-    if algorithm.integer_digest && digest.len() <= 8 {
-        let mut be = [0u8; 8];
-        be[8 - digest.len()..].copy_from_slice(digest);
-        return Ok(u64::from_be_bytes(be).into_pyobject(py)?.into_any());
-    }
     let Some(value) = algorithm.integer_value(digest) else {
         return Err(PyValueError::new_err(format!(
             "{}'s digest is a byte string, not a number: use digest() or hexdigest()",
             python_names().python(&algorithm.name)
         )));
     };
-    Ok(value.into_pyobject(py)?.into_any())
+    // Under abi3 a u128 becomes an int through Python-level arithmetic; a
+    // 64-bit value (XXH3-64, the CRCs) through one C call.
+    match u64::try_from(value) {
+        Ok(small) if digest.len() <= 8 => Ok(small.into_pyobject(py)?.into_any()),
+        _ => Ok(value.into_pyobject(py)?.into_any()),
+    }
 }
 
 /// `hashlab.digest(name, data, **keywords)`: `new(name, data, **keywords).digest()`

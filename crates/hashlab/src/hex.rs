@@ -4,12 +4,9 @@ const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// Encodes bytes as lower-case hex.
 pub fn encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 15) as usize] as char);
-    }
-    out
+    let mut out = vec![0u8; bytes.len() * 2];
+    encode_into(bytes, &mut out);
+    String::from_utf8(out).expect("hex digits are ASCII")
 }
 
 /// Writes the lowercase hex of `bytes` into `out` (twice as long) and
