@@ -136,6 +136,15 @@ class Manifest:
         self.task_seconds = None
         self._root = None
 
+    @classmethod
+    def _from_sorted(cls, algorithm, entries, **described):
+        """A Manifest of ``entries`` that are already sorted by the bytes of
+        their names, each name once, each digest of the algorithm's output
+        length (hashlab.dask.sum's merge): without the checks of ``Manifest()``."""
+        manifest = cls(algorithm, [], **described)
+        manifest.entries = entries
+        return manifest
+
     def __repr__(self):
         return (
             f"<hashlab.Manifest {self.algorithm}, {len(self.entries)} entries, "

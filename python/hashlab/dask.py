@@ -12,8 +12,10 @@ checks a tree against one.
 The client lists the roots (the walk of ``hashlab sum -r``), splits the
 files into partitions by name (see hashlab._manifest), and each partition
 is one Dask task: a worker hashes its files through the Rust core (the
-wheel's ``hash_paths``, the reading strategy of ``hashlab sum``) and returns
-its entries. The client merges them into one sorted Manifest. A task whose
+wheel's ``hash_packed``, the reading strategy of ``hashlab sum``) and returns
+its entries. The client merges them into one sorted Manifest. Listing,
+splitting and merging are the wheel's too (names travel packed, one bytes
+object per task), so the client spends well under a microsecond a file. A task whose
 worker dies is run again elsewhere by Dask; a partition's result depends only
 on its files, so the merged manifest is the same.
 
@@ -118,25 +120,14 @@ def _list_objects(urls, missing_ok, storage_options):
 
 
 def _list(roots, missing_ok):
-    """The files under the roots as (name, name's bytes) pairs, names as
-    ``hashlab sum -r`` prints them, each once; and the (name, error) pairs of
-    what could not be listed."""
+    """The files under the roots, as ``hashlab sum -r`` walks them, each
+    once: (their names packed as the wheel's ``walk_packed`` packs them,
+    how many, and the (name, message) pairs of what could not be listed)."""
     for root in roots:
         if not missing_ok and not os.path.lexists(root):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), root)
     present = [r for r in roots if os.path.lexists(r)]
-    seen = set()
-    files, problems = [], []
-    for raw, errno_number, message in _hashlab.walk([os.fsencode(r) for r in present]):
-        name = os.fsdecode(raw)
-        if name in seen:
-            continue
-        seen.add(name)
-        if message is None:
-            files.append((name, raw))
-        else:
-            problems.append((name, message))
-    return files, problems
+    return _hashlab.walk_packed([os.fsencode(r) for r in present])
 
 
 def _cores():
@@ -146,10 +137,11 @@ def _cores():
         return os.cpu_count() or 1
 
 
-def _hash_partition(index, names, paths, objects, algorithm, options, storage_options, threads_by_host):
+def _hash_partition(index, names, objects, base, algorithm, options, storage_options, threads_by_host):
     """One task: hash a partition's files on this worker, one thread (the
-    worker's other threads run other partitions). ``paths`` are the names
-    made absolute by the client: a worker's current directory is its own.
+    worker's other threads run other partitions). ``names`` are packed (the
+    wheel's ``split_packed``); a relative name is read under ``base``, the
+    client's directory, since a worker's current directory is its own.
 
     Where the cluster runs a task thread on every core of this machine, large
     files are not read ahead on a second thread: as in ``hashlab sum -j``,
@@ -157,28 +149,25 @@ def _hash_partition(index, names, paths, objects, algorithm, options, storage_op
     started = time.perf_counter()
     from distributed import get_worker
 
-    entries, errors, total = [], [], 0
-    if paths:
+    entries, object_entries, errors, total = b"", [], [], 0
+    if names:
         host_threads = threads_by_host.get(get_worker().address.rsplit(":", 1)[0], 1)
         read_ahead = False if host_threads >= _cores() else None
-        outcomes = _hashlab.hash_paths(paths, algorithm, threads=1, read_ahead=read_ahead, **options)
-        for name, (hex_digest, size, _errno, message) in zip(names, outcomes):
-            if hex_digest is None:
-                errors.append((name, message))
-            else:
-                entries.append((name, hex_digest))
-                total += size
+        entries, errors, total = _hashlab.hash_packed(
+            names, base, algorithm, threads=1, read_ahead=read_ahead, **options
+        )
     if objects:
         outcomes = _hashlab.hash_objects(objects, algorithm, storage_options=storage_options, **options)
         for (name, _size, _etag), (hex_digest, size, message, _verdict) in zip(objects, outcomes):
             if hex_digest is None:
                 errors.append((name, message))
             else:
-                entries.append((name, hex_digest))
+                object_entries.append((name, hex_digest))
                 total += size
     return {
         "index": index,
         "entries": entries,
+        "object_entries": object_entries,
         "errors": errors,
         "bytes": total,
         "seconds": time.perf_counter() - started,
@@ -207,57 +196,57 @@ def _sum(urls_or_paths, algorithm, client, partitions, options, missing_ok, stor
     # A bad key, length or backend fails here, before any task is sent.
     _hashlab.new(info["name"], **options)
     client = _client(client)
-    files, problems = _list(roots, missing_ok)
+    packed, file_count, problems = _list(roots, missing_ok)
     objects = _list_objects(urls, missing_ok, storage_options) if urls else []
     if partitions is None:
-        partitions = _default_partitions(len(files) + len(objects), client)
+        partitions = _default_partitions(file_count + len(objects), client)
     elif int(partitions) < 1:
         raise ValueError(f"partitions: {partitions} is not a positive count")
     partitions = int(partitions)
-    # Absolute paths made here (a worker's current directory is its own), by
-    # joining bytes: os.path.abspath per name cost 40 ms per 20,000 files.
-    here = os.fsencode(os.getcwd()).rstrip(b"/") + b"/"
-    buckets = [([], [], []) for _ in range(partitions)]
-    for name, raw in files:
-        names, paths, _ = buckets[partition_of(raw, partitions)]
-        names.append(name)
-        paths.append(raw if raw.startswith(b"/") else here + raw)
+    names = _hashlab.split_packed(packed, partitions)
+    objects_of = [[] for _ in range(partitions)]
     for obj in objects:
-        buckets[partition_of(os.fsencode(obj[0]), partitions)][2].append(obj)
+        objects_of[partition_of(os.fsencode(obj[0]), partitions)].append(obj)
     threads_by_host = {}
     for address, threads in client.nthreads().items():
         host = address.rsplit(":", 1)[0]
         threads_by_host[host] = threads_by_host.get(host, 0) + threads
     run = uuid.uuid4().hex
-    work = [(i, names, paths, objs) for i, (names, paths, objs) in enumerate(buckets) if names or objs]
+    work = [i for i in range(partitions) if names[i] or objects_of[i]]
     futures = client.map(
         _hash_partition,
-        [i for i, _, _, _ in work],
-        [names for _, names, _, _ in work],
-        [paths for _, _, paths, _ in work],
-        [objs for _, _, _, objs in work],
+        work,
+        [names[i] for i in work],
+        [objects_of[i] for i in work],
+        base=os.fsencode(os.getcwd()),
         algorithm=info["name"],
         options=options,
         storage_options=storage_options,
         threads_by_host=threads_by_host,
-        key=[f"hashlab-sum-{run}-{i}" for i, _, _, _ in work],
+        key=[f"hashlab-sum-{run}-{i}" for i in work],
     )
     results = client.gather(futures)
-    entries, errors = [], list(problems)
+    errors = list(problems)
+    object_entries = []
     total = 0
     for result in results:
-        entries.extend(result["entries"])
+        object_entries.extend(result["object_entries"])
         errors.extend(result["errors"])
         total += result["bytes"]
-    manifest = Manifest(
-        info["name"],
-        entries,
+    entries = _hashlab.merge_packed([result["entries"] for result in results])
+    described = dict(
         length=options.get("length"),
         roots=recorded_roots,
         partitions=partitions,
         errors=errors,
         bytes=total,
     )
+    if object_entries:
+        manifest = Manifest(info["name"], entries + object_entries, **described)
+    else:
+        # Sorted by the merge, each name once (listed once), each digest the
+        # algorithm's: the checks of Manifest() cost a microsecond an entry.
+        manifest = Manifest._from_sorted(info["name"], entries, **described)
     manifest.task_seconds = {r["index"]: r["seconds"] for r in results}
     return manifest
 

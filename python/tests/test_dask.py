@@ -261,3 +261,47 @@ def test_every_server_listens_on_loopback_only(client):
     # The scheduler, the nannies and the dashboard live in this process; the workers in theirs.
     addresses = listening() + [ip for ips in client.run(listening).values() for ip in ips]
     assert addresses and set(addresses) == {"127.0.0.1"}, addresses
+
+
+def test_the_packed_names_split_and_merge_as_the_manifest_defines(tree, tmp_path):
+    """The client's per-file work in the wheel (walk, split into partitions,
+    hash, merge) against the definitions in Python: partition_of, os.fsdecode
+    and sorting by the names' bytes."""
+    from hashlab import _hashlab
+
+    # Overlapping roots list each file once.
+    packed, count, problems = _hashlab.walk_packed([b"lake", b"lake/odd"])
+    names = [n for n in packed.split(b"\0") if n]
+    assert count == len(names) == len(set(names)) == 46
+    assert b"lake/odd/latin-\xe9" in names and b"lake/odd/new\nline" in names
+    assert problems == []
+    for partitions in (1, 3, 16):
+        parts = _hashlab.split_packed(packed, partitions)
+        assert len(parts) == partitions
+        for index, part in enumerate(parts):
+            for name in filter(None, part.split(b"\0")):
+                assert partition_of(name, partitions) == index
+        assert sorted(n for part in parts for n in part.split(b"\0") if n) == sorted(names)
+    with pytest.raises(ValueError, match="partitions"):
+        _hashlab.split_packed(packed, 0)
+
+    # Relative names are read under the base and recorded as given; absolute ones as they are.
+    absolute = os.fsencode(tmp_path / "lake" / "odd" / "sp ace")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.chdir(elsewhere)
+    part = b"lake/odd/latin-\xe9\0lake/gone\0" + absolute + b"\0"
+    entries, errors, total = _hashlab.hash_packed(part, os.fsencode(tmp_path), "sha256", threads=1)
+    assert [name for name, _ in errors] == ["lake/gone"]
+    assert total == len(b"not UTF-8") + len(b"space")
+    merged = _hashlab.merge_packed([entries, b"lake/odd/a\0" + b"0" * 64 + b"\0"])
+    assert merged == sorted(
+        [
+            (os.fsdecode(b"lake/odd/latin-\xe9"), hashlib.sha256(b"not UTF-8").hexdigest()),
+            (os.fsdecode(absolute), hashlib.sha256(b"space").hexdigest()),
+            ("lake/odd/a", "0" * 64),
+        ],
+        key=lambda entry: os.fsencode(entry[0]),
+    )
+    with pytest.raises(ValueError, match="without its digest"):
+        _hashlab.merge_packed([b"lake/odd/a\0"])

@@ -66,15 +66,52 @@ pub fn hash_paths(
     customization: Option<&Bound<'_, PyAny>>,
     read_ahead: Option<bool>,
 ) -> PyResult<Vec<Outcome>> {
-    // Bad names, keys and lengths fail here, before any file is touched.
-    checked_choice(algorithm, backend, key, length, customization)?;
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads: must be at least 1"));
-    }
     let inputs: Vec<Input> = paths
         .iter()
         .map(|p| Input::File(path_of(p.as_bytes())))
         .collect();
+    let how = HowToHash {
+        algorithm,
+        threads,
+        key,
+        length,
+        backend,
+        customization,
+        read_ahead,
+    };
+    let results = hash_files(py, &inputs, &how)?;
+    Ok(results.into_iter().map(outcome).collect())
+}
+
+/// The arguments every function that hashes files takes, as Python gave them.
+pub(crate) struct HowToHash<'a, 'py> {
+    pub algorithm: &'a str,
+    pub threads: Option<usize>,
+    pub key: Option<&'a Bound<'py, PyAny>>,
+    pub length: Option<&'a Bound<'py, PyAny>>,
+    pub backend: Option<&'a str>,
+    pub customization: Option<&'a Bound<'py, PyAny>>,
+    pub read_ahead: Option<bool>,
+}
+
+/// Hashes `inputs` with the plan `hashlab sum` makes, the GIL released: one
+/// result per input, in order.
+pub(crate) fn hash_files(
+    py: Python<'_>,
+    inputs: &[Input],
+    how: &HowToHash<'_, '_>,
+) -> PyResult<Vec<io::Result<FileDigests>>> {
+    // Bad names, keys and lengths fail here, before any file is touched.
+    checked_choice(
+        how.algorithm,
+        how.backend,
+        how.key,
+        how.length,
+        how.customization,
+    )?;
+    if how.threads == Some(0) {
+        return Err(PyValueError::new_err("threads: must be at least 1"));
+    }
     let sample: Vec<&std::path::Path> = inputs
         .iter()
         .take(8)
@@ -85,10 +122,10 @@ pub fn hash_paths(
         .collect();
     // The plan `hashlab sum` makes: the same reading, threads and hashers.
     let request = SumRequest {
-        algorithms: vec![algorithm.to_string()],
-        backend: backend.map(str::to_string),
-        params: params(key, length, customization)?,
-        jobs: threads,
+        algorithms: vec![how.algorithm.to_string()],
+        backend: how.backend.map(str::to_string),
+        params: params(how.key, how.length, how.customization)?,
+        jobs: how.threads,
         allow_mmap: true,
         ..SumRequest::default()
     };
@@ -98,29 +135,24 @@ pub fn hash_paths(
         other => PyValueError::new_err(other.to_string()),
     };
     let mut plan = SumPlan::new(registry(), &request, &sample).map_err(refused)?;
-    if let Some(read_ahead) = read_ahead {
+    if let Some(read_ahead) = how.read_ahead {
         plan = plan.with_read_ahead(read_ahead).map_err(refused)?;
     }
     let job = plan.job(Cancel::new());
     let jobs = plan.jobs;
     // Ctrl-C raises KeyboardInterrupt within a fraction of a second, even in
     // the middle of a large file.
-    let long = may_take_long(&inputs);
+    let long = may_take_long(inputs);
     interruptible(py, &job.cancel, long, || {
         let make = || plan.fanout();
-        let mut outcomes = Vec::with_capacity(inputs.len());
-        let finished = hash_inputs::<std::convert::Infallible>(
-            &inputs,
-            &make,
-            jobs,
-            &job,
-            &mut |_, result| {
-                outcomes.push(outcome(result));
+        let mut results = Vec::with_capacity(inputs.len());
+        let finished =
+            hash_inputs::<std::convert::Infallible>(inputs, &make, jobs, &job, &mut |_, result| {
+                results.push(result);
                 Ok(())
-            },
-        );
+            });
         match finished {
-            Ok(()) => outcomes,
+            Ok(()) => results,
             Err(never) => match never {},
         }
     })

@@ -13,6 +13,7 @@ mod hash;
 mod interrupt;
 mod kdf;
 mod objects;
+mod partitions;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -129,6 +130,8 @@ mod _hashlab {
     use super::kdf::scrypt;
     #[pymodule_export]
     use super::objects::{hash_objects, list_objects};
+    #[pymodule_export]
+    use super::partitions::{hash_packed, merge_packed, split_packed, walk_packed};
 
     use pyo3::prelude::*;
     use pyo3::types::PyFrozenSet;
