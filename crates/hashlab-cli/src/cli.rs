@@ -339,11 +339,20 @@ pub struct SumArgs {
     /// Short for --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
-    /// Object-store URLs only: compare the MD5 of each object's content with
-    /// its ETag where the ETag is one (single-part uploads); multipart ETags
-    /// are reported as not comparable. A mismatch exits 1.
+    /// Object-store URLs only: compare each object's ETag with the MD5 of its
+    /// content, or for a multipart upload (`-N`) with the MD5 of its parts'
+    /// MD5s, the parts' sizes asked of the store (S3: a HEAD per part). ETags
+    /// that are no MD5 (SSE-KMS, GCS, Azure) are not comparable. A mismatch exits 1.
     #[arg(long)]
     pub verify_etag: bool,
+    /// Object-store URLs only: list the digest each object's store recorded
+    /// (S3's full-object checksums: crc64nvme, crc32c, crc32, sha1, sha256;
+    /// md5 from a single-part ETag), reading no object: one HEAD each. An
+    /// object without a value of the -a algorithm is an error naming what
+    /// the store has. This shows what was uploaded; only reading (without
+    /// this flag) shows the bytes are still intact.
+    #[arg(long, conflicts_with = "verify_etag")]
+    pub from_store: bool,
     /// Files to hash; none or `-` means standard input. An object-store URL
     /// (`s3://bucket/prefix`, `gs://`, `az://`, `file://`) hashes every object
     /// under it, named as `-r DIR` names files.
@@ -435,9 +444,9 @@ pub struct CheckArgs {
     /// must not make hashlab sign requests to the stores it names.
     #[arg(long)]
     pub allow_remote: bool,
-    /// Object-store URLs only (with --allow-remote): compare the MD5 of each
-    /// object's content with its ETag where the ETag is one (single-part
-    /// uploads); multipart ETags are reported as not comparable. A mismatch exits 1.
+    /// Object-store URLs only (with --allow-remote): compare each object's
+    /// ETag with the MD5 of its content, or for a multipart upload with the
+    /// MD5 of its parts' MD5s (the parts' sizes asked of the store). A mismatch exits 1.
     #[arg(long, requires = "allow_remote")]
     pub verify_etag: bool,
     /// The manifest's lines end with NUL, as `sum -z` writes them (names are
@@ -455,6 +464,10 @@ pub struct AuditArgs {
     /// The manifest: GNU or BSD lines as `sum` and the coreutils write,
     /// hashdeep's format, or `sum --json`'s. A line that cannot be read is
     /// one warning (manifest name and line number), and the rest is audited.
+    /// Or a directory, followed by one store prefix (`audit DIR
+    /// s3://bucket/prefix`): each file is compared with the object under the
+    /// prefix at its path, by the checksum the store recorded (reading no
+    /// object), as `rclone check` does.
     #[arg(value_name = "MANIFEST")]
     pub manifest: PathBuf,
     /// Directories (walked recursively), files and object-store prefixes
@@ -478,9 +491,16 @@ pub struct AuditArgs {
     /// status-change time, to a same-size rewrite whose mtime was put back.
     #[arg(long)]
     pub changed_only: bool,
-    /// Object-store URLs only: compare the MD5 of each object's content with
-    /// its ETag where the ETag is one (single-part uploads); multipart ETags
-    /// are reported as not comparable. A mismatch exits 1.
+    /// `audit DIR URL` only: read every object and compare the hash of its
+    /// bytes (-a, default sha256) with the file's, instead of the store's
+    /// recorded checksums. Only this shows the stored bytes are intact: bitrot
+    /// under the store leaves its checksums as they were.
+    #[arg(long)]
+    pub download: bool,
+    /// Object-store URLs only: compare each object's ETag with the MD5 of its
+    /// content, or for a multipart upload (`-N`) with the MD5 of its parts'
+    /// MD5s, the parts' sizes asked of the store (S3: a HEAD per part). ETags
+    /// that are no MD5 (SSE-KMS, GCS, Azure) are not comparable. A mismatch exits 1.
     #[arg(long)]
     pub verify_etag: bool,
     #[command(flatten)]

@@ -16,7 +16,10 @@
 //! names are URLs that `check` reads back and `audit` compares with a new
 //! listing. Prints nothing; holds no global state.
 
+pub mod compare;
+mod s3;
 mod store;
+pub mod stored;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -30,6 +33,10 @@ use hashlab_integrity::{
 };
 use object_store::path::Path as Key;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
+
+use s3::Direct;
+use store::Client;
+use stored::StoreRecord;
 
 pub use store::{is_object_url, Problem};
 
@@ -121,73 +128,104 @@ pub struct ObjectInfo {
     pub e_tag: Option<String>,
     pub modified: Option<SystemTime>,
     store: Arc<dyn ObjectStore>,
+    /// S3 only: the requests object_store does not make.
+    direct: Option<Direct>,
     key: Key,
 }
 
 /// What an ETag says about the MD5 of an object's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EtagVerdict {
-    /// A single-part ETag equal to the MD5 of the bytes read.
+    /// The ETag equals the MD5 of the bytes read, or for a multipart upload
+    /// the MD5 of its parts' MD5s (`-N`), the parts' sizes asked of the store.
     Matches,
-    /// A single-part ETag that differs from the MD5 of the bytes read.
-    Differs { md5: String, e_tag: String },
-    /// A multipart upload's ETag (`<md5 of the parts' MD5s>-<parts>`): it
-    /// depends on the part sizes, which the store does not tell, so it is
-    /// not compared.
-    Multipart { e_tag: String },
-    /// No ETag, or one that is not an MD5 (Azure's and GCS's are versions).
-    NotMd5 { e_tag: Option<String> },
+    /// It differs: the value computed from the bytes read, and the ETag.
+    Differs { computed: String, e_tag: String },
+    /// Nothing to compare with: no ETag, one that is not an MD5 (Azure's
+    /// and GCS's are versions, S3's under SSE-KMS random), or a multipart
+    /// ETag whose parts' sizes the store did not give.
+    NotComparable { reason: String },
 }
 
 impl EtagVerdict {
-    /// The verdict for `e_tag` given the MD5 of the content.
-    pub fn judge(e_tag: Option<&str>, md5: &[u8]) -> EtagVerdict {
-        let Some(tag) = e_tag else {
-            return EtagVerdict::NotMd5 { e_tag: None };
-        };
-        let hex = hashlab::hex::encode(md5);
-        let is_hex = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
-        match tag.split_once('-') {
-            None if is_hex(tag) => {
-                if tag.eq_ignore_ascii_case(&hex) {
-                    EtagVerdict::Matches
-                } else {
-                    EtagVerdict::Differs {
-                        md5: hex,
-                        e_tag: tag.to_string(),
-                    }
-                }
-            }
-            Some((md5_part, parts))
-                if is_hex(md5_part)
-                    && !parts.is_empty()
-                    && parts.bytes().all(|b| b.is_ascii_digit()) =>
-            {
-                EtagVerdict::Multipart {
-                    e_tag: tag.to_string(),
-                }
-            }
-            _ => EtagVerdict::NotMd5 {
-                e_tag: Some(tag.to_string()),
+    /// The verdict for what the ETag `expected` computes to (`computed`:
+    /// [`stored::Reproducer::finish`]'s value).
+    pub fn judge(
+        expected: &stored::Expectation,
+        computed: Result<Vec<u8>, stored::Unreadable>,
+        e_tag: &str,
+    ) -> EtagVerdict {
+        match computed {
+            Ok(value) if value == expected.digest => EtagVerdict::Matches,
+            Ok(value) => EtagVerdict::Differs {
+                computed: expected.shown(&value),
+                e_tag: e_tag.to_string(),
+            },
+            Err(reason) => EtagVerdict::Differs {
+                computed: reason,
+                e_tag: e_tag.to_string(),
             },
         }
     }
 
-    /// One line for a person: "matches", "not comparable (multipart upload)"...
+    /// One line for a person: "matches", "not comparable (...)"...
     pub fn describe(&self) -> String {
         match self {
             EtagVerdict::Matches => "ETag matches the MD5 of the content".into(),
-            EtagVerdict::Differs { md5, e_tag } => {
-                format!("ETag MISMATCH: the content's MD5 is {md5}, the ETag is {e_tag}")
+            EtagVerdict::Differs { computed, e_tag } => {
+                format!("ETag MISMATCH: the content gives {computed}, the ETag is {e_tag}")
             }
-            EtagVerdict::Multipart { e_tag } => {
-                format!("ETag not comparable (multipart upload: {e_tag})")
-            }
-            EtagVerdict::NotMd5 { e_tag: None } => {
-                "ETag not comparable (the store gave none)".into()
-            }
-            EtagVerdict::NotMd5 { e_tag: Some(t) } => {
-                format!("ETag not comparable (not an MD5: {t})")
+            EtagVerdict::NotComparable { reason } => format!("ETag not comparable ({reason})"),
+        }
+    }
+}
+
+/// The check of one object's ETag while its bytes are read.
+enum EtagCheck {
+    Computing {
+        reproducer: stored::Reproducer,
+        e_tag: String,
+    },
+    Verdict(EtagVerdict),
+}
+
+impl EtagCheck {
+    /// For an object whose ETag is `e_tag` and whose parts (of a multipart
+    /// upload) have `part_sizes`, where the store gave them.
+    fn new(registry: &Registry, e_tag: Option<&str>, part_sizes: Option<&[u64]>) -> EtagCheck {
+        let Some(e_tag) = e_tag else {
+            return EtagCheck::Verdict(EtagVerdict::NotComparable {
+                reason: "the store gave none".into(),
+            });
+        };
+        let expectation = match stored::etag_expectation(e_tag, part_sizes) {
+            Ok(expectation) => expectation,
+            Err(reason) => return EtagCheck::Verdict(EtagVerdict::NotComparable { reason }),
+        };
+        match stored::Reproducer::new(registry, vec![expectation]) {
+            Ok(reproducer) => EtagCheck::Computing {
+                reproducer,
+                e_tag: e_tag.to_string(),
+            },
+            Err(e) => EtagCheck::Verdict(EtagVerdict::NotComparable {
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        if let EtagCheck::Computing { reproducer, .. } = self {
+            reproducer.update(data);
+        }
+    }
+
+    fn finish(self) -> EtagVerdict {
+        match self {
+            EtagCheck::Verdict(verdict) => verdict,
+            EtagCheck::Computing { reproducer, e_tag } => {
+                let expected = reproducer.expectations()[0].clone();
+                let computed = reproducer.finish().remove(0);
+                EtagVerdict::judge(&expected, computed, &e_tag)
             }
         }
     }
@@ -198,8 +236,7 @@ impl EtagVerdict {
 pub struct EtagSummary {
     pub matched: u64,
     pub mismatched: u64,
-    pub multipart: u64,
-    pub not_md5: u64,
+    pub not_comparable: u64,
 }
 
 impl EtagSummary {
@@ -207,8 +244,7 @@ impl EtagSummary {
         match verdict {
             EtagVerdict::Matches => self.matched += 1,
             EtagVerdict::Differs { .. } => self.mismatched += 1,
-            EtagVerdict::Multipart { .. } => self.multipart += 1,
-            EtagVerdict::NotMd5 { .. } => self.not_md5 += 1,
+            EtagVerdict::NotComparable { .. } => self.not_comparable += 1,
         }
     }
 
@@ -219,8 +255,8 @@ impl EtagSummary {
 
     pub fn describe(&self) -> String {
         format!(
-            "{} matched, {} MISMATCHED, {} not comparable (multipart upload), {} not comparable (no MD5 ETag)",
-            self.matched, self.mismatched, self.multipart, self.not_md5
+            "{} matched, {} MISMATCHED, {} not comparable",
+            self.matched, self.mismatched, self.not_comparable
         )
     }
 }
@@ -239,7 +275,7 @@ pub struct ObjectDigests {
 pub struct ObjectReader {
     runtime: tokio::runtime::Runtime,
     settings: Settings,
-    stores: Mutex<HashMap<String, Arc<dyn ObjectStore>>>,
+    stores: Mutex<HashMap<String, Client>>,
 }
 
 impl ObjectReader {
@@ -281,22 +317,22 @@ impl ObjectReader {
     }
 
     /// The client for `url`'s store and the key the URL names in it.
-    fn resolve(&self, url: &str) -> Result<(Arc<dyn ObjectStore>, Key), ObjectError> {
+    fn resolve(&self, url: &str) -> Result<(Client, Key), ObjectError> {
         let split = store::split(url).map_err(|m| ObjectError::new(url, Problem::Usage, m))?;
         let key = Key::from(split.key);
         let mut stores = self.stores.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(store) = stores.get(&split.store_id) {
-            return Ok((Arc::clone(store), key));
+        if let Some(client) = stores.get(&split.store_id) {
+            return Ok((client.clone(), key));
         }
         // Building a client reads no network: an unreachable endpoint shows
         // at the first request.
-        let store = {
+        let client = {
             let _enter = self.runtime.enter();
             store::build(&split, self.settings.from_env, &self.settings.options)
                 .map_err(|m| ObjectError::new(url, Problem::Usage, m))?
         };
-        stores.insert(split.store_id.clone(), Arc::clone(&store));
-        Ok((store, key))
+        stores.insert(split.store_id.clone(), client.clone());
+        Ok((client, key))
     }
 
     /// The objects under `root` (a prefix, as `s3://bucket/dir`, with or
@@ -304,7 +340,8 @@ impl ObjectReader {
     /// when nothing lies under it. An empty bucket lists nothing; a prefix
     /// with nothing at or under it is `NotFound`.
     pub fn list(&self, root: &str) -> Result<Vec<ObjectInfo>, ObjectError> {
-        let (store, prefix) = self.resolve(root)?;
+        let (client, prefix) = self.resolve(root)?;
+        let store = &client.store;
         let base = root.trim_end_matches('/');
         let listing: Result<Vec<ObjectMeta>, object_store::Error> = self.runtime.block_on(async {
             let prefix = (!prefix.as_ref().is_empty()).then_some(&prefix);
@@ -323,7 +360,7 @@ impl ObjectReader {
                     e => e,
                 }
             })?;
-            return Ok(vec![info(base.to_string(), meta, store)]);
+            return Ok(vec![info(base.to_string(), meta, &client)]);
         }
         metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
         let skip = if prefix.as_ref().is_empty() {
@@ -335,14 +372,14 @@ impl ObjectReader {
             .into_iter()
             .map(|meta| {
                 let relative = meta.location.as_ref().get(skip..).unwrap_or_default();
-                info(format!("{base}/{relative}"), meta, Arc::clone(&store))
+                info(format!("{base}/{relative}"), meta, &client)
             })
             .collect())
     }
 
     /// The one object `url` names (a HEAD request).
     pub fn stat(&self, url: &str) -> Result<ObjectInfo, ObjectError> {
-        let (store, key) = self.resolve(url)?;
+        let (client, key) = self.resolve(url)?;
         if key.as_ref().is_empty() {
             return Err(ObjectError::new(
                 url,
@@ -352,9 +389,9 @@ impl ObjectReader {
         }
         let meta = self
             .runtime
-            .block_on(store.head(&key))
+            .block_on(client.store.head(&key))
             .map_err(|e| ObjectError::from_store(url, &e))?;
-        Ok(info(url.to_string(), meta, store))
+        Ok(info(url.to_string(), meta, &client))
     }
 
     /// An object known by name, size and ETag (from a listing made
@@ -365,21 +402,93 @@ impl ObjectReader {
         size: u64,
         e_tag: Option<String>,
     ) -> Result<ObjectInfo, ObjectError> {
-        let (store, key) = self.resolve(name)?;
+        let (client, key) = self.resolve(name)?;
         Ok(ObjectInfo {
             name: name.to_string(),
             size,
             e_tag,
             modified: None,
-            store,
+            store: client.store,
+            direct: client.direct,
             key,
         })
     }
 
+    /// What the store recorded about each object, in order, reading none:
+    /// for S3 a HEAD with the additional checksums asked for, and for a
+    /// multipart upload one HEAD per part, whose length is the part's size;
+    /// elsewhere what the listing gave (size and ETag). `settings.requests`
+    /// objects are asked at a time.
+    pub fn records(&self, objects: &[ObjectInfo]) -> Vec<Result<StoreRecord, ObjectError>> {
+        self.records_with(objects, true)
+    }
+
+    fn records_with(
+        &self,
+        objects: &[ObjectInfo],
+        part_sizes: bool,
+    ) -> Vec<Result<StoreRecord, ObjectError>> {
+        let requests = self.settings.requests;
+        self.runtime.block_on(
+            futures::stream::iter(objects)
+                .map(|object| record_of(object, part_sizes, requests))
+                .buffered(requests)
+                .collect(),
+        )
+    }
+
+    /// Each object's digest by `algorithm` as the store recorded it (see
+    /// [`StoreRecord::whole_digest`]), with the record: a manifest made of
+    /// the store's metadata, reading no object (one HEAD each on S3).
+    pub fn recorded_digests(
+        &self,
+        objects: &[ObjectInfo],
+        algorithm: &str,
+    ) -> Vec<Result<(StoreRecord, Vec<u8>), ObjectError>> {
+        self.records_with(objects, false)
+            .into_iter()
+            .zip(objects)
+            .map(|(record, object)| {
+                let record = record?;
+                match record.whole_digest(algorithm) {
+                    Ok(digest) => Ok((record, digest)),
+                    Err(why) => Err(ObjectError::new(&object.name, Problem::NotRecorded, why)),
+                }
+            })
+            .collect()
+    }
+
+    /// The part sizes of every object whose ETag is a multipart upload's
+    /// (asked of S3; elsewhere `Ok(None)`), to check such ETags.
+    fn etag_part_sizes(&self, objects: &[ObjectInfo]) -> Vec<Result<Option<Vec<u64>>, String>> {
+        let multipart = |o: &ObjectInfo| {
+            o.direct.is_some()
+                && o.e_tag
+                    .as_deref()
+                    .and_then(|t| t.rsplit_once('-'))
+                    .is_some_and(|(_, n)| n.parse::<u32>().is_ok())
+        };
+        let asked: Vec<ObjectInfo> = objects.iter().filter(|o| multipart(o)).cloned().collect();
+        let mut records = self.records(&asked).into_iter();
+        objects
+            .iter()
+            .map(|o| {
+                if !multipart(o) {
+                    return Ok(None);
+                }
+                match records.next().expect("one record per object asked") {
+                    Ok(record) => Ok(record.part_sizes),
+                    Err(e) => Err(e.message),
+                }
+            })
+            .collect()
+    }
+
     /// Hashes `objects` with the hashers `make` builds, and hands each
-    /// result to `emit` in order. With `verify_etag`, an MD5 is computed
-    /// alongside and judged against the object's ETag. `emit` returning an
-    /// error stops the run.
+    /// result to `emit` in order. With `verify_etag`, the ETag is checked
+    /// alongside: the MD5 of the content, or for a multipart upload the MD5
+    /// of its parts' MD5s, the parts' sizes asked of the store first (a HEAD
+    /// per part). `emit` returning an error stops the run.
     pub fn hash<E>(
         &self,
         objects: &[ObjectInfo],
@@ -388,15 +497,13 @@ impl ObjectReader {
         emit: &mut dyn FnMut(usize, Result<ObjectDigests, ObjectError>) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut fanout = make();
-        let mut md5 = if verify_etag {
-            Some(
-                Registry::default()
-                    .hasher("md5", None, &Default::default())
-                    .expect("md5 is in every registry"),
-            )
+        let registry = verify_etag.then(Registry::default);
+        let mut part_sizes = if verify_etag {
+            self.etag_part_sizes(objects)
         } else {
-            None
-        };
+            Vec::new()
+        }
+        .into_iter();
         let mut pending: Option<Pending> = None;
         self.stream(objects, &mut |unit, chunk| {
             let object = &objects[unit.object];
@@ -406,10 +513,21 @@ impl ObjectReader {
                     // The store said how long the object is: a length-first
                     // hash (TupleHash) streams it; ranges that disagree fail.
                     fanout.announce_length(object.size);
+                    let etag = registry.as_ref().map(|registry| {
+                        match part_sizes.next().expect("one per object") {
+                            Ok(sizes) => {
+                                EtagCheck::new(registry, object.e_tag.as_deref(), sizes.as_deref())
+                            }
+                            Err(why) => EtagCheck::Verdict(EtagVerdict::NotComparable {
+                                reason: format!("the parts' sizes could not be asked: {why}"),
+                            }),
+                        }
+                    });
                     pending.insert(Pending {
                         object: unit.object,
                         bytes: 0,
                         failed: None,
+                        etag,
                     })
                 }
             };
@@ -427,8 +545,8 @@ impl ObjectReader {
                         ));
                     } else {
                         fanout.update(bytes);
-                        if let Some(md5) = &mut md5 {
-                            md5.update(bytes);
+                        if let Some(etag) = &mut state.etag {
+                            etag.update(bytes);
                         }
                         state.bytes += expected;
                     }
@@ -445,7 +563,6 @@ impl ObjectReader {
             }
             let done = pending.take().expect("set above");
             let joined = fanout.finalize_reset();
-            let md5_digest = md5.as_mut().map(|h| h.finalize_reset());
             let result = match done.failed {
                 Some(e) => Err(e),
                 None => Ok(ObjectDigests {
@@ -456,8 +573,7 @@ impl ObjectReader {
                         inode: None,
                         ctime_ns: None,
                     },
-                    etag: md5_digest
-                        .map(|d| EtagVerdict::judge(object.e_tag.as_deref(), d.as_bytes())),
+                    etag: done.etag.map(EtagCheck::finish),
                 }),
             };
             emit(done.object, result)
@@ -465,13 +581,27 @@ impl ObjectReader {
     }
 
     /// Reads the object `url` names into `sink`, in order; returns its size
-    /// and ETag (for `check`, which hashes one named object at a time).
+    /// and, with `verify_etag`, what its ETag says (for `check`, which hashes
+    /// one named object at a time).
     pub fn read_into(
         &self,
         url: &str,
+        verify_etag: bool,
         sink: &mut dyn FnMut(&[u8]),
-    ) -> Result<(u64, Option<String>), ObjectError> {
+    ) -> Result<(u64, Option<EtagVerdict>), ObjectError> {
         let object = self.stat(url)?;
+        let registry = verify_etag.then(Registry::default);
+        let mut etag = registry.as_ref().map(|registry| {
+            match self
+                .etag_part_sizes(std::slice::from_ref(&object))
+                .remove(0)
+            {
+                Ok(sizes) => EtagCheck::new(registry, object.e_tag.as_deref(), sizes.as_deref()),
+                Err(why) => EtagCheck::Verdict(EtagVerdict::NotComparable {
+                    reason: format!("the parts' sizes could not be asked: {why}"),
+                }),
+            }
+        });
         let mut failed = None;
         let mut bytes = 0u64;
         self.stream(std::slice::from_ref(&object), &mut |unit, chunk| {
@@ -486,6 +616,9 @@ impl ObjectReader {
                         ));
                     } else {
                         sink(data);
+                        if let Some(etag) = &mut etag {
+                            etag.update(data);
+                        }
                         bytes += expected;
                     }
                 }
@@ -499,7 +632,7 @@ impl ObjectReader {
         .expect("the sink never stops the stream");
         match failed {
             Some(e) => Err(e),
-            None => Ok((bytes, object.e_tag)),
+            None => Ok((bytes, etag.map(EtagCheck::finish))),
         }
     }
 
@@ -553,6 +686,70 @@ impl ObjectReader {
     }
 }
 
+/// What the store recorded about `object` (see [`ObjectReader::records`]);
+/// at most `requests` HEADs of its parts at once.
+async fn record_of(
+    object: &ObjectInfo,
+    part_sizes: bool,
+    requests: usize,
+) -> Result<StoreRecord, ObjectError> {
+    let Some(direct) = &object.direct else {
+        return Ok(StoreRecord {
+            size: object.size,
+            e_tag: object.e_tag.clone(),
+            ..StoreRecord::default()
+        });
+    };
+    let fail =
+        |(problem, message): (Problem, String)| ObjectError::new(&object.name, problem, message);
+    let key = object.key.as_ref();
+    let length = |head: &s3::Head| -> Result<u64, ObjectError> {
+        head.get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| {
+                ObjectError::new(
+                    &object.name,
+                    Problem::Other,
+                    "the store's answer has no length",
+                )
+            })
+    };
+    let head = direct.head(key, None).await.map_err(fail)?;
+    let header = |name: &str| {
+        head.get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let mut record = StoreRecord::from_s3_head(length(&head)?, &header);
+    if let Some(parts) = record.parts.filter(|_| part_sizes) {
+        let sizes: Vec<Result<u64, ObjectError>> = futures::stream::iter(1..=parts)
+            .map(|part| async move {
+                let head = direct.head(key, Some(part)).await.map_err(fail)?;
+                length(&head)
+            })
+            .buffered(requests)
+            .collect()
+            .await;
+        let sizes = sizes
+            .into_iter()
+            .collect::<Result<Vec<u64>, ObjectError>>()?;
+        let total: u64 = sizes.iter().sum();
+        if total != record.size {
+            return Err(ObjectError::new(
+                &object.name,
+                Problem::Changed,
+                format!(
+                    "its parts add up to {total} bytes and the object has {}: it changed while it was being asked",
+                    record.size
+                ),
+            ));
+        }
+        record.part_sizes = Some(sizes);
+    }
+    Ok(record)
+}
+
 /// Takes each range, in order, as it arrives (or the error that replaced it).
 type Consume<'a, E> =
     &'a mut dyn FnMut(&Unit, Result<&[u8], &object_store::Error>) -> Result<(), E>;
@@ -561,6 +758,7 @@ struct Pending {
     object: usize,
     bytes: u64,
     failed: Option<ObjectError>,
+    etag: Option<EtagCheck>,
 }
 
 /// One ranged read of one object.
@@ -598,7 +796,7 @@ fn plan(objects: &[ObjectInfo], range_size: u64) -> Vec<Unit> {
     units
 }
 
-fn info(name: String, meta: ObjectMeta, store: Arc<dyn ObjectStore>) -> ObjectInfo {
+fn info(name: String, meta: ObjectMeta, client: &Client) -> ObjectInfo {
     ObjectInfo {
         name,
         size: meta.size,
@@ -607,8 +805,32 @@ fn info(name: String, meta: ObjectMeta, store: Arc<dyn ObjectStore>) -> ObjectIn
             t.trim_matches('"').to_string()
         }),
         modified: Some(meta.last_modified.into()),
-        store,
+        store: Arc::clone(&client.store),
+        direct: client.direct.clone(),
         key: meta.location,
+    }
+}
+
+/// An I/O error's message without Rust's " (os error N)" suffix.
+pub(crate) fn io_text(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// A hasher as an `io::Write`, for `io::copy` from a file.
+pub(crate) struct HasherWriter<'a>(pub &'a mut dyn Hasher);
+
+impl std::io::Write for HasherWriter<'_> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.update(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -697,34 +919,66 @@ mod tests {
 
     #[test]
     fn etags_are_judged_only_when_they_are_md5s() {
-        let md5_abc = hashlab::hex::decode("900150983cd24fb0d6963f7d28e17f72").unwrap();
-        let judge = |tag: Option<&str>| EtagVerdict::judge(tag, &md5_abc);
+        let registry = Registry::default();
+        let judge = |tag: Option<&str>, sizes: Option<&[u64]>, data: &[u8]| {
+            let mut check = EtagCheck::new(&registry, tag, sizes);
+            check.update(data);
+            check.finish()
+        };
+        let md5_abc = "900150983cd24fb0d6963f7d28e17f72";
+        assert_eq!(judge(Some(md5_abc), None, b"abc"), EtagVerdict::Matches);
         assert_eq!(
-            judge(Some("900150983cd24fb0d6963f7d28e17f72")),
+            judge(Some(&md5_abc.to_ascii_uppercase()), None, b"abc"),
             EtagVerdict::Matches
         );
         assert_eq!(
-            judge(Some("900150983CD24FB0D6963F7D28E17F72")),
-            EtagVerdict::Matches
+            judge(Some("00000000000000000000000000000000"), None, b"abc"),
+            EtagVerdict::Differs {
+                computed: md5_abc.into(),
+                e_tag: "00000000000000000000000000000000".into()
+            }
         );
+        // A multipart ETag: MD5 of MD5("ab") || MD5("c"), given the part sizes.
+        let multipart = "3eb8a4d2cd7b6ab1e6b4a0b1a1dd4e2b-2";
         assert!(matches!(
-            judge(Some("00000000000000000000000000000000")),
-            EtagVerdict::Differs { .. }
+            judge(Some(multipart), None, b"abc"),
+            EtagVerdict::NotComparable { reason } if reason.contains("did not give")
         ));
+        let md5 = |d: &[u8]| {
+            let mut h = registry
+                .hasher("md5", None, &HashParams::default())
+                .unwrap();
+            h.update(d);
+            h.finalize_reset().as_bytes().to_vec()
+        };
+        let mut joined = md5(b"ab");
+        joined.extend(md5(b"c"));
+        let right = format!("{}-2", hashlab::hex::encode(&md5(&joined)));
+        assert_eq!(
+            judge(Some(&right), Some(&[2, 1]), b"abc"),
+            EtagVerdict::Matches
+        );
         assert!(matches!(
-            judge(Some("d41d8cd98f00b204e9800998ecf8427e-2")),
-            EtagVerdict::Multipart { .. }
+            judge(Some(&right), Some(&[1, 2]), b"abc"),
+            EtagVerdict::Differs { .. }
         ));
         // Azure and GCS ETags are versions, not digests.
         assert!(matches!(
-            judge(Some("0x8DCA1B2C3D4E5F6")),
-            EtagVerdict::NotMd5 { .. }
+            judge(Some("0x8DCA1B2C3D4E5F6"), None, b"abc"),
+            EtagVerdict::NotComparable { .. }
         ));
-        assert!(matches!(judge(None), EtagVerdict::NotMd5 { e_tag: None }));
+        assert!(matches!(
+            judge(None, None, b"abc"),
+            EtagVerdict::NotComparable { .. }
+        ));
         let mut summary = EtagSummary::default();
-        summary.add(&judge(Some("d41d8cd98f00b204e9800998ecf8427e-2")));
+        summary.add(&judge(Some(multipart), None, b"abc"));
         assert!(summary.passed());
-        summary.add(&judge(Some("00000000000000000000000000000000")));
+        summary.add(&judge(
+            Some("00000000000000000000000000000000"),
+            None,
+            b"abc",
+        ));
         assert!(!summary.passed());
     }
 
@@ -826,7 +1080,7 @@ mod tests {
         // One object by name, as `check` reads it.
         let mut h = sha256();
         let (bytes, _) = reader
-            .read_into(&format!("{base}/b"), &mut |c| h.update(c))
+            .read_into(&format!("{base}/b"), false, &mut |c| h.update(c))
             .unwrap();
         assert_eq!((bytes, h.finalize_reset()), (big.len() as u64, local(&big)));
         // Nothing there at all: NotFound, naming the URL.

@@ -10,6 +10,8 @@ use object_store::gcp::GoogleCloudStorageBuilder;
 use object_store::local::LocalFileSystem;
 use object_store::{BackoffConfig, ObjectStore, RetryConfig};
 
+use crate::s3::{Direct, S3Direct};
+
 /// URL schemes read through an object store (object_store's names for S3,
 /// Google Cloud Storage, Azure Blob Storage and the local file system).
 const SCHEMES: &[&str] = &[
@@ -86,7 +88,7 @@ pub(crate) fn build(
     split: &Split<'_>,
     from_env: bool,
     options: &[(String, String)],
-) -> Result<Arc<dyn ObjectStore>, String> {
+) -> Result<Client, String> {
     let bad_key = |key: &str| format!("{key}: not a configuration key of this store");
     // The Google and Azure builders share no trait, only the same methods:
     // configured the same way, written once.
@@ -110,6 +112,7 @@ pub(crate) fn build(
             )
         }};
     }
+    let mut direct = None;
     let store: Arc<dyn ObjectStore> = match split.scheme.as_str() {
         "file" => Arc::new(LocalFileSystem::new()),
         "s3" | "s3a" => {
@@ -145,20 +148,52 @@ pub(crate) fn build(
             let endpoint = builder
                 .get_config_value(&AmazonS3ConfigKey::Endpoint)
                 .unwrap_or_default();
-            if endpoint.starts_with("http://") {
+            let allow_http = endpoint.starts_with("http://");
+            if allow_http {
                 builder = builder.with_allow_http(true);
             }
-            Arc::new(
-                builder
-                    .with_retry(retry())
-                    .build()
-                    .map_err(|e| describe(&e))?,
-            )
+            let value = |key| builder.get_config_value(&key);
+            let region = value(AmazonS3ConfigKey::Region).unwrap_or_else(|| "us-east-1".into());
+            // The URL's bucket: the builder parses its URL only in build().
+            let bucket = split
+                .store_id
+                .split_once("://")
+                .map_or("", |(_, bucket)| bucket)
+                .to_string();
+            let virtual_hosted = value(AmazonS3ConfigKey::VirtualHostedStyleRequest)
+                .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+            // Where object_store sends a bucket's requests (its builder
+            // computes this privately; S3 Express zonal endpoints aside).
+            let bucket_endpoint = match (endpoint.is_empty(), virtual_hosted) {
+                (false, true) => endpoint.clone(),
+                (false, false) => format!("{}/{bucket}", endpoint.trim_end_matches('/')),
+                (true, true) => format!("https://{bucket}.s3.{region}.amazonaws.com"),
+                (true, false) => format!("https://s3.{region}.amazonaws.com/{bucket}"),
+            };
+            let s3 = builder
+                .with_retry(retry())
+                .build()
+                .map_err(|e| describe(&e))?;
+            direct = Some(Arc::new(S3Direct::new(
+                s3.clone(),
+                bucket_endpoint,
+                region,
+                allow_http,
+            )?));
+            Arc::new(s3)
         }
         "gs" => configured!(GoogleCloudStorageBuilder),
         _ => configured!(MicrosoftAzureBuilder),
     };
-    Ok(store)
+    Ok(Client { store, direct })
+}
+
+/// One store's clients: object_store's, and for S3 the signed requests it
+/// does not make.
+#[derive(Debug, Clone)]
+pub(crate) struct Client {
+    pub store: Arc<dyn ObjectStore>,
+    pub direct: Option<Direct>,
 }
 
 /// Credentials and region of an AWS profile, as the AWS CLI finds them:
@@ -261,6 +296,9 @@ pub enum Problem {
     Unreachable,
     /// The object changed while it was being read.
     Changed,
+    /// The store keeps no value of the kind asked for (a checksum by an
+    /// algorithm the upload did not send).
+    NotRecorded,
     /// Anything else the store reported.
     Other,
 }
@@ -271,6 +309,24 @@ pub enum Problem {
 /// the URL, so no credential is in the text.
 pub(crate) fn describe(error: &object_store::Error) -> String {
     classify(error).1
+}
+
+/// The chain of an error's messages, for [`classify_text`].
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    chain_text(error)
+}
+
+/// A failure known only by its text (a connection that failed before any
+/// answer): unreachable, or the first line of what was said.
+pub(crate) fn classify_text(chain: &str) -> (Problem, String) {
+    if refused(chain) {
+        (
+            Problem::Unreachable,
+            format!("cannot connect: {}", connect_reason(chain)),
+        )
+    } else {
+        (Problem::Other, first_line(chain))
+    }
 }
 
 pub(crate) fn classify(error: &object_store::Error) -> (Problem, String) {

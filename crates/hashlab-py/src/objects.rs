@@ -21,7 +21,7 @@ fn object_error(error: ObjectError) -> PyErr {
         Problem::NotFound | Problem::NoSuchBucket => PyFileNotFoundError::new_err(text),
         Problem::AccessDenied => PyPermissionError::new_err(text),
         Problem::Unreachable => PyConnectionError::new_err(text),
-        Problem::Changed | Problem::Other => PyOSError::new_err(text),
+        Problem::Changed | Problem::NotRecorded | Problem::Other => PyOSError::new_err(text),
     }
 }
 

@@ -112,6 +112,42 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             .algorithm(name)
             .map_err(|e| Failure::Usage(format!("-a: {e}")))?;
     }
+    let jobs = match args.jobs {
+        Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.manifest.is_dir() {
+        let url = match args.dirs.as_slice() {
+            [url] => url.to_str().filter(|u| is_object_url(u)),
+            _ => None,
+        };
+        let Some(url) = url else {
+            return Err(Failure::Usage(format!(
+                "{}: a directory, not a manifest; to compare it with a store, give one prefix after it: hashlab audit DIR s3://bucket/prefix",
+                args.manifest.display()
+            )));
+        };
+        for (given, flag) in [
+            (args.changed_only, "--changed-only"),
+            (args.verify_etag, "--verify-etag"),
+            (args.zero, "-z"),
+        ] {
+            if given {
+                return Err(Failure::Usage(format!(
+                    "{flag}: a manifest's option; `audit DIR URL` compares with what the store recorded"
+                )));
+            }
+        }
+        return crate::commands::audit_store::run(args, &args.manifest, url, jobs);
+    }
+    if args.download {
+        return Err(Failure::Usage(
+            "--download: only `audit DIR s3://bucket/prefix` compares a directory with a store"
+                .into(),
+        ));
+    }
     let manifest = std::fs::read(&args.manifest).map_err(|e| {
         Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
     })?;
@@ -176,12 +212,6 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             ..Default::default()
         },
     );
-    let jobs = match args.jobs {
-        Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
-        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
     // A runtime and its threads only when there are objects to read.
     let reader = if urls.is_empty() {
         None

@@ -123,8 +123,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
 /// client made at the first such line) when `allow_remote`; without it such
 /// a line fails unread, and no client is made: the manifest may come from
 /// anyone, and a request to a store it names would carry the user's
-/// credentials. With `verify_etag`, the MD5 of each object is judged
-/// against its ETag on the way.
+/// credentials. With `verify_etag`, each object's ETag is checked on the
+/// way (a multipart upload's against the MD5s of its parts).
 fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
     let mut reader: Option<ObjectReader> = None;
     Box::new(move |name: &[u8], hasher: &mut dyn Hasher| {
@@ -144,22 +144,10 @@ fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary)
             }
         }
         let reader = reader.as_ref()?;
-        let mut md5 = verify_etag.then(|| {
-            Registry::default()
-                .hasher("md5", None, &HashParams::default())
-                .expect("md5 is in every registry")
-        });
-        let read = reader.read_into(url, &mut |chunk| {
-            hasher.update(chunk);
-            if let Some(md5) = &mut md5 {
-                md5.update(chunk);
-            }
-        });
+        let read = reader.read_into(url, verify_etag, &mut |chunk| hasher.update(chunk));
         Some(match read {
-            Ok((bytes, e_tag)) => {
-                if let Some(mut md5) = md5 {
-                    let verdict =
-                        EtagVerdict::judge(e_tag.as_deref(), md5.finalize_reset().as_bytes());
+            Ok((bytes, verdict)) => {
+                if let Some(verdict) = verdict {
                     etags.add(&verdict);
                     if verdict != EtagVerdict::Matches {
                         errln!("hashlab: {url}: {}", verdict.describe());

@@ -14,7 +14,8 @@ use serde::Serialize;
 
 use hashlab_integrity::many::MAX_JOBS;
 use hashlab_objects::{
-    is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
+    is_object_url, stored::recordable_algorithms, EtagSummary, EtagVerdict, ObjectReader,
+    Settings as ObjectSettings,
 };
 
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
@@ -238,7 +239,7 @@ pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failur
 }
 
 /// What `sum` computes when no `-a` is given.
-const DEFAULT_ALGORITHM: &str = "sha256";
+pub(crate) const DEFAULT_ALGORITHM: &str = "sha256";
 
 /// The algorithms asked for: `-a`'s, else the default, which for an SFV
 /// file is the one checksum SFV holds (as `rhash --sfv` computes by default).
@@ -471,6 +472,28 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
+    if args.from_store {
+        if segments.iter().any(|s| matches!(s, Segment::Local(_))) {
+            return Err(Failure::Usage(
+                "--from-store: object-store URLs only (files have no store to ask)".into(),
+            ));
+        }
+        let canonical: Vec<String> = plan(&registry, args, &params, &[])?
+            .columns
+            .iter()
+            .map(|c| c.choice.name().to_string())
+            .collect();
+        let recordable = recordable_algorithms();
+        match canonical.as_slice() {
+            [one] if recordable.contains(&one.as_str()) && params == HashParams::default() => {}
+            _ => {
+                return Err(Failure::Usage(format!(
+                    "--from-store: one algorithm a store records, without key or length: {}",
+                    recordable.join(", ")
+                )))
+            }
+        }
+    }
     if any_objects && args.git {
         return Err(Failure::Usage(
             "--git: git names files; give no object-store URL with it".into(),
@@ -611,14 +634,18 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             }),
             Segment::Objects(urls) => {
                 let reader = reader.as_ref().expect("made when any URL is given");
-                hash_object_roots(
-                    reader,
-                    urls,
-                    &make_for_objects,
-                    args.verify_etag,
-                    &mut etags,
-                    &mut emit,
-                )
+                if args.from_store {
+                    recorded_object_roots(reader, urls, plan.columns[0].choice.name(), &mut emit)
+                } else {
+                    hash_object_roots(
+                        reader,
+                        urls,
+                        &make_for_objects,
+                        args.verify_etag,
+                        &mut etags,
+                        &mut emit,
+                    )
+                }
             }
         };
         if result.is_err() {
@@ -693,6 +720,45 @@ fn hash_object_roots(
             });
             emit(named, result.map_err(|e| e.to_io()))
         })?;
+    }
+    Ok(())
+}
+
+/// Lists each root URL and emits the digest by `algorithm` that the store
+/// recorded of each object, reading none; an object without one is reported
+/// as an unreadable file is.
+fn recorded_object_roots(
+    reader: &ObjectReader,
+    urls: &[String],
+    algorithm: &str,
+    emit: &mut dyn FnMut(Named, io::Result<FileDigests>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let named = |name: &str| Named {
+        label: name.as_bytes().to_vec(),
+        shown: name.to_string(),
+        absolute: name.as_bytes().to_vec(),
+    };
+    for url in urls {
+        let objects = match reader.list(url) {
+            Ok(objects) => objects,
+            Err(e) => {
+                emit(named(url), Err(e.to_io()))?;
+                continue;
+            }
+        };
+        let recorded = reader.recorded_digests(&objects, algorithm);
+        for (object, result) in objects.iter().zip(recorded) {
+            let result = result
+                .map(|(record, digest)| FileDigests {
+                    digests: vec![hashlab::Digest(digest)],
+                    bytes: record.size,
+                    modified: object.modified,
+                    inode: None,
+                    ctime_ns: None,
+                })
+                .map_err(|e| e.to_io());
+            emit(named(&object.name), result)?;
+        }
     }
     Ok(())
 }

@@ -1,0 +1,197 @@
+//! `hashlab audit DIR s3://bucket/prefix`: a local tree against a store
+//! prefix, with no manifest. The library compares; this prints.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use hashlab::Registry;
+use hashlab_objects::compare::{compare_tree, CompareError, Mode, TreeComparison, Verdict};
+use hashlab_objects::{ObjectReader, Settings as ObjectSettings};
+use serde::Serialize;
+
+use crate::cli::{AuditArgs, Format};
+use crate::failure::Failure;
+use crate::output::{render, Tabular};
+
+/// What each mode shows, said in the summary and the JSON.
+fn proves(mode: &Mode) -> &'static str {
+    match mode {
+        Mode::Recorded => {
+            "compared with the checksums the store recorded at upload, reading no object: this shows the uploads arrived as sent, not that the stored bytes are still intact (--download reads them)"
+        }
+        Mode::Download { .. } => {
+            "every object was read and its bytes hashed: this shows the stored bytes are intact"
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Row {
+    status: &'static str,
+    name: String,
+    detail: String,
+}
+
+impl Tabular for Row {
+    fn headers() -> &'static [&'static str] {
+        &["status", "name", "detail"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.status.to_string(),
+            self.name.clone(),
+            self.detail.clone(),
+        ]
+    }
+}
+
+fn rows(found: &TreeComparison) -> Vec<Row> {
+    let row = |status, name: &str, detail: String| Row {
+        status,
+        name: name.to_string(),
+        detail,
+    };
+    let mut out = Vec::new();
+    for (name, verdict) in &found.compared {
+        if let Verdict::Changed { by, local, store } = verdict {
+            out.push(row(
+                "changed",
+                name,
+                format!("{by}: the file gives {local}, the store has {store}"),
+            ));
+        }
+    }
+    out.extend(
+        found
+            .only_local
+            .iter()
+            .map(|n| row("only-local", n, "no object with this key".into())),
+    );
+    out.extend(
+        found
+            .only_in_store
+            .iter()
+            .map(|n| row("only-in-store", n, "no file with this path".into())),
+    );
+    for (name, verdict) in &found.compared {
+        if let Verdict::NotComparable { reason } = verdict {
+            out.push(row("not-comparable", name, reason.clone()));
+        }
+    }
+    out.extend(
+        found
+            .errors
+            .iter()
+            .map(|(n, why)| row("unreadable", n, why.clone())),
+    );
+    for (name, verdict) in &found.compared {
+        if let Verdict::Matched { by } = verdict {
+            out.push(row("matched", name, by.clone()));
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct Counts {
+    matched: usize,
+    changed: usize,
+    only_local: usize,
+    only_in_store: usize,
+    not_comparable: usize,
+    unreadable: usize,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    passed: bool,
+    directory: String,
+    prefix: &'a str,
+    mode: &'static str,
+    proves: &'static str,
+    counts: Counts,
+    rows: Vec<Row>,
+}
+
+pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let mode = if args.download {
+        Mode::Download {
+            algorithm: args
+                .algorithm
+                .clone()
+                .unwrap_or_else(|| crate::commands::sum::DEFAULT_ALGORITHM.to_string()),
+        }
+    } else {
+        if args.algorithm.is_some() {
+            return Err(Failure::Usage(
+                "-a: a directory is compared with the checksums the store recorded, whatever their algorithm; -a chooses the hash of --download".into(),
+            ));
+        }
+        Mode::Recorded
+    };
+    let reader = ObjectReader::new(ObjectSettings::default())
+        .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?;
+    let found =
+        compare_tree(&reader, &registry, dir, prefix, &mode, jobs).map_err(|e| match e {
+            CompareError::Hash(e) => Failure::Usage(format!("-a: {e}")),
+            CompareError::NotADirectory(_) | CompareError::NotAPrefix(_) => {
+                Failure::Usage(e.to_string())
+            }
+            CompareError::Listing(e) => Failure::Runtime(e.to_string()),
+        })?;
+    let counts = Counts {
+        matched: found.count(|v| matches!(v, Verdict::Matched { .. })),
+        changed: found.count(|v| matches!(v, Verdict::Changed { .. })),
+        only_local: found.only_local.len(),
+        only_in_store: found.only_in_store.len(),
+        not_comparable: found.count(|v| matches!(v, Verdict::NotComparable { .. })),
+        unreadable: found.errors.len(),
+    };
+    let passed = found.passed();
+    let bytes = match args.format.chosen() {
+        Some(Format::Json) => {
+            let mut json = serde_json::to_vec_pretty(&Json {
+                passed,
+                directory: dir.display().to_string(),
+                prefix,
+                mode: match mode {
+                    Mode::Recorded => "recorded",
+                    Mode::Download { .. } => "download",
+                },
+                proves: proves(&mode),
+                counts,
+                rows: rows(&found),
+            })
+            .map_err(|e| Failure::Runtime(e.to_string()))?;
+            json.push(b'\n');
+            json
+        }
+        Some(format) => render(&rows(&found), format)?,
+        None => {
+            let mut text = String::new();
+            for r in rows(&found).into_iter().filter(|r| r.status != "matched") {
+                text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail));
+            }
+            text.push_str(&format!(
+                "{}: {} matched, {} changed, {} only in {}, {} only in {prefix}, {} not comparable, {} unreadable\n",
+                if passed { "audit passed" } else { "audit FAILED" },
+                counts.matched,
+                counts.changed,
+                counts.only_local,
+                dir.display(),
+                counts.only_in_store,
+                counts.not_comparable,
+                counts.unreadable,
+            ));
+            errln!("hashlab: audit: {}", proves(&mode));
+            text.into_bytes()
+        }
+    };
+    crate::stdio::write_out(&bytes)?;
+    Ok(if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
