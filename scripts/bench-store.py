@@ -32,7 +32,8 @@ import boto3
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 
-from counting_proxy import CountingProxy  # scripts/ is on sys.path
+import minio_server  # scripts/ is on sys.path
+from counting_proxy import CountingProxy
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KiB, MiB = 1 << 10, 1 << 20
@@ -50,23 +51,6 @@ def sizes(count, rng):
         else:
             out.append(int(math.exp(rng.uniform(math.log(KiB), math.log(4 * MiB)))))
     return out
-
-
-def serve(data):
-    server = subprocess.Popen(
-        ["bash", os.path.join(REPO, "scripts", "minio"), "serve", "--data", data],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    settings = {}
-    for raw in server.stdout:
-        line = raw.decode().strip()
-        if line.startswith("# data:"):
-            break
-        if line.startswith("export "):
-            key, value = line[len("export ") :].split("=", 1)
-            settings[key] = value
-    return server, settings
 
 
 def upload(tree, count, settings, rng):
@@ -127,7 +111,7 @@ def main():
     # files are kept (written again only where their size differs).
     subprocess.run(["rm", "-rf", store], check=True)
     os.makedirs(tree, exist_ok=True)
-    server, settings = serve(store)
+    server, settings = minio_server.start(store)
     try:
         time.sleep(2)
         started = time.perf_counter()

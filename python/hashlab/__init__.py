@@ -19,6 +19,8 @@ hashlab's own keywords stay: ``key=``, ``length=``, ``backend=``,
 ``sha256_digest(data)``, ``xxh3_64_hexdigest(data)``, ``xxh3_64_intdigest(data)``
 (where the digest is a number). ``hash_file`` and ``hash_files`` read files as ``hashlab
 sum`` does; ``bench`` measures as ``hashlab bench --json`` does.
+``compare_store(directory, "s3://bucket/prefix")`` checks a tree against the
+checksums its store recorded, as ``hashlab audit DIR URL`` does.
 ``hashlab.dask`` checks trees on a Dask cluster.
 """
 
@@ -45,18 +47,21 @@ from hashlab._compat import (
     pbkdf2_hmac,
 )
 from hashlab._manifest import AuditReport, Manifest, Partition
+from hashlab._store import StoreComparison, compare_store
 
 __all__ = [
     "AuditReport",
     "Hash",
     "Manifest",
     "Partition",
+    "StoreComparison",
     "__version__",
     "algorithm_info",
     "algorithms_available",
     "algorithms_guaranteed",
     "bench",
     "compare",
+    "compare_store",
     "digest",
     "file_digest",
     "hash_file",

@@ -40,8 +40,9 @@ import uuid
 
 from hashlab import _hashlab
 from hashlab._manifest import AuditReport, Manifest, partition_of
+from hashlab._store import _assemble
 
-__all__ = ["audit", "sum"]
+__all__ = ["audit", "compare_store", "sum"]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
@@ -319,3 +320,55 @@ def audit(manifest, client=None, *, roots=None, key=None, backend=None, storage_
             missing.append(name)
     new = [name for name, _ in now.entries if name not in recorded]
     return AuditReport(ok=ok, changed=changed, missing=missing, new=new, errors=now.errors)
+
+
+def _compare_partition(pairs, download, algorithm, storage_options):
+    """One task: the verdicts of a partition's pairs, one file at a time (the
+    worker's other threads run other partitions)."""
+    verdicts, proves = _hashlab.compare_pairs(
+        pairs, download=download, algorithm=algorithm, jobs=1, storage_options=storage_options
+    )
+    return verdicts, proves
+
+
+def compare_store(
+    directory, prefix, client=None, *, download=False, algorithm="sha256", partitions=None, storage_options=None
+):
+    """``hashlab.compare_store`` on a Dask cluster: the client lists the
+    directory and the prefix and pairs them; the pairs are split into
+    partitions by name, and each partition's HEADs (or with ``download=True``
+    reads) and local hashing run as one task on a worker, which must see the
+    directory at the same path. Returns the same StoreComparison."""
+    if download:
+        _hashlab.algorithm_info(algorithm)  # an unknown name fails here, before any task
+    client = _client(client)
+    pairs, only_local, only_in_store, errors = _hashlab.pair_store(
+        os.fsencode(os.path.abspath(directory)), prefix, storage_options=storage_options
+    )
+    if partitions is None:
+        partitions = _default_partitions(len(pairs), client)
+    elif int(partitions) < 1:
+        raise ValueError(f"partitions: {partitions} is not a positive count")
+    partitions = max(1, int(partitions))
+    by_partition = [[] for _ in range(partitions)]
+    for pair in pairs:
+        by_partition[partition_of(pair[0], partitions)].append(pair)
+    work = [part for part in by_partition if part]
+    run = uuid.uuid4().hex
+    futures = client.map(
+        _compare_partition,
+        work,
+        download=download,
+        algorithm=algorithm,
+        storage_options=storage_options,
+        key=[f"hashlab-compare-{run}-{i}" for i in range(len(work))],
+    )
+    results = client.gather(futures)
+    merged_pairs, verdicts, proves = [], [], None
+    for part, (part_verdicts, part_proves) in zip(work, results):
+        merged_pairs.extend(part)
+        verdicts.extend(part_verdicts)
+        proves = part_proves
+    if proves is None:
+        _, proves = _hashlab.compare_pairs([], download=download, algorithm=algorithm)
+    return _assemble(merged_pairs, verdicts, only_local, only_in_store, errors, proves)

@@ -2,12 +2,16 @@ import contextlib
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 import hashlab
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+# The helpers the tests share with the benchmarks.
+sys.path.insert(0, str(REPO / "scripts"))
+import minio_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +54,7 @@ def _local_cluster(workers):
 
 
 # MinIO, for the object-store tests (test_dask_s3.py, test_store_checksums.py).
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "minio"
+SCRIPT = REPO / "scripts" / "minio"
 #: MinIO's bitrot checksum key, `magicHighwayHash256Key` in MinIO's cmd/bitrot.go.
 MINIO_BITROT_KEY = bytes.fromhex("4be734fa8e238acd263e83e6bb968552040f935da39f441497e09d1322de36a0")
 
@@ -67,18 +71,8 @@ def minio(tmp_path_factory):
     assert build.returncode == 0, build.stderr
     data = tmp_path_factory.mktemp("minio") / "data"
     log = open(data.parent / "minio.log", "wb")
-    server = subprocess.Popen(
-        ["bash", str(SCRIPT), "serve", "--data", str(data)], stdout=subprocess.PIPE, stderr=log
-    )
+    server, settings = minio_server.start(data, log)
     try:
-        settings = {}
-        for raw in server.stdout:
-            line = raw.decode().strip()
-            if line.startswith("# data:"):
-                break
-            if line.startswith("export "):
-                key, value = line[len("export ") :].split("=", 1)
-                settings[key] = value
         assert settings.get("AWS_ENDPOINT_URL", "").startswith("http://127.0.0.1:"), settings
         saved = {k: os.environ.get(k) for k in settings}
         os.environ.update(settings)

@@ -9,16 +9,16 @@ Skipped, saying so, where Go is missing (HASHLAB_CI=1 makes that a failure)."""
 import base64
 import json
 import os
-import pathlib
 import random
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-from counting_proxy import CountingProxy  # noqa: E402
+import hashlab
+import hashlab.dask
+
+from counting_proxy import CountingProxy  # scripts/, on sys.path by conftest.py
 
 MiB = 1 << 20
 #: Part sizes of every multipart upload here, then an uneven last part.
@@ -167,12 +167,19 @@ def rclone(minio, *args):
     return subprocess.run(["rclone", *args], capture_output=True, text=True, env=env)
 
 
+@pytest.fixture(scope="module")
+def client(minio, local_cluster):
+    # After `minio`: the workers inherit its settings from the environment.
+    with local_cluster(2) as client:
+        yield client
+
+
 def test_rclone_is_installed():
     if shutil.which("rclone") is None:
         pytest.fail("rclone is missing: scripts/setup installs Debian's package")
 
 
-def test_every_recorded_checksum_is_reproduced_reading_no_object(minio, s3, uploaded, hashlab_bin):
+def test_every_recorded_checksum_is_reproduced_reading_no_object(minio, s3, uploaded, hashlab_bin, client):
     tree, expected = uploaded
     proxy = CountingProxy(int(minio["AWS_ENDPOINT_URL"].rsplit(":", 1)[1]))
     try:
@@ -185,6 +192,11 @@ def test_every_recorded_checksum_is_reproduced_reading_no_object(minio, s3, uplo
     assert "not that the stored bytes are still intact" in report["proves"]
     assert rows_by_status(report) == {"matched": expected}
     assert report["counts"]["matched"] == len(expected)
+    # The Python package, and on Dask workers, the same.
+    found = hashlab.compare_store(tree, f"s3://{BUCKET}/tree")
+    assert found.passed and found.matched == expected and found.proves == report["proves"]
+    assert not (found.changed or found.only_local or found.only_in_store or found.not_comparable or found.errors)
+    assert hashlab.dask.compare_store(tree, f"s3://{BUCKET}/tree", client, partitions=3) == found
     # HEADs only: a few hundred bytes an object, not the 95 MiB uploaded.
     uploaded_bytes = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
     assert uploaded_bytes > 90 * MiB
@@ -229,7 +241,7 @@ def test_every_recorded_checksum_is_reproduced_reading_no_object(minio, s3, uplo
     assert "ETag of a 3-part upload" in listed.stderr
 
 
-def test_changes_bitrot_and_missing_objects(minio, s3, uploaded, hashlab_bin, tmp_path, corrupt_inline):
+def test_changes_bitrot_and_missing_objects(minio, s3, uploaded, hashlab_bin, tmp_path, corrupt_inline, client):
     tree, _ = uploaded
     mine = tmp_path / "tree"
     shutil.copytree(tree, mine)
@@ -276,6 +288,17 @@ def test_changes_bitrot_and_missing_objects(minio, s3, uploaded, hashlab_bin, tm
         assert read["mode"] == "download" and "stored bytes are intact" in read["proves"]
         assert sorted(read_rows["changed"]) == sorted([*rows["changed"], "plain"])
         assert read_rows["changed"]["plain"].startswith("blake3 of the bytes read: the file gives ")
+        # The Python package agrees, on Dask workers too.
+        for found in [
+            hashlab.compare_store(mine, f"s3://{BUCKET}/tree", download=True, algorithm="blake3"),
+            hashlab.dask.compare_store(mine, f"s3://{BUCKET}/tree", client, download=True, algorithm="blake3"),
+        ]:
+            assert sorted(found.changed) == sorted(read_rows["changed"])
+            assert found.only_local == ["new local file"] and found.only_in_store == ["only in the store"]
+            assert not found.passed and "stored bytes are intact" in found.proves
+        recorded = hashlab.dask.compare_store(mine, f"s3://{BUCKET}/tree", client)
+        assert sorted(recorded.changed) == sorted(rows["changed"]) and "plain" in recorded.matched
+        assert recorded.changed["single/SHA1"][0] == "size"
 
         # rclone check sees the same differences where it has a hash (the
         # single-part MD5s) and sizes; multipart objects it cannot check.
@@ -316,6 +339,13 @@ def test_bad_stores_and_arguments_are_one_line_each(minio, uploaded, hashlab_bin
         assert out.returncode == code, (args, out.stdout, out.stderr)
         assert message in out.stderr, (args, out.stderr)
         assert "panicked" not in out.stderr and len(out.stderr.strip().splitlines()) <= 20, out.stderr
+    # The Python package raises what the CLI says.
+    with pytest.raises(FileNotFoundError, match="no such bucket"):
+        hashlab.compare_store(tree, "s3://no-such-bucket/tree")
+    with pytest.raises(NotADirectoryError):
+        hashlab.compare_store(tree / "plain", f"s3://{BUCKET}/tree")
+    with pytest.raises(ValueError, match="nope"):
+        hashlab.compare_store(tree, f"s3://{BUCKET}/tree", download=True, algorithm="nope")
     # A prefix with nothing under it: every file is only local.
     out = run("audit", "--json", str(tree), f"s3://{BUCKET}/empty-prefix")
     assert out.returncode == 1

@@ -177,7 +177,7 @@ impl Minio {
         self.runtime
             .block_on(
                 self.store(bucket)
-                    .put(&Key::from(key), PutPayload::from(bytes.to_vec())),
+                    .put(&Key::parse(key).unwrap(), PutPayload::from(bytes.to_vec())),
             )
             .unwrap();
     }
@@ -187,7 +187,10 @@ impl Minio {
     fn put_multipart(&self, bucket: &str, key: &str, bytes: &[u8], parts: &[usize]) {
         self.runtime.block_on(async {
             let store = self.store(bucket);
-            let mut upload = store.put_multipart(&Key::from(key)).await.unwrap();
+            let mut upload = store
+                .put_multipart(&Key::parse(key).unwrap())
+                .await
+                .unwrap();
             let mut rest = bytes;
             for &size in parts {
                 let (part, after) = rest.split_at(size);
@@ -209,7 +212,7 @@ impl Minio {
 
     fn delete(&self, bucket: &str, key: &str) {
         self.runtime
-            .block_on(self.store(bucket).delete(&Key::from(key)))
+            .block_on(self.store(bucket).delete(&Key::parse(key).unwrap()))
             .unwrap();
     }
 
@@ -309,7 +312,8 @@ fn sum_check_audit_and_etags_over_minio() {
             "dir one/b c.bin",
             (0..70_000u32).map(|i| (i % 253) as u8).collect(),
         ),
-        ("empty", Vec::new()),
+        // A key that is not ASCII: read by its own name, not a percent-encoded one.
+        ("empty ü", Vec::new()),
         // Above MinIO's inline limit: stored as a part file.
         (
             "nested/deep/x/y.dat",

@@ -31,6 +31,20 @@ pub enum Mode {
     Download { algorithm: String },
 }
 
+impl Mode {
+    /// What a comparison in this mode shows, in words for the person reading it.
+    pub fn proves(&self) -> &'static str {
+        match self {
+            Mode::Recorded => {
+                "compared with the checksums the store recorded at upload, reading no object: this shows the uploads arrived as sent, not that the stored bytes are still intact (--download reads them)"
+            }
+            Mode::Download { .. } => {
+                "every object was read and its bytes hashed: this shows the stored bytes are intact"
+            }
+        }
+    }
+}
+
 /// One file and its object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -109,23 +123,19 @@ impl std::fmt::Display for CompareError {
 
 impl std::error::Error for CompareError {}
 
-/// Compares the files under `dir` with the objects under `prefix`
-/// (`s3://bucket/path`), hashing `jobs` files at once.
-pub fn compare_tree(
+/// A file and the object at its path: (key below the prefix, file, object).
+pub type Pair = (String, PathBuf, ObjectInfo);
+
+/// The files under `dir` paired with the objects under `prefix`, without a
+/// request beyond the listing: the pairs, and a comparison holding what is
+/// only on one side and what could not be walked (its `compared` is empty).
+pub fn pair_tree(
     reader: &ObjectReader,
-    registry: &Registry,
     dir: &Path,
     prefix: &str,
-    mode: &Mode,
-    jobs: usize,
-) -> Result<TreeComparison, CompareError> {
+) -> Result<(Vec<Pair>, TreeComparison), CompareError> {
     if !dir.is_dir() {
         return Err(CompareError::NotADirectory(dir.to_path_buf()));
-    }
-    if let Mode::Download { algorithm } = mode {
-        registry
-            .hasher(algorithm, None, &HashParams::default())
-            .map_err(CompareError::Hash)?;
     }
     let mut comparison = TreeComparison::default();
     let mut unpairable = Vec::new();
@@ -150,7 +160,7 @@ pub fn compare_tree(
     }
     // Both sides sorted by the bytes of their names: one merge pairs them.
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut pairs: Vec<(String, PathBuf, ObjectInfo)> = Vec::new();
+    let mut pairs: Vec<Pair> = Vec::new();
     let (mut f, mut o) = (files.into_iter().peekable(), keyed.into_iter().peekable());
     loop {
         match (f.peek(), o.peek()) {
@@ -170,12 +180,48 @@ pub fn compare_tree(
             },
         }
     }
-    let verdicts = match mode {
-        Mode::Recorded => by_record(reader, registry, &pairs, jobs),
-        Mode::Download { algorithm } => by_download(reader, registry, &pairs, algorithm, jobs),
-    };
     comparison.only_local.extend(unpairable);
     comparison.only_local.sort();
+    Ok((pairs, comparison))
+}
+
+/// Each pair's verdict, in order, `jobs` files hashed at once; an error is
+/// the message of what could not be read or asked.
+pub fn compare_pairs(
+    reader: &ObjectReader,
+    registry: &Registry,
+    pairs: &[Pair],
+    mode: &Mode,
+    jobs: usize,
+) -> Result<Vec<Result<Verdict, String>>, CompareError> {
+    Ok(match mode {
+        Mode::Recorded => by_record(reader, registry, pairs, jobs),
+        Mode::Download { algorithm } => {
+            registry
+                .hasher(algorithm, None, &HashParams::default())
+                .map_err(CompareError::Hash)?;
+            by_download(reader, registry, pairs, algorithm, jobs)
+        }
+    })
+}
+
+/// Compares the files under `dir` with the objects under `prefix`
+/// (`s3://bucket/path`), hashing `jobs` files at once.
+pub fn compare_tree(
+    reader: &ObjectReader,
+    registry: &Registry,
+    dir: &Path,
+    prefix: &str,
+    mode: &Mode,
+    jobs: usize,
+) -> Result<TreeComparison, CompareError> {
+    if let Mode::Download { algorithm } = mode {
+        registry
+            .hasher(algorithm, None, &HashParams::default())
+            .map_err(CompareError::Hash)?;
+    }
+    let (pairs, mut comparison) = pair_tree(reader, dir, prefix)?;
+    let verdicts = compare_pairs(reader, registry, &pairs, mode, jobs)?;
     for ((name, _, _), verdict) in pairs.iter().zip(verdicts) {
         match verdict {
             Ok(verdict) => comparison.compared.push((name.clone(), verdict)),
@@ -248,7 +294,7 @@ fn in_parallel<T: Send>(count: usize, jobs: usize, work: impl Fn(usize) -> T + S
 fn by_record(
     reader: &ObjectReader,
     registry: &Registry,
-    pairs: &[(String, PathBuf, ObjectInfo)],
+    pairs: &[Pair],
     jobs: usize,
 ) -> Vec<Result<Verdict, String>> {
     let objects: Vec<ObjectInfo> = pairs.iter().map(|(_, _, o)| o.clone()).collect();
@@ -300,7 +346,7 @@ fn judge(expectation: &Expectation, computed: Result<Vec<u8>, String>) -> Verdic
 fn by_download(
     reader: &ObjectReader,
     registry: &Registry,
-    pairs: &[(String, PathBuf, ObjectInfo)],
+    pairs: &[Pair],
     algorithm: &str,
     jobs: usize,
 ) -> Vec<Result<Verdict, String>> {

@@ -319,7 +319,11 @@ impl ObjectReader {
     /// The client for `url`'s store and the key the URL names in it.
     fn resolve(&self, url: &str) -> Result<(Client, Key), ObjectError> {
         let split = store::split(url).map_err(|m| ObjectError::new(url, Problem::Usage, m))?;
-        let key = Key::from(split.key);
+        // The key as the store names it: `Key::from` would percent-encode a
+        // `%` or any non-ASCII byte, naming another object (`ü` as `%C3%BC`).
+        // Only a key object_store cannot hold as it is (an empty segment)
+        // falls back to that encoding.
+        let key = Key::parse(split.key).unwrap_or_else(|_| Key::from(split.key));
         let mut stores = self.stores.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(client) = stores.get(&split.store_id) {
             return Ok((client.clone(), key));

@@ -129,7 +129,7 @@ mod _hashlab {
     #[pymodule_export]
     use super::kdf::scrypt;
     #[pymodule_export]
-    use super::objects::{hash_objects, list_objects};
+    use super::objects::{compare_pairs, hash_objects, list_objects, pair_store};
     #[pymodule_export]
     use super::partitions::{hash_packed, merge_packed, split_packed, walk_packed};
 

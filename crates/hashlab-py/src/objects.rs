@@ -3,15 +3,23 @@
 //! does on a URL, for `hashlab.dask` to spread over workers.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
 
 use hashlab_integrity::Fanout;
+use hashlab_objects::compare::{
+    compare_pairs as compare_pairs_in, pair_tree, CompareError, Mode, Pair, Verdict,
+};
 use hashlab_objects::{ObjectError, ObjectReader, Problem, Settings};
 use pyo3::exceptions::{
-    PyConnectionError, PyFileNotFoundError, PyOSError, PyPermissionError, PyValueError,
+    PyConnectionError, PyFileNotFoundError, PyNotADirectoryError, PyOSError, PyPermissionError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 
 use crate::hash::checked_choice;
+use crate::registry;
 
 /// An object-store failure as the OSError subclass Python code expects.
 fn object_error(error: ObjectError) -> PyErr {
@@ -131,4 +139,122 @@ pub fn hash_objects(
         }
     });
     Ok(outcomes)
+}
+
+/// A file and its object, as `pair_store` gives them and `compare_pairs`
+/// takes them: (key below the prefix, file path as bytes, object name,
+/// object size, ETag).
+type PairTuple = (String, Vec<u8>, String, u64, Option<String>);
+
+/// One pair's verdict: (status, detail, file's value, store's value), status
+/// being "matched" (detail: what was compared), "changed" (with both
+/// values), "not-comparable" (detail: why) or "unreadable" (detail: why).
+type VerdictTuple = (&'static str, String, Option<String>, Option<String>);
+
+fn compare_error(error: CompareError) -> PyErr {
+    match error {
+        CompareError::Listing(e) => object_error(e),
+        CompareError::NotADirectory(path) => PyNotADirectoryError::new_err((
+            20,
+            "Not a directory",
+            path.to_string_lossy().into_owned(),
+        )),
+        e @ (CompareError::NotAPrefix(_) | CompareError::Hash(_)) => {
+            PyValueError::new_err(e.to_string())
+        }
+    }
+}
+
+fn mode(download: bool, algorithm: &str) -> Mode {
+    if download {
+        Mode::Download {
+            algorithm: algorithm.to_string(),
+        }
+    } else {
+        Mode::Recorded
+    }
+}
+
+fn verdict_tuple(verdict: Result<Verdict, String>) -> VerdictTuple {
+    match verdict {
+        Ok(Verdict::Matched { by }) => ("matched", by, None, None),
+        Ok(Verdict::Changed { by, local, store }) => ("changed", by, Some(local), Some(store)),
+        Ok(Verdict::NotComparable { reason }) => ("not-comparable", reason, None, None),
+        Err(message) => ("unreadable", message, None, None),
+    }
+}
+
+/// The files under `directory` paired with the objects under `prefix`, as
+/// `hashlab audit DIR URL` pairs them, with only the listing asked:
+/// (pairs, keys only local, keys only in the store, (name, message) of what
+/// could not be walked). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (directory, prefix, *, storage_options=None))]
+#[allow(clippy::type_complexity)]
+pub fn pair_store(
+    py: Python<'_>,
+    directory: Vec<u8>,
+    prefix: String,
+    storage_options: Option<HashMap<String, String>>,
+) -> PyResult<(
+    Vec<PairTuple>,
+    Vec<String>,
+    Vec<String>,
+    Vec<(String, String)>,
+)> {
+    let reader = reader(storage_options, None, None)?;
+    let dir = PathBuf::from(OsString::from_vec(directory));
+    let (pairs, found) = py
+        .detach(|| pair_tree(&reader, &dir, &prefix))
+        .map_err(compare_error)?;
+    let pairs = pairs
+        .into_iter()
+        .map(|(key, path, object)| {
+            (
+                key,
+                path.into_os_string().into_vec(),
+                object.name,
+                object.size,
+                object.e_tag,
+            )
+        })
+        .collect();
+    Ok((pairs, found.only_local, found.only_in_store, found.errors))
+}
+
+/// Each pair's verdict, in order: by what the store recorded (no object
+/// read), or with `download` by `algorithm` over the object's bytes and the
+/// file's; `jobs` files hashed at once (default: every core); and what the
+/// comparison shows, in words. The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (pairs, *, download=false, algorithm="sha256", jobs=None, storage_options=None))]
+pub fn compare_pairs(
+    py: Python<'_>,
+    pairs: Vec<PairTuple>,
+    download: bool,
+    algorithm: &str,
+    jobs: Option<usize>,
+    storage_options: Option<HashMap<String, String>>,
+) -> PyResult<(Vec<VerdictTuple>, &'static str)> {
+    if jobs == Some(0) {
+        return Err(PyValueError::new_err("jobs: must be at least 1"));
+    }
+    let reader = reader(storage_options, None, None)?;
+    let pairs = pairs
+        .into_iter()
+        .map(|(key, path, name, size, e_tag)| {
+            let object = reader.object(&name, size, e_tag)?;
+            Ok((key, PathBuf::from(OsString::from_vec(path)), object))
+        })
+        .collect::<Result<Vec<Pair>, ObjectError>>()
+        .map_err(object_error)?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mode = mode(download, algorithm);
+    let verdicts = py
+        .detach(|| compare_pairs_in(&reader, registry(), &pairs, &mode, jobs))
+        .map_err(compare_error)?;
+    Ok((
+        verdicts.into_iter().map(verdict_tuple).collect(),
+        mode.proves(),
+    ))
 }

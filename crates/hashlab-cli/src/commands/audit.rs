@@ -20,11 +20,12 @@ use crate::commands::sum::usage;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 
+/// One name's outcome, a row of every audit's table, CSV and JSON.
 #[derive(Serialize)]
-struct AuditRow {
-    status: &'static str,
-    name: String,
-    detail: String,
+pub(crate) struct AuditRow {
+    pub status: &'static str,
+    pub name: String,
+    pub detail: String,
 }
 
 impl Tabular for AuditRow {

@@ -10,43 +10,12 @@ use hashlab_objects::{ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
+use crate::commands::audit::AuditRow;
 use crate::failure::Failure;
-use crate::output::{render, Tabular};
+use crate::output::render;
 
-/// What each mode shows, said in the summary and the JSON.
-fn proves(mode: &Mode) -> &'static str {
-    match mode {
-        Mode::Recorded => {
-            "compared with the checksums the store recorded at upload, reading no object: this shows the uploads arrived as sent, not that the stored bytes are still intact (--download reads them)"
-        }
-        Mode::Download { .. } => {
-            "every object was read and its bytes hashed: this shows the stored bytes are intact"
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct Row {
-    status: &'static str,
-    name: String,
-    detail: String,
-}
-
-impl Tabular for Row {
-    fn headers() -> &'static [&'static str] {
-        &["status", "name", "detail"]
-    }
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.status.to_string(),
-            self.name.clone(),
-            self.detail.clone(),
-        ]
-    }
-}
-
-fn rows(found: &TreeComparison) -> Vec<Row> {
-    let row = |status, name: &str, detail: String| Row {
+fn rows(found: &TreeComparison) -> Vec<AuditRow> {
+    let row = |status, name: &str, detail: String| AuditRow {
         status,
         name: name.to_string(),
         detail,
@@ -110,7 +79,7 @@ struct Json<'a> {
     mode: &'static str,
     proves: &'static str,
     counts: Counts,
-    rows: Vec<Row>,
+    rows: Vec<AuditRow>,
 }
 
 pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<ExitCode, Failure> {
@@ -159,7 +128,7 @@ pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<Ex
                     Mode::Recorded => "recorded",
                     Mode::Download { .. } => "download",
                 },
-                proves: proves(&mode),
+                proves: mode.proves(),
                 counts,
                 rows: rows(&found),
             })
@@ -184,7 +153,7 @@ pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<Ex
                 counts.not_comparable,
                 counts.unreadable,
             ));
-            errln!("hashlab: audit: {}", proves(&mode));
+            errln!("hashlab: audit: {}", mode.proves());
             text.into_bytes()
         }
     };
