@@ -317,7 +317,7 @@ def test_changes_bitrot_and_missing_objects(minio, s3, uploaded, hashlab_bin, tm
         )
 
 
-def test_bad_stores_and_arguments_are_one_line_each(minio, uploaded, hashlab_bin, tmp_path):
+def test_bad_stores_and_arguments_are_one_line_each(minio, s3, uploaded, hashlab_bin, tmp_path):
     tree, _ = uploaded
 
     def run(*args, env=None):
@@ -339,6 +339,20 @@ def test_bad_stores_and_arguments_are_one_line_each(minio, uploaded, hashlab_bin
         assert out.returncode == code, (args, out.stdout, out.stderr)
         assert message in out.stderr, (args, out.stderr)
         assert "panicked" not in out.stderr and len(out.stderr.strip().splitlines()) <= 20, out.stderr
+    # An object deleted between the listing and its HEAD: one line for it,
+    # the others compared.
+    pairs, only_local, only_in_store, errors = hashlab._hashlab.pair_store(os.fsencode(tree), f"s3://{BUCKET}/tree")
+    assert not (only_local or only_in_store or errors)
+    s3["sdk"].delete_object(Bucket=BUCKET, Key="tree/single/CRC32")
+    try:
+        verdicts, _ = hashlab._hashlab.compare_pairs(pairs)
+        named = {pair[0]: verdict for pair, verdict in zip(pairs, verdicts)}
+        assert named.pop("single/CRC32") == ("unreadable", "no such object", None, None)
+        assert {status for status, _, _, _ in named.values()} == {"matched"}
+    finally:
+        s3["sdk"].put_object(
+            Bucket=BUCKET, Key="tree/single/CRC32", Body=(tree / "single/CRC32").read_bytes(), ChecksumAlgorithm="CRC32"
+        )
     # The Python package raises what the CLI says.
     with pytest.raises(FileNotFoundError, match="no such bucket"):
         hashlab.compare_store(tree, "s3://no-such-bucket/tree")
