@@ -17,6 +17,7 @@
 //! listing. Prints nothing; holds no global state.
 
 pub mod compare;
+mod gcs;
 mod s3;
 mod store;
 pub mod stored;
@@ -34,8 +35,7 @@ use hashlab_integrity::{
 use object_store::path::Path as Key;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
 
-use s3::Direct;
-use store::Client;
+use store::{Client, Direct};
 use stored::StoreRecord;
 
 pub use store::{is_object_url, Problem};
@@ -466,7 +466,7 @@ impl ObjectReader {
     /// (asked of S3; elsewhere `Ok(None)`), to check such ETags.
     fn etag_part_sizes(&self, objects: &[ObjectInfo]) -> Vec<Result<Option<Vec<u64>>, String>> {
         let multipart = |o: &ObjectInfo| {
-            o.direct.is_some()
+            matches!(o.direct, Some(Direct::S3(_)))
                 && o.e_tag
                     .as_deref()
                     .and_then(|t| t.rsplit_once('-'))
@@ -697,15 +697,25 @@ async fn record_of(
     part_sizes: bool,
     requests: usize,
 ) -> Result<StoreRecord, ObjectError> {
-    let Some(direct) = &object.direct else {
-        return Ok(StoreRecord {
-            size: object.size,
-            e_tag: object.e_tag.clone(),
-            ..StoreRecord::default()
-        });
-    };
     let fail =
         |(problem, message): (Problem, String)| ObjectError::new(&object.name, problem, message);
+    let direct = match &object.direct {
+        Some(Direct::S3(direct)) => direct,
+        Some(Direct::Gcs(direct)) => {
+            let record = direct.record(object.key.as_ref()).await.map_err(fail)?;
+            return Ok(StoreRecord {
+                e_tag: object.e_tag.clone(),
+                ..record
+            });
+        }
+        None => {
+            return Ok(StoreRecord {
+                size: object.size,
+                e_tag: object.e_tag.clone(),
+                ..StoreRecord::default()
+            })
+        }
+    };
     let key = object.key.as_ref();
     let length = |head: &s3::Head| -> Result<u64, ObjectError> {
         head.get("content-length")

@@ -7,8 +7,6 @@
 //! (`AwsAuthorizer`) and sent through its HTTP client, with the credentials,
 //! endpoint and region it resolved: the same configuration reads and lists.
 
-use std::sync::Arc;
-
 use http::{HeaderMap, Method, StatusCode};
 use object_store::aws::{AmazonS3, AwsAuthorizer};
 use object_store::client::{HttpClient, HttpConnector, HttpRequest, ReqwestConnector};
@@ -148,6 +146,3 @@ fn refusal(status: StatusCode, headers: &HeaderMap) -> (Problem, String) {
         ),
     }
 }
-
-/// The shared form of a store that [`S3Direct`] can ask.
-pub(crate) type Direct = Arc<S3Direct>;

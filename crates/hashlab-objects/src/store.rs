@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::azure::MicrosoftAzureBuilder;
-use object_store::gcp::GoogleCloudStorageBuilder;
+use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::{BackoffConfig, ObjectStore, RetryConfig};
 
-use crate::s3::{Direct, S3Direct};
+use crate::gcs::GcsDirect;
+use crate::s3::S3Direct;
 
 /// URL schemes read through an object store (object_store's names for S3,
 /// Google Cloud Storage, Azure Blob Storage and the local file system).
@@ -174,21 +175,84 @@ pub(crate) fn build(
                 .with_retry(retry())
                 .build()
                 .map_err(|e| describe(&e))?;
-            direct = Some(Arc::new(S3Direct::new(
+            direct = Some(Direct::S3(Arc::new(S3Direct::new(
                 s3.clone(),
                 bucket_endpoint,
                 region,
                 allow_http,
-            )?));
+            )?)));
             Arc::new(s3)
         }
-        "gs" => configured!(GoogleCloudStorageBuilder),
+        "gs" => {
+            let mut builder = if from_env {
+                GoogleCloudStorageBuilder::from_env()
+            } else {
+                GoogleCloudStorageBuilder::new()
+            };
+            for (key, value) in options {
+                let key: GoogleConfigKey =
+                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
+                builder = builder.with_config(key, value);
+            }
+            let base_url = gcs_base_url(&builder);
+            let gcs = builder
+                .with_url(&split.store_id)
+                .with_retry(retry())
+                .build()
+                .map_err(|e| describe(&e))?;
+            let bucket = split
+                .store_id
+                .split_once("://")
+                .map_or("", |(_, bucket)| bucket)
+                .to_string();
+            direct = Some(Direct::Gcs(Arc::new(GcsDirect::new(
+                gcs.clone(),
+                base_url,
+                bucket,
+            )?)));
+            Arc::new(gcs)
+        }
         _ => configured!(MicrosoftAzureBuilder),
     };
     Ok(Client { store, direct })
 }
 
-/// One store's clients: object_store's, and for S3 the signed requests it
+/// The requests object_store does not make, for the stores that have them.
+#[derive(Debug, Clone)]
+pub(crate) enum Direct {
+    S3(Arc<S3Direct>),
+    Gcs(Arc<GcsDirect>),
+}
+
+/// The base URL object_store's GCS client sends requests to (its builder
+/// decides this privately): the `google_base_url` setting, else the
+/// service account key's `gcs_base_url` (how emulators are reached), else
+/// Google's.
+fn gcs_base_url(builder: &GoogleCloudStorageBuilder) -> String {
+    let from_key = |json: &str| {
+        serde_json::from_str::<serde_json::Value>(json)
+            .ok()?
+            .get("gcs_base_url")?
+            .as_str()
+            .map(str::to_string)
+    };
+    builder
+        .get_config_value(&GoogleConfigKey::BaseUrl)
+        .or_else(|| {
+            builder
+                .get_config_value(&GoogleConfigKey::ServiceAccountKey)
+                .and_then(|key| from_key(&key))
+        })
+        .or_else(|| {
+            builder
+                .get_config_value(&GoogleConfigKey::ServiceAccount)
+                .and_then(|path| std::fs::read_to_string(path).ok())
+                .and_then(|key| from_key(&key))
+        })
+        .unwrap_or_else(|| "https://storage.googleapis.com".to_string())
+}
+
+/// One store's clients: object_store's, and for S3 and GCS the requests it
 /// does not make.
 #[derive(Debug, Clone)]
 pub(crate) struct Client {

@@ -1,0 +1,258 @@
+//! `gs://` against fake-gcs-server (scripts/fake-gcs, 127.0.0.1): a
+//! directory compared with the `crc32c` and `md5Hash` GCS keeps of each
+//! object, reading none; `sum --from-store` listing them. Skipped with a
+//! message where Go is missing (HASHLAB_CI=1 makes that a failure).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fake-gcs-server for one test; killed when dropped.
+struct FakeGcs {
+    child: Child,
+    _stdout: BufReader<ChildStdout>,
+    /// GOOGLE_SERVICE_ACCOUNT_KEY for clients.
+    key: String,
+    address: String,
+}
+
+impl Drop for FakeGcs {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/fake-gcs")
+}
+
+fn start() -> Option<FakeGcs> {
+    let build = Command::new("bash")
+        .arg(script())
+        .arg("build")
+        .stderr(Stdio::piped())
+        .output()
+        .expect("bash runs scripts/fake-gcs");
+    if build.status.code() == Some(3) {
+        let why = String::from_utf8_lossy(&build.stderr);
+        if std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty()) {
+            panic!("HASHLAB_CI is set and fake-gcs-server cannot be built: {why}");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: the GCS tests need Go to build fake-gcs-server ({})",
+            why.trim()
+        );
+        return None;
+    }
+    assert!(
+        build.status.success(),
+        "scripts/fake-gcs build failed: {}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let mut child = Command::new("bash")
+        .arg(script())
+        .arg("serve")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut key = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the server ended");
+        if let Some(value) = line
+            .trim()
+            .strip_prefix("export GOOGLE_SERVICE_ACCOUNT_KEY=")
+        {
+            key = value.trim_matches('\'').to_string();
+        }
+        if line.starts_with("# serving") {
+            break;
+        }
+    }
+    let json: serde_json::Value = serde_json::from_str(&key).unwrap();
+    let address = json["gcs_base_url"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://")
+        .to_string();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(&address).is_err() {
+        assert!(Instant::now() < deadline, "fake-gcs-server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(FakeGcs {
+        child,
+        _stdout: stdout,
+        key,
+        address,
+    })
+}
+
+impl FakeGcs {
+    /// One request over HTTP/1.1 to the JSON API; the status code.
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> u16 {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.address,
+            body.len()
+        )
+        .unwrap();
+        stream.write_all(body).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0)
+    }
+
+    fn create_bucket(&self, name: &str) {
+        let body = format!("{{\"name\":\"{name}\"}}");
+        assert_eq!(self.request("POST", "/storage/v1/b", body.as_bytes()), 200);
+    }
+
+    fn put(&self, bucket: &str, name: &str, data: &[u8]) {
+        let encoded: String = name
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let path = format!("/upload/storage/v1/b/{bucket}/o?uploadType=media&name={encoded}");
+        assert_eq!(self.request("POST", &path, data), 200, "{name}");
+    }
+
+    fn hashlab(&self, cwd: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_hashlab"))
+            .args(args)
+            .current_dir(cwd)
+            .env("GOOGLE_SERVICE_ACCOUNT_KEY", &self.key)
+            .env_remove("GOOGLE_SERVICE_ACCOUNT")
+            .env_remove("GOOGLE_APPLICATION_CREDENTIALS")
+            .output()
+            .unwrap()
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// (name, digest) pairs of `sum` lines, names below `prefix`.
+fn digests(stdout: &[u8], prefix: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = text(stdout)
+        .lines()
+        .map(|line| {
+            let (digest, name) = line.split_once("  ").unwrap();
+            (
+                name.trim_start_matches(prefix).to_string(),
+                digest.to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_tree_is_compared_with_what_gcs_recorded() {
+    let Some(gcs) = start() else { return };
+    gcs.create_bucket("lake");
+    let work = tempfile::tempdir().unwrap();
+    let local = work.path().join("tree");
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("a.txt", b"alpha\n".to_vec()),
+        ("dir/b ü", (0..70_000u32).map(|i| (i % 253) as u8).collect()),
+        ("empty", Vec::new()),
+        (
+            "big.bin",
+            (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect(),
+        ),
+    ];
+    for (name, bytes) in &files {
+        gcs.put("lake", &format!("tree/{name}"), bytes);
+        let path = local.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let cwd = work.path();
+
+    // Every file by the object's crc32c, and no object read.
+    let audit = gcs.hashlab(cwd, &["audit", "--json", "tree", "gs://lake/tree"]);
+    assert!(
+        audit.status.success(),
+        "{}{}",
+        text(&audit.stdout),
+        text(&audit.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&audit.stdout).unwrap();
+    assert_eq!(report["counts"]["matched"], 4, "{report}");
+    for row in report["rows"].as_array().unwrap() {
+        assert_eq!(row["status"], "matched", "{row}");
+        assert_eq!(row["detail"], "crc32c", "{row}");
+    }
+
+    // --from-store lists GCS's crc32c and md5Hash: the files' own digests.
+    for algorithm in ["crc32c", "md5"] {
+        let listed = gcs.hashlab(
+            cwd,
+            &["sum", "--from-store", "-a", algorithm, "gs://lake/tree"],
+        );
+        assert!(listed.status.success(), "{}", text(&listed.stderr));
+        let on_disk = gcs.hashlab(cwd, &["sum", "-a", algorithm, "-r", "tree"]);
+        assert_eq!(
+            digests(&listed.stdout, "gs://lake/tree/"),
+            digests(&on_disk.stdout, "tree/"),
+            "{algorithm}"
+        );
+    }
+    let refused = gcs.hashlab(
+        cwd,
+        &["sum", "--from-store", "-a", "sha256", "gs://lake/tree"],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr)
+            .contains("the store recorded no sha256 of the whole object (it has crc32c, md5Hash"),
+        "{}",
+        text(&refused.stderr)
+    );
+
+    // A file changed after the upload, same size: changed by its crc32c.
+    let mut changed = files[1].1.clone();
+    changed[100] ^= 1;
+    std::fs::write(local.join("dir/b ü"), &changed).unwrap();
+    let audit = gcs.hashlab(cwd, &["audit", "tree", "gs://lake/tree"]);
+    assert_eq!(audit.status.code(), Some(1), "{}", text(&audit.stderr));
+    assert!(
+        text(&audit.stdout).contains("changed: dir/b ü: crc32c: the file gives "),
+        "{}",
+        text(&audit.stdout)
+    );
+    let download = gcs.hashlab(cwd, &["audit", "--download", "tree", "gs://lake/tree"]);
+    assert_eq!(download.status.code(), Some(1));
+    assert!(text(&download.stdout).contains("changed: dir/b ü: sha256 of the bytes read: "));
+
+    // A bucket that does not exist: one line, exit 1.
+    let missing = gcs.hashlab(cwd, &["audit", "tree", "gs://no-such-bucket/tree"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let said = text(&missing.stderr);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.starts_with("hashlab: gs://no-such-bucket/tree: "),
+        "{said}"
+    );
+}
