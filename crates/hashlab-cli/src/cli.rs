@@ -347,8 +347,8 @@ pub struct SumArgs {
     pub verify_etag: bool,
     /// Object-store URLs only: list the digest each object's store recorded
     /// (S3's full-object checksums: crc64nvme, crc32c, crc32, sha1, sha256;
-    /// md5 from a single-part ETag; GCS's crc32c and md5Hash), reading no
-    /// object: one request each. An
+    /// md5 from a single-part ETag; GCS's crc32c and md5Hash; Azure's
+    /// Content-MD5), reading no object: one request each. An
     /// object without a value of the -a algorithm is an error naming what
     /// the store has. This shows what was uploaded; only reading (without
     /// this flag) shows the bytes are still intact.

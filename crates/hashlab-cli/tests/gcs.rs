@@ -3,92 +3,35 @@
 //! object, reading none; `sum --from-store` listing them. Skipped with a
 //! message where Go is missing (HASHLAB_CI=1 makes that a failure).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::{Command, Output};
 
-/// A fake-gcs-server for one test; killed when dropped.
+mod common;
+
+use common::LocalServer;
+
+/// A fake-gcs-server for one test.
 struct FakeGcs {
-    child: Child,
-    _stdout: BufReader<ChildStdout>,
+    _server: LocalServer,
     /// GOOGLE_SERVICE_ACCOUNT_KEY for clients.
     key: String,
     address: String,
 }
 
-impl Drop for FakeGcs {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/fake-gcs")
-}
-
 fn start() -> Option<FakeGcs> {
-    let build = Command::new("bash")
-        .arg(script())
-        .arg("build")
-        .stderr(Stdio::piped())
-        .output()
-        .expect("bash runs scripts/fake-gcs");
-    if build.status.code() == Some(3) {
-        let why = String::from_utf8_lossy(&build.stderr);
-        if std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty()) {
-            panic!("HASHLAB_CI is set and fake-gcs-server cannot be built: {why}");
-        }
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: the GCS tests need Go to build fake-gcs-server ({})",
-            why.trim()
-        );
-        return None;
-    }
-    assert!(
-        build.status.success(),
-        "scripts/fake-gcs build failed: {}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let mut child = Command::new("bash")
-        .arg(script())
-        .arg("serve")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut key = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the server ended");
-        if let Some(value) = line
-            .trim()
-            .strip_prefix("export GOOGLE_SERVICE_ACCOUNT_KEY=")
-        {
-            key = value.trim_matches('\'').to_string();
-        }
-        if line.starts_with("# serving") {
-            break;
-        }
-    }
+    let server = LocalServer::start("fake-gcs")?;
+    let key = server.export("GOOGLE_SERVICE_ACCOUNT_KEY").to_string();
     let json: serde_json::Value = serde_json::from_str(&key).unwrap();
     let address = json["gcs_base_url"]
         .as_str()
         .unwrap()
         .trim_start_matches("http://")
         .to_string();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(&address).is_err() {
-        assert!(Instant::now() < deadline, "fake-gcs-server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    server.wait_for(&address);
     Some(FakeGcs {
-        child,
-        _stdout: stdout,
+        _server: server,
         key,
         address,
     })

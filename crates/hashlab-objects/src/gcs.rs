@@ -6,20 +6,12 @@
 //! credential provider, against the base URL object_store uses.
 
 use http::{Method, StatusCode};
-use object_store::client::{HttpClient, HttpConnector, HttpRequest, ReqwestConnector};
+use object_store::client::HttpClient;
 use object_store::gcp::GoogleCloudStorage;
-use object_store::ClientOptions;
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::utf8_percent_encode;
 
 use crate::store::Problem;
 use crate::stored::StoreRecord;
-
-/// An object name in a JSON API path: one segment, `/` encoded too.
-const NAME_ENCODING: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
 
 /// GCS's checksums in the object resource, and the algorithms of hashlab's
 /// catalog they are (what GCS calls them): the faster first.
@@ -41,10 +33,7 @@ impl GcsDirect {
         base_url: String,
         bucket: String,
     ) -> Result<GcsDirect, String> {
-        let options = ClientOptions::new().with_allow_http(base_url.starts_with("http://"));
-        let http = ReqwestConnector::default()
-            .connect(&options)
-            .map_err(|e| crate::store::describe(&e))?;
+        let http = crate::direct::http_client(&base_url)?;
         Ok(GcsDirect {
             store,
             base_url: base_url.trim_end_matches('/').to_string(),
@@ -59,8 +48,8 @@ impl GcsDirect {
         let url = format!(
             "{}/storage/v1/b/{}/o/{}",
             self.base_url,
-            utf8_percent_encode(&self.bucket, NAME_ENCODING),
-            utf8_percent_encode(key, NAME_ENCODING)
+            utf8_percent_encode(&self.bucket, crate::direct::KEY_AS_SEGMENT),
+            utf8_percent_encode(key, crate::direct::KEY_AS_SEGMENT)
         );
         let credential = self
             .store
@@ -68,47 +57,21 @@ impl GcsDirect {
             .get_credential()
             .await
             .map_err(|e| crate::store::classify(&e))?;
-        let mut last = None;
-        // As object_store retries: a dropped connection or a 5xx is tried
-        // again, a few times, before it is reported.
-        for attempt in 0..3 {
-            if attempt > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
-            }
+        let answer = crate::direct::send(&self.http, || {
             let mut request = http::Request::builder().method(Method::GET).uri(&url);
             if !credential.bearer.is_empty() {
                 request = request.header("authorization", format!("Bearer {}", credential.bearer));
             }
-            let request: HttpRequest = request
+            request
                 .body(Vec::new().into())
-                .map_err(|e| (Problem::Usage, format!("{url}: {e}")))?;
-            match self.http.execute(request).await {
-                Ok(response) => {
-                    let status = response.status();
-                    let body = response.into_body().bytes().await;
-                    let body = match body {
-                        Ok(body) => body,
-                        Err(e) => {
-                            last =
-                                Some(crate::store::classify_text(&crate::store::error_chain(&e)));
-                            continue;
-                        }
-                    };
-                    if status.is_success() {
-                        return parse(&body);
-                    }
-                    let failure = refusal(status, &body);
-                    if !status.is_server_error() {
-                        return Err(failure);
-                    }
-                    last = Some(failure);
-                }
-                Err(e) => {
-                    last = Some(crate::store::classify_text(&crate::store::error_chain(&e)));
-                }
-            }
+                .map_err(|e| (Problem::Usage, format!("{url}: {e}")))
+        })
+        .await?;
+        if answer.status.is_success() {
+            parse(&answer.body)
+        } else {
+            Err(refusal(answer.status, &answer.body))
         }
-        Err(last.expect("three attempts were made"))
     }
 }
 

@@ -16,7 +16,9 @@
 //! names are URLs that `check` reads back and `audit` compares with a new
 //! listing. Prints nothing; holds no global state.
 
+mod azure;
 pub mod compare;
+mod direct;
 mod gcs;
 mod s3;
 mod store;
@@ -702,6 +704,13 @@ async fn record_of(
     let direct = match &object.direct {
         Some(Direct::S3(direct)) => direct,
         Some(Direct::Gcs(direct)) => {
+            let record = direct.record(object.key.as_ref()).await.map_err(fail)?;
+            return Ok(StoreRecord {
+                e_tag: object.e_tag.clone(),
+                ..record
+            });
+        }
+        Some(Direct::Azure(direct)) => {
             let record = direct.record(object.key.as_ref()).await.map_err(fail)?;
             return Ok(StoreRecord {
                 e_tag: object.e_tag.clone(),

@@ -9,20 +9,10 @@
 
 use http::{HeaderMap, Method, StatusCode};
 use object_store::aws::{AmazonS3, AwsAuthorizer};
-use object_store::client::{HttpClient, HttpConnector, HttpRequest, ReqwestConnector};
-use object_store::ClientOptions;
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use object_store::client::{HttpClient, HttpRequest};
+use percent_encoding::utf8_percent_encode;
 
 use crate::store::Problem;
-
-/// RFC 3986's unreserved characters and `/` stay as they are in a key; every
-/// other byte is percent-encoded, as S3's SigV4 canonical URI wants.
-const KEY_ENCODING: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'/');
 
 /// Signed requests to one bucket.
 #[derive(Debug, Clone)]
@@ -43,12 +33,8 @@ impl S3Direct {
         store: AmazonS3,
         bucket_endpoint: String,
         region: String,
-        allow_http: bool,
     ) -> Result<S3Direct, String> {
-        let options = ClientOptions::new().with_allow_http(allow_http);
-        let http = ReqwestConnector::default()
-            .connect(&options)
-            .map_err(|e| crate::store::describe(&e))?;
+        let http = crate::direct::http_client(&bucket_endpoint)?;
         Ok(S3Direct {
             store,
             bucket_endpoint: bucket_endpoint.trim_end_matches('/').to_string(),
@@ -67,7 +53,7 @@ impl S3Direct {
         let mut url = format!(
             "{}/{}",
             self.bucket_endpoint,
-            utf8_percent_encode(key, KEY_ENCODING)
+            utf8_percent_encode(key, crate::direct::KEY_IN_PATH)
         );
         if let Some(part) = part {
             url.push_str(&format!("?partNumber={part}"));
@@ -78,13 +64,7 @@ impl S3Direct {
             .get_credential()
             .await
             .map_err(|e| crate::store::classify(&e))?;
-        let mut last = None;
-        // As object_store retries: a dropped connection or a 5xx is tried
-        // again, a few times, before it is reported.
-        for attempt in 0..3 {
-            if attempt > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
-            }
+        let answer = crate::direct::send(&self.http, || {
             let mut request: HttpRequest = http::Request::builder()
                 .method(Method::HEAD)
                 .uri(&url)
@@ -94,25 +74,14 @@ impl S3Direct {
             AwsAuthorizer::new(&credential, "s3", &self.region)
                 .try_authorize(&mut request, None)
                 .map_err(|e| crate::store::classify(&e))?;
-            match self.http.execute(request).await {
-                Ok(response) => {
-                    let status = response.status();
-                    if status.is_success() {
-                        return Ok(response.headers().clone());
-                    }
-                    let failure = refusal(status, response.headers());
-                    if !status.is_server_error() {
-                        return Err(failure);
-                    }
-                    last = Some(failure);
-                }
-                Err(e) => {
-                    let text = crate::store::error_chain(&e);
-                    last = Some(crate::store::classify_text(&text));
-                }
-            }
+            Ok(request)
+        })
+        .await?;
+        if answer.status.is_success() {
+            Ok(answer.headers)
+        } else {
+            Err(refusal(answer.status, &answer.headers))
         }
-        Err(last.expect("three attempts were made"))
     }
 }
 

@@ -5,11 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
-use object_store::azure::MicrosoftAzureBuilder;
+use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
 use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::{BackoffConfig, ObjectStore, RetryConfig};
 
+use crate::azure::AzureDirect;
 use crate::gcs::GcsDirect;
 use crate::s3::S3Direct;
 
@@ -179,7 +180,6 @@ pub(crate) fn build(
                 s3.clone(),
                 bucket_endpoint,
                 region,
-                allow_http,
             )?)));
             Arc::new(s3)
         }
@@ -212,6 +212,37 @@ pub(crate) fn build(
             )?)));
             Arc::new(gcs)
         }
+        "az" | "azure" => {
+            let mut builder = if from_env {
+                MicrosoftAzureBuilder::from_env()
+            } else {
+                MicrosoftAzureBuilder::new()
+            };
+            for (key, value) in options {
+                let key: AzureConfigKey =
+                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
+                builder = builder.with_config(key, value);
+            }
+            let container = split
+                .store_id
+                .split_once("://")
+                .map_or("", |(_, container)| container)
+                .to_string();
+            let (container_url, account) = azure_container_url(&builder, &container);
+            let azure = builder
+                .with_url(&split.store_id)
+                .with_retry(retry())
+                .build()
+                .map_err(|e| describe(&e))?;
+            if let Some(account) = account {
+                direct = Some(Direct::Azure(Arc::new(AzureDirect::new(
+                    azure.clone(),
+                    container_url,
+                    account,
+                )?)));
+            }
+            Arc::new(azure)
+        }
         _ => configured!(MicrosoftAzureBuilder),
     };
     Ok(Client { store, direct })
@@ -222,6 +253,35 @@ pub(crate) fn build(
 pub(crate) enum Direct {
     S3(Arc<S3Direct>),
     Gcs(Arc<GcsDirect>),
+    Azure(Arc<AzureDirect>),
+}
+
+/// The URL of `container` where object_store sends its requests (its
+/// builder decides this privately), and the account that signs them: the
+/// emulator's (`use_emulator`, `AZURITE_BLOB_STORAGE_URL`), or the account's
+/// endpoint. No account: no request of our own.
+fn azure_container_url(
+    builder: &MicrosoftAzureBuilder,
+    container: &str,
+) -> (String, Option<String>) {
+    let value = |key| builder.get_config_value(&key);
+    let emulator =
+        value(AzureConfigKey::UseEmulator).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if emulator {
+        let account =
+            value(AzureConfigKey::AccountName).unwrap_or_else(|| "devstoreaccount1".to_string());
+        let base = std::env::var("AZURITE_BLOB_STORAGE_URL")
+            .unwrap_or_else(|_| "http://127.0.0.1:10000".to_string());
+        let url = format!("{}/{account}/{container}", base.trim_end_matches('/'));
+        return (url, Some(account));
+    }
+    let Some(account) = value(AzureConfigKey::AccountName) else {
+        return (String::new(), None);
+    };
+    let endpoint = value(AzureConfigKey::Endpoint)
+        .unwrap_or_else(|| format!("https://{account}.blob.core.windows.net"));
+    let url = format!("{}/{container}", endpoint.trim_end_matches('/'));
+    (url, Some(account))
 }
 
 /// The base URL object_store's GCS client sends requests to (its builder

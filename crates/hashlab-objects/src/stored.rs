@@ -29,11 +29,15 @@ pub const S3_CHECKSUMS: [(&str, &str); 5] = [
 pub const ETAG_ALGORITHM: &str = "md5";
 
 /// The algorithms whose whole-content digest a store may record: S3's
-/// additional checksums, the MD5 of a single-part ETag and GCS's checksums.
+/// additional checksums, the MD5 of a single-part ETag, GCS's checksums and
+/// Azure's Content-MD5.
 pub fn recordable_algorithms() -> Vec<&'static str> {
     let mut names: Vec<&str> = S3_CHECKSUMS.iter().map(|(_, a)| *a).collect();
     names.push(ETAG_ALGORITHM);
-    for (_, algorithm) in crate::gcs::GCS_CHECKSUMS {
+    for (_, algorithm) in crate::gcs::GCS_CHECKSUMS
+        .into_iter()
+        .chain(crate::azure::AZURE_CHECKSUMS)
+    {
         if !names.contains(&algorithm) {
             names.push(algorithm);
         }

@@ -83,3 +83,106 @@ pub fn peer(tool: &str) -> Option<Command> {
     eprintln!("SKIPPED: {reason}");
     None
 }
+
+/// A test server that one of `scripts/` installs and starts on 127.0.0.1
+/// (`SCRIPT build`, then `SCRIPT serve`, which prints `export NAME=VALUE`
+/// lines, then `# serving`, then runs in the foreground); killed when dropped.
+pub struct LocalServer {
+    child: std::process::Child,
+    /// Held open: the server may write to it, and a closed pipe would kill it.
+    _stdout: std::io::BufReader<std::process::ChildStdout>,
+    exports: Vec<(String, String)>,
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl LocalServer {
+    /// Installs and starts the server of `scripts/NAME`; `None`, after
+    /// saying so, where the script exits 3 (its toolchain is missing) and
+    /// HASHLAB_CI is not set (with it, that fails the test).
+    pub fn start(name: &str) -> Option<LocalServer> {
+        use std::io::{BufRead, Write};
+        use std::process::Stdio;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scripts")
+            .join(name);
+        let build = Command::new("bash")
+            .arg(&script)
+            .arg("build")
+            .stderr(Stdio::piped())
+            .output()
+            .expect("bash runs the script");
+        if build.status.code() == Some(3) {
+            let why = String::from_utf8_lossy(&build.stderr);
+            if std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty()) {
+                panic!("HASHLAB_CI is set and scripts/{name} cannot install its server: {why}");
+            }
+            // Written to the stderr handle, not eprintln!, which libtest
+            // captures and shows only for a failing test.
+            let _ = writeln!(std::io::stderr(), "skipped: {}", why.trim());
+            return None;
+        }
+        assert!(
+            build.status.success(),
+            "scripts/{name} build failed: {}",
+            String::from_utf8_lossy(&build.stderr)
+        );
+        let mut child = Command::new("bash")
+            .arg(&script)
+            .arg("serve")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut exports = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                stdout.read_line(&mut line).unwrap() > 0,
+                "scripts/{name}: the server ended"
+            );
+            if let Some((key, value)) = line
+                .trim()
+                .strip_prefix("export ")
+                .and_then(|l| l.split_once('='))
+            {
+                exports.push((key.to_string(), value.trim_matches('\'').to_string()));
+            }
+            if line.starts_with("# serving") {
+                break;
+            }
+        }
+        Some(LocalServer {
+            child,
+            _stdout: stdout,
+            exports,
+        })
+    }
+
+    /// The value of an `export` line the server printed.
+    pub fn export(&self, name: &str) -> &str {
+        self.exports
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("the server printed no {name}"))
+    }
+
+    /// Waits until `address` (host:port) takes connections.
+    pub fn wait_for(&self, address: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::net::TcpStream::connect(address).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{address} took no connection in 30 s"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
