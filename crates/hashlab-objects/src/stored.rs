@@ -410,22 +410,16 @@ pub fn reproduce(
 mod tests {
     use super::*;
 
+    fn digest(algorithm: &str, data: &[u8]) -> Vec<u8> {
+        let mut hasher = Registry::default()
+            .hasher(algorithm, None, &HashParams::default())
+            .unwrap();
+        hasher.update(data);
+        hasher.finalize_reset().as_bytes().to_vec()
+    }
+
     fn md5(data: &[u8]) -> Vec<u8> {
-        Registry::default()
-            .hasher("md5", None, &HashParams::default())
-            .unwrap()
-            .finalize_reset_of(data)
-    }
-
-    trait OneShot {
-        fn finalize_reset_of(self, data: &[u8]) -> Vec<u8>;
-    }
-
-    impl OneShot for Box<dyn Hasher> {
-        fn finalize_reset_of(mut self, data: &[u8]) -> Vec<u8> {
-            self.update(data);
-            self.finalize_reset().as_bytes().to_vec()
-        }
+        digest("md5", data)
     }
 
     #[test]
@@ -454,12 +448,7 @@ mod tests {
         let whole =
             checksum_expectation("x-amz-checksum-crc32", "crc32", "NSRBwg==", None).unwrap();
         // Composite over parts "ab" and "c": CRC-32 of CRC32("ab") || CRC32("c").
-        let crc = |d: &[u8]| {
-            Registry::default()
-                .hasher("crc32", None, &HashParams::default())
-                .unwrap()
-                .finalize_reset_of(d)
-        };
+        let crc = |d: &[u8]| digest("crc32", d);
         let mut joined = crc(b"ab");
         joined.extend(crc(b"c"));
         let value = format!(
