@@ -28,9 +28,7 @@ import subprocess
 import sys
 import time
 
-import boto3
 from boto3.s3.transfer import TransferConfig
-from botocore.config import Config
 
 import minio_server  # scripts/ is on sys.path
 from counting_proxy import CountingProxy
@@ -54,18 +52,7 @@ def sizes(count, rng):
 
 
 def upload(tree, count, settings, rng):
-    def client(**config):
-        return boto3.client(
-            "s3",
-            endpoint_url=settings["AWS_ENDPOINT_URL"],
-            aws_access_key_id=settings["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=settings["AWS_SECRET_ACCESS_KEY"],
-            region_name="us-east-1",
-            config=Config(max_pool_connections=16, **config),
-        )
-
-    sdk = client()
-    bare = client(request_checksum_calculation="when_required", response_checksum_validation="when_required")
+    sdk, bare = minio_server.boto3_clients(settings, max_pool_connections=16)
     sdk.create_bucket(Bucket=BUCKET)
     transfer = TransferConfig(multipart_threshold=8 * MiB, multipart_chunksize=8 * MiB, max_concurrency=4)
     block = rng.randbytes(MiB)

@@ -20,3 +20,25 @@ def start(data, log=subprocess.DEVNULL):
             key, value = line[len("export ") :].split("=", 1)
             settings[key] = value
     return server, settings
+
+
+def boto3_clients(settings, **config):
+    """Two boto3 clients of the server: (one with the SDK's defaults, which
+    send a CRC-32 of every upload since boto3 1.36, one that sends no
+    checksum, as clients before 2025 uploaded). `config`: botocore's Config
+    keywords for both."""
+    import boto3
+    from botocore.config import Config
+
+    def client(**more):
+        return boto3.client(
+            "s3",
+            endpoint_url=settings["AWS_ENDPOINT_URL"],
+            aws_access_key_id=settings["AWS_ACCESS_KEY_ID"],
+            aws_secret_access_key=settings["AWS_SECRET_ACCESS_KEY"],
+            region_name="us-east-1",
+            config=Config(**config, **more),
+        )
+
+    bare = client(request_checksum_calculation="when_required", response_checksum_validation="when_required")
+    return client(), bare

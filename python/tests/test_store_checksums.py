@@ -18,7 +18,8 @@ import pytest
 import hashlab
 import hashlab.dask
 
-from counting_proxy import CountingProxy  # scripts/, on sys.path by conftest.py
+import minio_server  # scripts/, on sys.path by conftest.py
+from counting_proxy import CountingProxy
 
 MiB = 1 << 20
 #: Part sizes of every multipart upload here, then an uneven last part.
@@ -29,24 +30,10 @@ BUCKET = "store"
 
 @pytest.fixture(scope="module")
 def s3(minio):
-    import boto3
-    from botocore.config import Config
-
-    def client(**config):
-        return boto3.client(
-            "s3",
-            endpoint_url=minio["AWS_ENDPOINT_URL"],
-            aws_access_key_id=minio["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=minio["AWS_SECRET_ACCESS_KEY"],
-            region_name="us-east-1",
-            config=Config(**config),
-        )
-
-    sdk = client()
+    # The SDK's defaults, and an upload with no checksum, as clients before
+    # 2025 made them (boto3 now sends CRC-32 unless told otherwise).
+    sdk, bare = minio_server.boto3_clients(minio)
     sdk.create_bucket(Bucket=BUCKET)
-    # An upload with no checksum, as clients before 2025 made them (boto3 now
-    # sends CRC-32 unless told otherwise).
-    bare = client(request_checksum_calculation="when_required", response_checksum_validation="when_required")
     return {"sdk": sdk, "bare": bare}
 
 

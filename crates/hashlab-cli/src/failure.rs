@@ -32,10 +32,4 @@ impl From<hashlab_integrity::OutputError> for Failure {
 }
 
 /// An io::Error as coreutils words it: "No such file or directory", without Rust's "(os error 2)".
-pub fn io_message(error: &io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
+pub use hashlab_integrity::io_message;

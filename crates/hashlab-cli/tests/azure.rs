@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::LocalServer;
+use common::{text, LocalServer};
 
 /// An Azurite for one test.
 struct Azurite {
@@ -59,10 +59,6 @@ impl Azurite {
             .output()
             .unwrap()
     }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

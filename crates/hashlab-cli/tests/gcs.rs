@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::LocalServer;
+use common::{text, LocalServer};
 
 /// A fake-gcs-server for one test.
 struct FakeGcs {
@@ -88,10 +88,6 @@ impl FakeGcs {
             .output()
             .unwrap()
     }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// (name, digest) pairs of `sum` lines, names below `prefix`.

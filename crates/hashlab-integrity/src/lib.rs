@@ -41,7 +41,7 @@ pub use manifest::{
 pub use many::{
     hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob,
 };
-pub use outfile::{write_file, OutputError, OutputFile, WriteMode};
+pub use outfile::{io_message, write_file, OutputError, OutputFile, WriteMode};
 pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use recorded::{

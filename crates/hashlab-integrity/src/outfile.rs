@@ -70,12 +70,19 @@ impl OutputError {
     }
 }
 
+/// An I/O error in the system's words, without Rust's " (os error N)", as
+/// coreutils says them ("No such file or directory").
+pub fn io_message(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 impl fmt::Display for OutputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The system's words without Rust's " (os error N)", as coreutils says them.
-        let text = self.source.to_string();
-        let text = text.find(" (os error").map_or(&text[..], |at| &text[..at]);
-        write!(f, "{}: {text}", self.path.display())
+        write!(f, "{}: {}", self.path.display(), io_message(&self.source))
     }
 }
 

@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use hashlab::{HashParams, Registry};
-use hashlab_integrity::{expand, Fanout, Input, WalkOptions};
+use hashlab_integrity::{
+    expand, hash_reader, io_message, Cancel, Fanout, Input, ReadBuffer, WalkOptions,
+};
 
 use crate::stored::{reproduce, Expectation};
 use crate::{ObjectError, ObjectInfo, ObjectReader, Problem};
@@ -258,7 +260,7 @@ fn local_files(
                 }
             }
             Input::Problem(path, e) => {
-                errors.push((path.display().to_string(), crate::io_text(&e)));
+                errors.push((path.display().to_string(), io_message(&e)));
             }
             Input::Stdin => {}
         }
@@ -302,9 +304,7 @@ fn by_record(
     in_parallel(pairs.len(), jobs, |i| {
         let (_, path, _) = &pairs[i];
         let record = records[i].as_ref().map_err(|e| e.message.clone())?;
-        let local_size = std::fs::metadata(path)
-            .map_err(|e| crate::io_text(&e))?
-            .len();
+        let local_size = std::fs::metadata(path).map_err(|e| io_message(&e))?.len();
         if local_size != record.size {
             return Ok(Verdict::Changed {
                 by: "size".into(),
@@ -318,9 +318,9 @@ fn by_record(
                 reason: unusable.join("; "),
             });
         };
-        let mut file = File::open(path).map_err(|e| crate::io_text(&e))?;
+        let mut file = File::open(path).map_err(|e| io_message(&e))?;
         let computed = reproduce(registry, std::slice::from_ref(&expectation), &mut file)
-            .map_err(|e| crate::io_text(&e))?
+            .map_err(|e| io_message(&e))?
             .remove(0);
         Ok(judge(&expectation, computed))
     })
@@ -372,11 +372,17 @@ fn by_download(
     in_parallel(pairs.len(), jobs, |i| {
         let (_, path, _) = &pairs[i];
         let store = remote[i].clone()?;
-        let mut file = File::open(path).map_err(|e| crate::io_text(&e))?;
+        let mut file = File::open(path).map_err(|e| io_message(&e))?;
         let mut h = hasher();
-        std::io::copy(&mut file, &mut crate::HasherWriter(h.as_mut()))
-            .map_err(|e| crate::io_text(&e))?;
-        let local = h.finalize_reset().to_hex();
+        let local = hash_reader(
+            &mut file,
+            h.as_mut(),
+            &mut ReadBuffer::new(256 << 10),
+            &Cancel::new(),
+        )
+        .map_err(|e| io_message(&e))?
+        .digest
+        .to_hex();
         Ok(if local == store {
             Verdict::Matched { by: by.clone() }
         } else {

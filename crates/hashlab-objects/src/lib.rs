@@ -469,10 +469,7 @@ impl ObjectReader {
     fn etag_part_sizes(&self, objects: &[ObjectInfo]) -> Vec<Result<Option<Vec<u64>>, String>> {
         let multipart = |o: &ObjectInfo| {
             matches!(o.direct, Some(Direct::S3(_)))
-                && o.e_tag
-                    .as_deref()
-                    .and_then(|t| t.rsplit_once('-'))
-                    .is_some_and(|(_, n)| n.parse::<u32>().is_ok())
+                && o.e_tag.as_deref().and_then(stored::parts_count).is_some()
         };
         let asked: Vec<ObjectInfo> = objects.iter().filter(|o| multipart(o)).cloned().collect();
         let mut records = self.records(&asked).into_iter();
@@ -831,29 +828,6 @@ fn info(name: String, meta: ObjectMeta, client: &Client) -> ObjectInfo {
         store: Arc::clone(&client.store),
         direct: client.direct.clone(),
         key: meta.location,
-    }
-}
-
-/// An I/O error's message without Rust's " (os error N)" suffix.
-pub(crate) fn io_text(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
-
-/// A hasher as an `io::Write`, for `io::copy` from a file.
-pub(crate) struct HasherWriter<'a>(pub &'a mut dyn Hasher);
-
-impl std::io::Write for HasherWriter<'_> {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.0.update(data);
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 

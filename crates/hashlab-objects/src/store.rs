@@ -92,9 +92,9 @@ pub(crate) fn build(
     options: &[(String, String)],
 ) -> Result<Client, String> {
     let bad_key = |key: &str| format!("{key}: not a configuration key of this store");
-    // The Google and Azure builders share no trait, only the same methods:
-    // configured the same way, written once.
-    macro_rules! configured {
+    // The three builders share no trait, only the same methods: made,
+    // configured and built the same way, written once.
+    macro_rules! configured_builder {
         ($builder:ident) => {{
             let mut builder = if from_env {
                 $builder::from_env()
@@ -105,29 +105,29 @@ pub(crate) fn build(
                 let key = key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
                 builder = builder.with_config(key, value);
             }
-            Arc::new(
-                builder
-                    .with_url(&split.store_id)
-                    .with_retry(retry())
-                    .build()
-                    .map_err(|e| describe(&e))?,
-            )
+            builder
         }};
     }
+    macro_rules! built {
+        ($builder:expr) => {
+            $builder
+                .with_url(&split.store_id)
+                .with_retry(retry())
+                .build()
+                .map_err(|e| describe(&e))?
+        };
+    }
+    // The bucket (container) the URL names: a builder parses its URL only in build().
+    let bucket = split
+        .store_id
+        .split_once("://")
+        .map_or("", |(_, bucket)| bucket)
+        .to_string();
     let mut direct = None;
     let store: Arc<dyn ObjectStore> = match split.scheme.as_str() {
         "file" => Arc::new(LocalFileSystem::new()),
         "s3" | "s3a" => {
-            let mut builder = if from_env {
-                AmazonS3Builder::from_env()
-            } else {
-                AmazonS3Builder::new()
-            };
-            for (key, value) in options {
-                let key: AmazonS3ConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
-                builder = builder.with_config(key, value);
-            }
+            let mut builder = configured_builder!(AmazonS3Builder);
             if from_env
                 && builder
                     .get_config_value(&AmazonS3ConfigKey::AccessKeyId)
@@ -156,12 +156,6 @@ pub(crate) fn build(
             }
             let value = |key| builder.get_config_value(&key);
             let region = value(AmazonS3ConfigKey::Region).unwrap_or_else(|| "us-east-1".into());
-            // The URL's bucket: the builder parses its URL only in build().
-            let bucket = split
-                .store_id
-                .split_once("://")
-                .map_or("", |(_, bucket)| bucket)
-                .to_string();
             let virtual_hosted = value(AmazonS3ConfigKey::VirtualHostedStyleRequest)
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"));
             // Where object_store sends a bucket's requests (its builder
@@ -172,10 +166,7 @@ pub(crate) fn build(
                 (true, true) => format!("https://{bucket}.s3.{region}.amazonaws.com"),
                 (true, false) => format!("https://s3.{region}.amazonaws.com/{bucket}"),
             };
-            let s3 = builder
-                .with_retry(retry())
-                .build()
-                .map_err(|e| describe(&e))?;
+            let s3 = built!(builder);
             direct = Some(Direct::S3(Arc::new(S3Direct::new(
                 s3.clone(),
                 bucket_endpoint,
@@ -184,27 +175,9 @@ pub(crate) fn build(
             Arc::new(s3)
         }
         "gs" => {
-            let mut builder = if from_env {
-                GoogleCloudStorageBuilder::from_env()
-            } else {
-                GoogleCloudStorageBuilder::new()
-            };
-            for (key, value) in options {
-                let key: GoogleConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
-                builder = builder.with_config(key, value);
-            }
+            let builder = configured_builder!(GoogleCloudStorageBuilder);
             let base_url = gcs_base_url(&builder);
-            let gcs = builder
-                .with_url(&split.store_id)
-                .with_retry(retry())
-                .build()
-                .map_err(|e| describe(&e))?;
-            let bucket = split
-                .store_id
-                .split_once("://")
-                .map_or("", |(_, bucket)| bucket)
-                .to_string();
+            let gcs = built!(builder);
             direct = Some(Direct::Gcs(Arc::new(GcsDirect::new(
                 gcs.clone(),
                 base_url,
@@ -213,27 +186,9 @@ pub(crate) fn build(
             Arc::new(gcs)
         }
         "az" | "azure" => {
-            let mut builder = if from_env {
-                MicrosoftAzureBuilder::from_env()
-            } else {
-                MicrosoftAzureBuilder::new()
-            };
-            for (key, value) in options {
-                let key: AzureConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| bad_key(key))?;
-                builder = builder.with_config(key, value);
-            }
-            let container = split
-                .store_id
-                .split_once("://")
-                .map_or("", |(_, container)| container)
-                .to_string();
-            let (container_url, account) = azure_container_url(&builder, &container);
-            let azure = builder
-                .with_url(&split.store_id)
-                .with_retry(retry())
-                .build()
-                .map_err(|e| describe(&e))?;
+            let builder = configured_builder!(MicrosoftAzureBuilder);
+            let (container_url, account) = azure_container_url(&builder, &bucket);
+            let azure = built!(builder);
             if let Some(account) = account {
                 direct = Some(Direct::Azure(Arc::new(AzureDirect::new(
                     azure.clone(),
@@ -243,7 +198,7 @@ pub(crate) fn build(
             }
             Arc::new(azure)
         }
-        _ => configured!(MicrosoftAzureBuilder),
+        _ => Arc::new(built!(configured_builder!(MicrosoftAzureBuilder))),
     };
     Ok(Client { store, direct })
 }

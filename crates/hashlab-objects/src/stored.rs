@@ -161,6 +161,11 @@ fn split_parts(value: &str) -> Option<(&str, Option<u32>)> {
     }
 }
 
+/// The parts count of a value shown as `digest-N` (a multipart upload's).
+pub(crate) fn parts_count(value: &str) -> Option<u32> {
+    split_parts(value)?.1
+}
+
 fn layout(parts: Option<u32>, part_sizes: Option<&[u64]>) -> Result<Layout, Unreadable> {
     match (parts, part_sizes) {
         (None, _) => Ok(Layout::Whole),
@@ -208,11 +213,10 @@ impl StoreRecord {
                 header(name).map(|v| (name.to_string(), algorithm.to_string(), v))
             })
             .collect();
-        let suffix = |value: &str| split_parts(value).and_then(|(_, parts)| parts);
         let parts = e_tag
             .as_deref()
-            .and_then(suffix)
-            .or_else(|| checksums.iter().find_map(|(_, _, v)| suffix(v)))
+            .and_then(parts_count)
+            .or_else(|| checksums.iter().find_map(|(_, _, v)| parts_count(v)))
             .or_else(|| header("x-amz-mp-parts-count").and_then(|n| n.parse().ok()));
         StoreRecord {
             size,
@@ -235,9 +239,9 @@ impl StoreRecord {
         {
             return Ok(found.digest.clone());
         }
-        let parts = |value: &str| match split_parts(value) {
-            Some((_, Some(n))) => format!(" of a {n}-part upload"),
-            _ => String::new(),
+        let parts = |value: &str| match parts_count(value) {
+            Some(n) => format!(" of a {n}-part upload"),
+            None => String::new(),
         };
         let mut kept: Vec<String> = self
             .checksums

@@ -25,13 +25,7 @@ fn path_of(bytes: &[u8]) -> PathBuf {
 
 /// The system's message without Rust's " (os error N)" suffix; the number
 /// travels separately, as OSError's errno.
-pub(crate) fn io_message(error: &io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
+pub(crate) use hashlab_integrity::io_message;
 
 /// One file's outcome: (hex digest, bytes read, errno, message); the digest
 /// and size are None on an error, the errno None when the system gave none.
