@@ -315,6 +315,22 @@ pub struct SumArgs {
     /// Never show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Bring this manifest up to date with the files named (walked with -r;
+    /// none: the files it lists): add files it lacks, re-read files whose
+    /// size or modification time (or inode, status-change time, an object's
+    /// ETag) moved, keep the rest unread, and rewrite it atomically in its
+    /// own form, algorithms, line style and order. Prints what was added,
+    /// changed and removed on stderr (`--format json`: on stdout). The
+    /// times come from a `sum --json` manifest itself, or from the sidecar
+    /// MANIFEST.hashlab-stat written beside others. A file changed with the
+    /// same size and times (bitrot, or a deliberate reset of its time) is
+    /// found only by a full `check` or `audit`.
+    #[arg(long, value_name = "MANIFEST", conflicts_with_all = ["output", "tag", "raw", "base64", "no_names", "git", "verify_etag", "from_store"])]
+    pub update: Option<PathBuf>,
+    /// With --update: drop the entries of files that are gone (by default
+    /// they are kept and reported missing).
+    #[arg(long, requires = "update")]
+    pub prune: bool,
     #[command(flatten)]
     pub secret: KeyArgs,
     /// BSD-style lines: `TAG (name) = hex`.

@@ -19,6 +19,7 @@ pub mod plan;
 pub mod read;
 pub mod recorded;
 pub mod stdin;
+pub mod update;
 pub mod walk;
 
 pub use audit::{
@@ -49,6 +50,10 @@ pub use recorded::{
     MAX_ALGORITHMS, MAX_DIGEST_BYTES,
 };
 pub use stdin::StandardInput;
+pub use update::{
+    sidecar_path, update_tree, JsonRow, Listing, Sidecar, Stamp, TreeUpdate, UpdateError,
+    UpdateReport, Updated,
+};
 pub use walk::{
     exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
     FileSystemLoop, Input, WalkOptions,

@@ -14,3 +14,4 @@ pub mod quality;
 pub mod report;
 mod sections;
 pub mod sum;
+mod sum_update;

@@ -6,11 +6,10 @@ use std::process::ExitCode;
 
 use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, hash_inputs, is_interrupted, mtime_ns, name_base64, parse_file_list,
-    sfv_algorithm, Cancel, DigestForm, Fanout, FileDigests, Input, OutputFile, PlanError,
-    StandardInput, SumPlan, SumRequest, WalkOptions,
+    exclude_set, expand, hash_inputs, is_interrupted, parse_file_list, sfv_algorithm, Cancel,
+    DigestForm, Fanout, FileDigests, Input, JsonRow, OutputFile, PlanError, Stamp, StandardInput,
+    SumPlan, SumRequest, WalkOptions,
 };
-use serde::Serialize;
 
 use hashlab_integrity::many::MAX_JOBS;
 use hashlab_objects::{
@@ -24,31 +23,10 @@ use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 use crate::stdio::LineOutput;
 
-#[derive(Serialize)]
-struct SumRow {
-    /// The name as text (a byte that is not UTF-8 shows as U+FFFD).
-    file: String,
-    /// The name's exact bytes, base64, when it is not UTF-8 (JSON only), so
-    /// that `audit` reads back the name the file system has.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file_base64: Option<String>,
-    algorithm: String,
-    backend: String,
-    bytes: u64,
-    digest: String,
-    /// The modification time when read, so that `audit --changed-only` can skip
-    /// files whose size and time are unchanged (JSON only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mtime_ns: Option<u64>,
-    /// Inode and status-change time when read, so that `audit --changed-only`
-    /// tells the file from another put in its place with the same size and time.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    inode: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ctime_ns: Option<u64>,
-}
+/// `sum --json`'s row is the library's, so that `--update` reads back what `sum` writes.
+type SumRow = JsonRow;
 
-impl Tabular for SumRow {
+impl Tabular for JsonRow {
     fn headers() -> &'static [&'static str] {
         &["file", "algorithm", "backend", "bytes", "digest"]
     }
@@ -57,7 +35,7 @@ impl Tabular for SumRow {
             self.file.clone(),
             self.algorithm.clone(),
             self.backend.clone(),
-            self.bytes.to_string(),
+            self.stamp.size.map(|b| b.to_string()).unwrap_or_default(),
             self.digest.clone(),
         ]
     }
@@ -253,15 +231,9 @@ fn algorithms(registry: &Registry, args: &SumArgs) -> String {
     }
 }
 
-/// The run's plan: every algorithm resolved once, the reading decided.
-/// `sample`: a few of the files, to tell a rotating disk.
-fn plan(
-    registry: &Registry,
-    args: &SumArgs,
-    params: &HashParams,
-    sample: &[&Path],
-) -> Result<SumPlan, Failure> {
-    let request = SumRequest {
+/// What the arguments ask `sum` to compute and write.
+pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) -> SumRequest {
+    SumRequest {
         algorithms: algorithms(registry, args)
             .split(',')
             .map(str::to_string)
@@ -284,8 +256,27 @@ fn plan(
         no_names: args.no_names,
         cksum_lines: args.format == Some(SumFormat::Cksum),
         sfv: args.format == Some(SumFormat::Sfv),
-    };
-    SumPlan::new(registry, &request, sample).map_err(|e| match e {
+    }
+}
+
+/// The run's plan: every algorithm resolved once, the reading decided.
+/// `sample`: a few of the files, to tell a rotating disk.
+fn plan(
+    registry: &Registry,
+    args: &SumArgs,
+    params: &HashParams,
+    sample: &[&Path],
+) -> Result<SumPlan, Failure> {
+    planned(registry, &request(registry, args, params), sample)
+}
+
+/// A request planned, its refusal naming the option at fault.
+pub(crate) fn planned(
+    registry: &Registry,
+    request: &SumRequest,
+    sample: &[&Path],
+) -> Result<SumPlan, Failure> {
+    SumPlan::new(registry, request, sample).map_err(|e| match e {
         PlanError::Hash(e) => usage(e),
         PlanError::NoAlgorithm => Failure::Usage(format!("-a: {e}")),
         PlanError::NotAGitObjectFormat { .. } => Failure::Usage(format!("--git: {e}")),
@@ -315,8 +306,9 @@ pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
-/// The names to hash, from the arguments or `--files-from`.
-fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
+/// The names to hash, from the arguments or `--files-from`; none means
+/// standard input when `stdin_by_default`.
+pub(crate) fn names(args: &SumArgs, stdin_by_default: bool) -> Result<Vec<PathBuf>, Failure> {
     let mut names = args.files.clone();
     if let Some(list) = &args.files_from {
         let bytes = if list.as_os_str() == "-" {
@@ -335,7 +327,7 @@ fn names(args: &SumArgs) -> Result<Vec<PathBuf>, Failure> {
             })?
         };
         names.extend(parse_file_list(&bytes, args.null));
-    } else if names.is_empty() {
+    } else if names.is_empty() && stdin_by_default {
         names.push(PathBuf::from("-"));
     }
     Ok(names)
@@ -442,11 +434,14 @@ fn named_input(input: &Input) -> Named {
 }
 
 pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
+    if let Some(manifest) = &args.update {
+        return super::sum_update::run(args, manifest);
+    }
     let registry = Registry::default();
     let params = params(&registry, args)?;
     // Parameters and algorithms are refused before any name is read.
     plan(&registry, args, &params, &[])?;
-    let names = names(args)?;
+    let names = names(args, true)?;
     if args.raw && names.len() > 1 {
         // As cksum: the bytes of two digests could not be told apart.
         return Err(Failure::Usage(
@@ -603,18 +598,21 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                         }
                     }
                 }
+                let stamp = Stamp::of_hashed(&FileDigests {
+                    digests: Vec::new(),
+                    bytes,
+                    modified,
+                    inode,
+                    ctime_ns,
+                });
                 for (column, digest) in plan.columns.iter().zip(digests) {
-                    rows.push(SumRow {
-                        file: String::from_utf8_lossy(&label).into_owned(),
-                        file_base64: name_base64(&label),
-                        algorithm: column.choice.name().to_string(),
-                        backend: column.choice.backend_name().to_string(),
-                        bytes,
-                        digest: digest.to_hex(),
-                        mtime_ns: modified.and_then(mtime_ns),
-                        inode,
-                        ctime_ns,
-                    });
+                    rows.push(SumRow::new(
+                        &label,
+                        column.choice.name(),
+                        column.choice.backend_name(),
+                        &digest,
+                        stamp.clone(),
+                    ));
                 }
             }
             Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),

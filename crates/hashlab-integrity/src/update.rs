@@ -1,0 +1,1444 @@
+//! A manifest brought up to date with its tree (`sum --update`, `audit
+//! --update`): files not in it are added, files whose size or times moved
+//! are re-hashed, and (when asked) entries whose files are gone are dropped.
+//! Everything else stays byte for byte: the form, the algorithms, the line
+//! style, comments and order. New lines are written by the same
+//! [`SumPlan`] as `sum`, in the style the manifest's first line shows,
+//! verified by writing that line again and comparing.
+//!
+//! Which files are unchanged is told by the size, modification time, inode
+//! and status-change time recorded when each was hashed: in the manifest
+//! itself for `sum --json`'s, else in a sidecar beside it
+//! ([`sidecar_path`]). A sidecar entry counts only while the digests it
+//! names are still the manifest's, so a sidecar left behind by an
+//! interrupted run, or one that belongs to another manifest, makes the
+//! files it describes be read again, never skipped.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use hashlab::{Digest, OutputRule, Registry};
+use serde::{Deserialize, Serialize};
+
+use crate::audit::{is_url_name, key};
+use crate::check::{manifest_hint, LineReader, Unread};
+use crate::lines::{name_base64, name_from_base64};
+use crate::manifest::{Framing, GnuReading};
+use crate::many::{hash_inputs, inode_and_ctime_ns, mtime_ns, FileDigests, HashJob};
+use crate::plan::{DigestForm, SumPlan, SumRequest};
+use crate::recorded::{LineFault, LineProblem, Place};
+use crate::walk::{expand, Input, WalkOptions};
+
+/// How the manifest is written, read off its first bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Form {
+    /// GNU, tagged or SFV lines, ended as `framing` says.
+    Lines { framing: Framing },
+    /// hashdeep's: a header naming the columns, `size,digest...,name` lines.
+    Hashdeep,
+    /// `sum --json`'s array, which records sizes and times itself.
+    Json,
+}
+
+/// One file as the manifest lists it (several lines when it records
+/// several algorithms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub name: Vec<u8>,
+    /// (algorithm, digest), in the manifest's order.
+    pub digests: Vec<(String, Vec<u8>)>,
+    pub stamp: Stamp,
+}
+
+/// What tells a file unchanged without reading it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    #[serde(rename = "bytes", default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtime_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inode: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ctime_ns: Option<u64>,
+    /// An object's ETag: a store gives every new upload a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+}
+
+impl Stamp {
+    /// A local file's stamp now.
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        let (inode, ctime_ns) = inode_and_ctime_ns(meta);
+        Stamp {
+            size: Some(meta.len()),
+            mtime_ns: meta.modified().ok().and_then(mtime_ns),
+            inode,
+            ctime_ns,
+            etag: None,
+        }
+    }
+
+    /// The stamp of a file as it was when hashed.
+    pub fn of_hashed(digests: &FileDigests) -> Stamp {
+        Stamp {
+            size: Some(digests.bytes),
+            mtime_ns: digests.modified.and_then(mtime_ns),
+            inode: digests.inode,
+            ctime_ns: digests.ctime_ns,
+            etag: None,
+        }
+    }
+
+    /// Whether `now` is the same file as recorded: the size and the
+    /// modification time (or the ETag) must be recorded and equal, and so
+    /// must whatever else is recorded.
+    pub fn unchanged(&self, now: &Stamp) -> bool {
+        let same = |recorded: &Option<u64>, now: &Option<u64>| {
+            recorded.is_none() || recorded.as_ref() == now.as_ref()
+        };
+        let proof = match (&self.etag, &now.etag) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.mtime_ns.is_some() && self.mtime_ns == now.mtime_ns,
+        };
+        proof
+            && self.size.is_some()
+            && self.size == now.size
+            && same(&self.inode, &now.inode)
+            && same(&self.ctime_ns, &now.ctime_ns)
+    }
+}
+
+/// A piece of the manifest in order: kept as it is, or one of a file's lines.
+#[derive(Debug, Clone)]
+enum Item {
+    Raw(Vec<u8>),
+    Line {
+        file: usize,
+        raw: Vec<u8>,
+    },
+    Json {
+        file: usize,
+        value: serde_json::Value,
+    },
+}
+
+/// How new lines are written, as the first entry line shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Style {
+    tagged: bool,
+    sfv: bool,
+    digest_form: DigestForm,
+    /// GNU lines with coreutils' `*` (binary) marker.
+    binary: bool,
+}
+
+/// A manifest read for updating.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub form: Form,
+    pub files: Vec<Listed>,
+    items: Vec<Item>,
+    /// (algorithm, digest length) of the columns, in order of first use
+    /// (hashdeep: the header's order).
+    pub columns: Vec<(String, usize)>,
+    style: Style,
+    /// Whether the names are absolute (hashdeep's usually are) or start
+    /// with `./`: new names are written the same way.
+    absolute_names: bool,
+    dotted_names: bool,
+}
+
+/// Why a manifest cannot be updated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpdateError {
+    /// A line that cannot be read: rewriting the manifest would lose it.
+    Line(LineProblem),
+    /// A file listed twice for one algorithm.
+    Duplicate {
+        name: String,
+        first: Place,
+        again: Place,
+    },
+    /// No entries: nothing shows the form, algorithm and style to keep.
+    Empty,
+    /// Not `sum --json`'s array.
+    Json(String),
+    /// A hashdeep header hashlab cannot use.
+    HashdeepHeader(String),
+    /// The first line is in a form `sum` does not write (openssl's, say):
+    /// new lines would be in another.
+    UnwritableForm { place: Place },
+    /// Other algorithms asked for than the manifest holds.
+    OtherAlgorithms {
+        manifest: Vec<String>,
+        asked: Vec<String>,
+    },
+    /// One algorithm at two output lengths in one manifest.
+    TwoLengths { algorithm: String },
+    /// An algorithm of the manifest that cannot be planned here.
+    Plan(String),
+    /// The current directory, against which names are resolved.
+    CurrentDir(String),
+}
+
+impl fmt::Display for UpdateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UpdateError::Line(problem) => write!(
+                f,
+                "{problem}; an update rewrites every line, so fix or remove it first"
+            ),
+            UpdateError::Duplicate { name, first, again } => write!(
+                f,
+                "{again}: '{name}' is listed again (first at {first}); remove one entry first"
+            ),
+            UpdateError::Empty => write!(
+                f,
+                "no entries to show the form and algorithm to keep; write it with `hashlab sum` first"
+            ),
+            UpdateError::Json(e) => write!(f, "not a `hashlab sum --json` manifest: {e}"),
+            UpdateError::HashdeepHeader(why) => write!(f, "hashdeep manifest: {why}"),
+            UpdateError::UnwritableForm { place } => write!(
+                f,
+                "{place} is in a form hashlab does not write (such as openssl's); new lines would be in another"
+            ),
+            UpdateError::OtherAlgorithms { manifest, asked } => write!(
+                f,
+                "the manifest holds {}, not {}; an update keeps the manifest's algorithms (write a new manifest for others)",
+                manifest.join(","),
+                asked.join(",")
+            ),
+            UpdateError::TwoLengths { algorithm } => write!(
+                f,
+                "{algorithm} at two output lengths; an update writes one length per algorithm"
+            ),
+            UpdateError::Plan(e) => write!(f, "{e}"),
+            UpdateError::CurrentDir(e) => write!(f, "current directory: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for UpdateError {}
+
+fn fault(place: Place, fault: LineFault) -> UpdateError {
+    UpdateError::Line(LineProblem { place, fault })
+}
+
+/// Files by name while reading, and where each name was first listed.
+#[derive(Default)]
+struct Builder {
+    files: Vec<Listed>,
+    by_name: HashMap<Vec<u8>, usize>,
+    places: Vec<Place>,
+    items: Vec<Item>,
+}
+
+impl Builder {
+    /// The file `name` (listed now at `place`), with one more digest.
+    fn add(
+        &mut self,
+        name: Vec<u8>,
+        algorithm: &str,
+        digest: Vec<u8>,
+        place: Place,
+    ) -> Result<usize, UpdateError> {
+        let file = match self.by_name.get(&name) {
+            Some(&i) => {
+                if self.files[i].digests.iter().any(|(a, _)| a == algorithm) {
+                    return Err(UpdateError::Duplicate {
+                        name: String::from_utf8_lossy(&name).into_owned(),
+                        first: self.places[i],
+                        again: place,
+                    });
+                }
+                i
+            }
+            None => {
+                self.by_name.insert(name.clone(), self.files.len());
+                self.places.push(place);
+                self.files.push(Listed {
+                    name,
+                    digests: Vec::new(),
+                    stamp: Stamp::default(),
+                });
+                self.files.len() - 1
+            }
+        };
+        self.files[file]
+            .digests
+            .push((algorithm.to_string(), digest));
+        Ok(file)
+    }
+}
+
+impl Listing {
+    /// Reads a manifest of any form `sum` writes and `check` reads (GNU,
+    /// tagged, SFV, NUL-ended), hashdeep's, or `sum --json`'s. Unlike
+    /// `audit`, which reads past a bad line, an update refuses the whole
+    /// manifest: the line would be lost or kept stale.
+    pub fn read(
+        registry: &Registry,
+        bytes: &[u8],
+        manifest_name: &str,
+        framing: Framing,
+    ) -> Result<Listing, UpdateError> {
+        let (form, builder) = if bytes.starts_with(b"%%%% HASHDEEP-1.0") {
+            (Form::Hashdeep, None)
+        } else if framing == Framing::Lines && bytes.trim_ascii_start().starts_with(b"[") {
+            (Form::Json, Some(read_json(registry, bytes)?))
+        } else {
+            (
+                Form::Lines { framing },
+                Some(read_lines(registry, bytes, manifest_name, framing)?),
+            )
+        };
+        let (builder, columns) = match builder {
+            Some(b) => {
+                let mut columns: Vec<(String, usize)> = Vec::new();
+                for file in &b.files {
+                    for (algorithm, digest) in &file.digests {
+                        if !columns.iter().any(|(a, _)| a == algorithm) {
+                            columns.push((algorithm.clone(), digest.len()));
+                        } else if !columns.contains(&(algorithm.clone(), digest.len())) {
+                            return Err(UpdateError::TwoLengths {
+                                algorithm: algorithm.clone(),
+                            });
+                        }
+                    }
+                }
+                (b, columns)
+            }
+            None => read_hashdeep(registry, bytes)?,
+        };
+        let Some(first) = builder.files.first() else {
+            return Err(UpdateError::Empty);
+        };
+        let absolute_names = first.name.starts_with(b"/");
+        let dotted_names = first.name.starts_with(b"./");
+        Ok(Listing {
+            form,
+            files: builder.files,
+            items: builder.items,
+            columns,
+            style: Style::default(),
+            absolute_names,
+            dotted_names,
+        })
+    }
+
+    /// The canonical names of the manifest's algorithms.
+    pub fn algorithms(&self) -> Vec<String> {
+        self.columns.iter().map(|(a, _)| a.clone()).collect()
+    }
+
+    /// `base` (backend, parameters, jobs, reading) with what the manifest
+    /// decides: its algorithms, their length, and its line style, which is
+    /// settled here by writing the first entry line again in each style
+    /// `sum` has until one gives it back byte for byte.
+    pub fn sum_request(
+        &mut self,
+        registry: &Registry,
+        base: &SumRequest,
+    ) -> Result<SumRequest, UpdateError> {
+        let mut request = SumRequest {
+            algorithms: self.algorithms(),
+            hashdeep: self.form == Form::Hashdeep,
+            zero_terminated: self.form
+                == Form::Lines {
+                    framing: Framing::Nul,
+                },
+            ..base.clone()
+        };
+        for (algorithm, len) in &self.columns {
+            let known = registry
+                .algorithm(algorithm)
+                .map_err(|e| UpdateError::Plan(e.to_string()))?;
+            if !matches!(known.output, OutputRule::Fixed { .. })
+                && *len != known.output.default_len()
+            {
+                match request.params.length {
+                    Some(l) if l != *len => {
+                        return Err(UpdateError::TwoLengths {
+                            algorithm: algorithm.clone(),
+                        })
+                    }
+                    _ => request.params.length = Some(*len),
+                }
+            }
+        }
+        if !matches!(self.form, Form::Lines { .. }) {
+            return Ok(request);
+        }
+        let (file, raw, place) = self
+            .items
+            .iter()
+            .enumerate()
+            .find_map(|(n, item)| match item {
+                Item::Line { file, raw } => Some((*file, raw, Place::Line(n as u64 + 1))),
+                _ => None,
+            })
+            .ok_or(UpdateError::Empty)?;
+        let listed = &self.files[file];
+        let (algorithm, digest) = listed
+            .digests
+            .iter()
+            .find(|(_, d)| raw_holds(raw, d))
+            .or(listed.digests.first())
+            .ok_or(UpdateError::Empty)?;
+        let digests = FileDigests {
+            digests: vec![Digest(digest.clone())],
+            bytes: 0,
+            modified: None,
+            inode: None,
+            ctime_ns: None,
+        };
+        for style in candidate_styles() {
+            let trial = SumRequest {
+                algorithms: vec![algorithm.clone()],
+                tagged: style.tagged,
+                sfv: style.sfv,
+                digest_form: style.digest_form,
+                ..request.clone()
+            };
+            let Ok(plan) = SumPlan::new(registry, &trial, &[]) else {
+                continue;
+            };
+            let Ok(mut line) = plan.lines(&listed.name, &listed.name, &digests) else {
+                continue;
+            };
+            if style.binary {
+                mark_binary(&mut line);
+            }
+            if same_line(&line, raw) {
+                self.style = style;
+                request.tagged = style.tagged;
+                request.sfv = style.sfv;
+                request.digest_form = style.digest_form;
+                return Ok(request);
+            }
+        }
+        Err(UpdateError::UnwritableForm { place })
+    }
+
+    /// Refuses `asked` (canonical names) unless it is the manifest's set.
+    pub fn require_algorithms(&self, asked: &[String]) -> Result<(), UpdateError> {
+        let have: HashSet<&str> = self.columns.iter().map(|(a, _)| a.as_str()).collect();
+        let want: HashSet<&str> = asked.iter().map(String::as_str).collect();
+        if have != want {
+            return Err(UpdateError::OtherAlgorithms {
+                manifest: self.algorithms(),
+                asked: asked.to_vec(),
+            });
+        }
+        Ok(())
+    }
+
+    /// How a new file is named, as the manifest names its files.
+    pub fn label(&self, walked: &[u8], cwd: &Path) -> Vec<u8> {
+        if is_url_name(walked) {
+            return walked.to_vec();
+        }
+        if self.absolute_names && !walked.starts_with(b"/") {
+            return bytes_of(&key(&path_of(walked), cwd));
+        }
+        if !self.dotted_names {
+            if let Some(rest) = walked.strip_prefix(b"./") {
+                let rest = rest.trim_ascii_start();
+                if !rest.is_empty() && !rest.starts_with(b"/") {
+                    return rest.to_vec();
+                }
+            }
+        }
+        walked.to_vec()
+    }
+}
+
+fn candidate_styles() -> impl Iterator<Item = Style> {
+    let mut out = vec![Style {
+        sfv: true,
+        ..Style::default()
+    }];
+    for tagged in [false, true] {
+        for digest_form in [DigestForm::Hex, DigestForm::Base64] {
+            for binary in [false, true] {
+                if tagged && binary {
+                    continue;
+                }
+                out.push(Style {
+                    tagged,
+                    sfv: false,
+                    digest_form,
+                    binary,
+                });
+            }
+        }
+    }
+    out.into_iter()
+}
+
+/// Whether the raw line holds this digest in hex (to pick, of a file's
+/// digests, the one a line records).
+fn raw_holds(raw: &[u8], digest: &[u8]) -> bool {
+    let hex = hashlab::hex::encode(digest);
+    raw.to_ascii_lowercase()
+        .windows(hex.len())
+        .any(|w| w == hex.as_bytes())
+}
+
+/// A line equal to another but for a missing final terminator or a CR.
+fn same_line(written: &[u8], raw: &[u8]) -> bool {
+    let trim = |l: &[u8]| -> Vec<u8> {
+        let l = l.strip_suffix(b"\n").unwrap_or(l);
+        let l = l.strip_suffix(b"\0").unwrap_or(l);
+        l.strip_suffix(b"\r").unwrap_or(l).to_vec()
+    };
+    trim(written) == trim(raw)
+}
+
+/// coreutils' `-b`: `<hex> *name` instead of `<hex>  name`, line by line.
+fn mark_binary(lines: &mut [u8]) {
+    let mut start = 0;
+    while start < lines.len() {
+        let end = lines[start..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(lines.len(), |p| start + p + 1);
+        if let Some(at) = lines[start..end].windows(2).position(|w| w == b"  ") {
+            lines[start + at + 1] = b'*';
+        }
+        start = end;
+    }
+}
+
+fn read_lines(
+    registry: &Registry,
+    bytes: &[u8],
+    manifest_name: &str,
+    framing: Framing,
+) -> Result<Builder, UpdateError> {
+    let hint = manifest_hint(registry, manifest_name);
+    let end = match framing {
+        Framing::Lines => b'\n',
+        Framing::Nul => b'\0',
+    };
+    let mut lines = LineReader {
+        registry,
+        chosen: None,
+        length: None,
+        hint: hint.algorithm.as_deref(),
+        framing,
+        form: hint.form,
+    };
+    let mut reading = GnuReading::Undecided;
+    let mut b = Builder::default();
+    for (n, raw) in bytes.split_inclusive(|b| *b == end).enumerate() {
+        let place = Place::Line(n as u64 + 1);
+        match lines.read(raw, &mut reading) {
+            Ok(None) => b.items.push(Item::Raw(raw.to_vec())),
+            Ok(Some((entry, algorithm, _))) => {
+                if entry.name.is_empty() || entry.name.contains(&0) {
+                    return Err(fault(place, LineFault::BadName));
+                }
+                let file = b.add(entry.name, &algorithm.name, entry.expected, place)?;
+                b.items.push(Item::Line {
+                    file,
+                    raw: raw.to_vec(),
+                });
+            }
+            Err(Unread::NotAChecksumLine) => return Err(fault(place, LineFault::NotAChecksumLine)),
+            Err(Unread::Unsettled(why)) => return Err(fault(place, LineFault::Unsettled(why))),
+        }
+    }
+    Ok(b)
+}
+
+fn read_json(registry: &Registry, bytes: &[u8]) -> Result<Builder, UpdateError> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_slice(bytes).map_err(|e| UpdateError::Json(e.to_string()))?;
+    let mut b = Builder::default();
+    for (n, value) in values.into_iter().enumerate() {
+        let place = Place::Entry(n as u64 + 1);
+        let row: JsonRow = serde_json::from_value(value.clone())
+            .map_err(|e| fault(place, LineFault::NotAnEntry(e.to_string())))?;
+        let algorithm = registry
+            .algorithm(&row.algorithm)
+            .map_err(|_| fault(place, LineFault::UnknownAlgorithm(row.algorithm.clone())))?;
+        let digest =
+            hashlab::hex::decode(&row.digest).map_err(|_| fault(place, LineFault::NotHex))?;
+        let name = match &row.file_base64 {
+            Some(b64) => name_from_base64(b64).ok_or(fault(place, LineFault::BadName))?,
+            None => row.file.clone().into_bytes(),
+        };
+        if name.is_empty() || name.contains(&0) {
+            return Err(fault(place, LineFault::BadName));
+        }
+        let file = b.add(name, &algorithm.name, digest, place)?;
+        b.files[file].stamp = row.stamp;
+        b.items.push(Item::Json { file, value });
+    }
+    Ok(b)
+}
+
+/// hashdeep's manifest: every column, since an update writes them all.
+fn read_hashdeep(
+    registry: &Registry,
+    bytes: &[u8],
+) -> Result<(Builder, Vec<(String, usize)>), UpdateError> {
+    let bad = |why: &str| UpdateError::HashdeepHeader(why.to_string());
+    let mut b = Builder::default();
+    let mut columns: Vec<(String, usize)> = Vec::new();
+    for (n, raw) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+        let place = Place::Line(n as u64 + 1);
+        let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if n == 1 {
+            let header = line
+                .strip_prefix(b"%%%% ")
+                .ok_or_else(|| bad("no '%%%% size,...' line after the first"))?;
+            let names: Vec<String> = String::from_utf8_lossy(header)
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .collect();
+            if names.len() < 3
+                || names.first().map(String::as_str) != Some("size")
+                || names.last().map(String::as_str) != Some("filename")
+            {
+                return Err(bad("the columns must be size, digests, filename"));
+            }
+            for column in &names[1..names.len() - 1] {
+                let algorithm = registry
+                    .algorithms()
+                    .iter()
+                    .find(|a| a.hashdeep_column.as_deref() == Some(column.as_str()))
+                    .ok_or_else(|| bad(&format!("a column hashlab does not compute: {column}")))?;
+                columns.push((algorithm.name.clone(), algorithm.output.default_len()));
+            }
+        }
+        if n < 2 || line.is_empty() || line.starts_with(b"#") || line.starts_with(b"%") {
+            b.items.push(Item::Raw(raw.to_vec()));
+            continue;
+        }
+        let (body, escaped) = match line.strip_prefix(b"\\") {
+            Some(rest) => (rest, true),
+            None => (line, false),
+        };
+        let digests = columns.len();
+        let fields: Vec<&[u8]> = body.splitn(digests + 2, |b| *b == b',').collect();
+        let not_hashdeep = || fault(place, LineFault::NotHashdeep { digests });
+        if fields.len() != digests + 2 {
+            return Err(not_hashdeep());
+        }
+        let size: u64 = std::str::from_utf8(fields[0])
+            .ok()
+            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(not_hashdeep)?;
+        let raw_name = fields[digests + 1];
+        let name = if escaped {
+            crate::manifest::unescape(raw_name).ok_or(fault(place, LineFault::BadName))?
+        } else {
+            raw_name.to_vec()
+        };
+        if name.is_empty() || name.contains(&0) {
+            return Err(fault(place, LineFault::BadName));
+        }
+        if b.by_name.contains_key(&name) {
+            let first = b.places[b.by_name[&name]];
+            return Err(UpdateError::Duplicate {
+                name: String::from_utf8_lossy(&name).into_owned(),
+                first,
+                again: place,
+            });
+        }
+        let mut file = None;
+        for (i, (algorithm, len)) in columns.iter().enumerate() {
+            let digest = std::str::from_utf8(fields[i + 1])
+                .ok()
+                .and_then(|hex| hashlab::hex::decode(hex).ok())
+                .filter(|d| d.len() == *len)
+                .ok_or(fault(place, LineFault::NotHex))?;
+            file = Some(b.add(name.clone(), algorithm, digest, place)?);
+        }
+        let file = file.expect("hashdeep manifests have a digest column");
+        b.files[file].stamp.size = Some(size);
+        b.items.push(Item::Line {
+            file,
+            raw: raw.to_vec(),
+        });
+    }
+    if columns.is_empty() {
+        return Err(bad("no '%%%% size,...' line after the first"));
+    }
+    Ok((b, columns))
+}
+
+/// One row of `sum --json`, as written and as read back for an update.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JsonRow {
+    /// The name as text (a byte that is not UTF-8 shows as U+FFFD).
+    pub file: String,
+    /// The name's exact bytes, base64, when it is not UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_base64: Option<String>,
+    pub algorithm: String,
+    #[serde(default)]
+    pub backend: String,
+    pub digest: String,
+    #[serde(flatten)]
+    pub stamp: Stamp,
+}
+
+impl JsonRow {
+    pub fn new(name: &[u8], algorithm: &str, backend: &str, digest: &Digest, stamp: Stamp) -> Self {
+        JsonRow {
+            file: String::from_utf8_lossy(name).into_owned(),
+            file_base64: name_base64(name),
+            algorithm: algorithm.to_string(),
+            backend: backend.to_string(),
+            digest: digest.to_hex(),
+            stamp,
+        }
+    }
+}
+
+/// The sidecar of a manifest whose form records no times: `<name>.hashlab-stat`.
+pub fn sidecar_path(manifest: &Path) -> PathBuf {
+    let mut name = manifest.as_os_str().to_owned();
+    name.push(".hashlab-stat");
+    PathBuf::from(name)
+}
+
+/// The sidecar's content: each file's stamp and the digests it had then.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Sidecar {
+    /// The format's version; another is ignored whole.
+    pub hashlab_stat: u32,
+    pub files: Vec<SidecarEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SidecarEntry {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_base64: Option<String>,
+    #[serde(flatten)]
+    pub stamp: Stamp,
+    /// Algorithm → hex digest.
+    pub digests: std::collections::BTreeMap<String, String>,
+}
+
+const SIDECAR_VERSION: u32 = 1;
+
+impl Sidecar {
+    /// Reads a sidecar; `None` when it is damaged or of another version, and
+    /// then every file is read again (nothing is lost but time).
+    pub fn parse(bytes: &[u8]) -> Option<Sidecar> {
+        serde_json::from_slice::<Sidecar>(bytes)
+            .ok()
+            .filter(|s| s.hashlab_stat == SIDECAR_VERSION)
+    }
+
+    /// Puts each entry's stamp on the listed file it describes, where the
+    /// digests it names are the manifest's.
+    pub fn apply(&self, listing: &mut Listing) {
+        let by_name: HashMap<Vec<u8>, usize> = listing
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
+        for entry in &self.files {
+            let name = match &entry.file_base64 {
+                Some(b64) => match name_from_base64(b64) {
+                    Some(n) => n,
+                    None => continue,
+                },
+                None => entry.file.clone().into_bytes(),
+            };
+            let Some(&i) = by_name.get(&name) else {
+                continue;
+            };
+            let listed = &mut listing.files[i];
+            let agrees = !entry.digests.is_empty()
+                && listed.digests.iter().all(|(algorithm, digest)| {
+                    entry.digests.get(algorithm).map(String::as_str)
+                        == Some(hashlab::hex::encode(digest).as_str())
+                });
+            if agrees {
+                let size = listed.stamp.size;
+                listed.stamp = entry.stamp.clone();
+                if size.is_some() && size != entry.stamp.size {
+                    // hashdeep's own size column disagrees: not the same file.
+                    listed.stamp.mtime_ns = None;
+                    listed.stamp.etag = None;
+                }
+            }
+        }
+    }
+}
+
+/// What an update did, names as the manifest writes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct UpdateReport {
+    pub added: Vec<String>,
+    pub changed: Vec<String>,
+    /// Dropped with `prune`: the files are gone.
+    pub removed: Vec<String>,
+    /// Gone, but kept without `prune`.
+    pub missing: Vec<String>,
+    /// Read again (size or times moved) and found with the same digests.
+    pub rehashed: Vec<String>,
+    /// Not read: size and times as recorded.
+    pub unchanged: usize,
+    /// Entries outside the paths given: kept as they were, not read.
+    pub outside: Vec<String>,
+    /// (name, why): kept as they were.
+    pub unreadable: Vec<(String, String)>,
+    /// (name, what it is now): there, but not a file the walk reads (a
+    /// link not followed, an excluded name); kept as they were.
+    pub skipped: Vec<(String, String)>,
+}
+
+impl UpdateReport {
+    pub fn changed_anything(&self) -> bool {
+        !(self.added.is_empty()
+            && self.changed.is_empty()
+            && self.removed.is_empty()
+            && self.rehashed.is_empty())
+    }
+}
+
+/// A file seen now, local or in a store.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    /// As the walk or listing names it.
+    pub name: Vec<u8>,
+    pub stamp: Stamp,
+}
+
+/// What becomes of each listed file and each file seen.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// Indices into the `seen` given to [`Listing::pending`] that must be read.
+    pub to_hash: Vec<usize>,
+    /// The listed file each seen one is (`None`: new).
+    listed_of: Vec<Option<usize>>,
+    seen_names: Vec<Vec<u8>>,
+    seen_stamps: Vec<Stamp>,
+    /// Listed files seen with the recorded stamp.
+    fresh: Vec<bool>,
+    /// Listed files no longer there, and whether to drop them.
+    gone: Vec<bool>,
+    report: UpdateReport,
+}
+
+/// The manifest rewritten, its sidecar (for forms that record no times),
+/// and what changed.
+#[derive(Debug)]
+pub struct Updated {
+    pub manifest: Vec<u8>,
+    pub sidecar: Option<Vec<u8>>,
+    pub report: UpdateReport,
+}
+
+fn shown(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
+}
+
+fn bytes_of(path: &Path) -> Vec<u8> {
+    path.as_os_str().as_encoded_bytes().to_vec()
+}
+
+fn path_of(bytes: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// Where the walk may meet the manifest and what writing it leaves: the
+/// manifest, its sidecar, and the temporary files of a run that was killed
+/// (`.<name>.XXXXXXXX.tmp`), none of which is a file of the tree.
+pub fn own_files(manifest: &Path) -> impl Fn(&Path) -> bool {
+    let sidecar = sidecar_path(manifest);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let keys = [key(manifest, &cwd), key(&sidecar, &cwd)];
+    let dir = keys[0].parent().map(Path::to_path_buf).unwrap_or_default();
+    let temp_prefixes: Vec<OsString> = keys
+        .iter()
+        .filter_map(|k| k.file_name())
+        .map(|n| {
+            let mut p = OsString::from(".");
+            p.push(n);
+            p.push(".");
+            p
+        })
+        .collect();
+    move |path: &Path| {
+        let k = key(path, &cwd);
+        if keys.contains(&k) {
+            return true;
+        }
+        let (Some(parent), Some(name)) = (k.parent(), k.file_name()) else {
+            return false;
+        };
+        let name = name.as_encoded_bytes();
+        parent == dir
+            && name.ends_with(b".tmp")
+            && temp_prefixes
+                .iter()
+                .any(|p| name.starts_with(p.as_encoded_bytes()))
+    }
+}
+
+impl Listing {
+    /// Sorts what is seen now against the listing: new files and files
+    /// whose stamp moved are to be read; listed files not seen, inside
+    /// `roots` (keys of the paths walked, or none for "every listed file"),
+    /// are gone when `exists` says so, and dropped with `prune`.
+    pub fn pending(
+        &self,
+        seen: Vec<Seen>,
+        roots: Option<&[PathBuf]>,
+        cwd: &Path,
+        prune: bool,
+        exists: &dyn Fn(&[u8]) -> Result<bool, String>,
+    ) -> Pending {
+        let key_of = |name: &[u8]| key(&path_of(name), cwd);
+        let by_key: HashMap<PathBuf, usize> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (key_of(&f.name), i))
+            .collect();
+        let mut p = Pending {
+            fresh: vec![false; self.files.len()],
+            gone: vec![false; self.files.len()],
+            ..Pending::default()
+        };
+        let mut seen_listed = vec![false; self.files.len()];
+        let mut seen_keys = HashSet::new();
+        for (i, s) in seen.into_iter().enumerate() {
+            let k = key_of(&s.name);
+            let listed = by_key.get(&k).copied();
+            if !seen_keys.insert(k) {
+                // The same file given twice (`dir dir/a`): read once.
+                p.listed_of.push(None);
+                p.seen_names.push(Vec::new());
+                p.seen_stamps.push(Stamp::default());
+                continue;
+            }
+            match listed {
+                Some(l) => {
+                    seen_listed[l] = true;
+                    if self.files[l].stamp.unchanged(&s.stamp) {
+                        p.fresh[l] = true;
+                    } else {
+                        p.to_hash.push(i);
+                    }
+                }
+                None => p.to_hash.push(i),
+            }
+            p.listed_of.push(listed);
+            p.seen_names.push(s.name);
+            p.seen_stamps.push(s.stamp);
+        }
+        for (l, file) in self.files.iter().enumerate() {
+            if seen_listed[l] {
+                continue;
+            }
+            let name = shown(&file.name);
+            let inside = match roots {
+                // Every listed file was looked for, except objects: no store was asked.
+                None => !is_url_name(&file.name),
+                Some(roots) => {
+                    let k = key_of(&file.name);
+                    roots.iter().any(|r| k.starts_with(r))
+                }
+            };
+            if !inside {
+                p.report.outside.push(name);
+                continue;
+            }
+            match exists(&file.name) {
+                Ok(false) if prune => {
+                    p.gone[l] = true;
+                    p.report.removed.push(name);
+                }
+                Ok(false) => p.report.missing.push(name),
+                Ok(true) => p
+                    .report
+                    .skipped
+                    .push((name, "not a file the walk reads".to_string())),
+                Err(why) => p.report.unreadable.push((name, why)),
+            }
+        }
+        p.report.unchanged = p.fresh.iter().filter(|f| **f).count();
+        p
+    }
+}
+
+impl Pending {
+    /// The outcome of reading one of [`Pending::to_hash`] (by its index among
+    /// the seen), and the manifest rewritten once every outcome is in.
+    pub fn finish(
+        mut self,
+        listing: &Listing,
+        plan: &SumPlan,
+        cwd: &Path,
+        results: Vec<(usize, Result<FileDigests, String>)>,
+    ) -> Result<Updated, UpdateError> {
+        // For each listed file: its new digests (None: keep), dropped or not.
+        let mut replaced: Vec<Option<(FileDigests, Stamp)>> = vec![None; listing.files.len()];
+        let mut added: Vec<(Vec<u8>, FileDigests, Stamp)> = Vec::new();
+        let mut kept_stamps: Vec<Option<Stamp>> = listing
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| self.fresh[i].then(|| f.stamp.clone()))
+            .collect();
+        let column_names: Vec<&str> = plan.columns.iter().map(|c| c.choice.name()).collect();
+        for (i, result) in results {
+            let name = &self.seen_names[i];
+            let digests = match result {
+                Ok(d) => d,
+                Err(why) => {
+                    let label = match self.listed_of[i] {
+                        Some(l) => listing.files[l].name.clone(),
+                        None => listing.label(name, cwd),
+                    };
+                    self.report.unreadable.push((shown(&label), why));
+                    continue;
+                }
+            };
+            let mut stamp = Stamp::of_hashed(&digests);
+            stamp.etag = self.seen_stamps[i].etag.clone();
+            match self.listed_of[i] {
+                Some(l) => {
+                    let file = &listing.files[l];
+                    let same = file.digests.iter().all(|(algorithm, digest)| {
+                        column_names
+                            .iter()
+                            .position(|c| c == algorithm)
+                            .is_some_and(|c| digests.digests[c].as_bytes() == digest.as_slice())
+                    });
+                    if same {
+                        self.report.rehashed.push(shown(&file.name));
+                        kept_stamps[l] = Some(stamp.clone());
+                        if listing.form == Form::Json {
+                            replaced[l] = Some((digests, stamp));
+                        }
+                    } else {
+                        self.report.changed.push(shown(&file.name));
+                        replaced[l] = Some((digests, stamp));
+                    }
+                }
+                None => {
+                    let label = listing.label(name, cwd);
+                    self.report.added.push(shown(&label));
+                    added.push((label, digests, stamp));
+                }
+            }
+        }
+        let render = |name: &[u8], digests: &FileDigests| -> Result<Vec<u8>, UpdateError> {
+            let mut lines = plan
+                .lines(name, name, digests)
+                .map_err(|e| UpdateError::Plan(format!("{}: {e}", shown(name))))?;
+            if listing.style.binary {
+                mark_binary(&mut lines);
+            }
+            Ok(lines)
+        };
+        let rows = |name: &[u8], digests: &FileDigests, stamp: &Stamp| -> Vec<serde_json::Value> {
+            plan.columns
+                .iter()
+                .zip(&digests.digests)
+                .map(|(c, d)| {
+                    let row = JsonRow::new(
+                        name,
+                        c.choice.name(),
+                        c.choice.backend_name(),
+                        d,
+                        stamp.clone(),
+                    );
+                    serde_json::to_value(row).expect("rows are plain data")
+                })
+                .collect()
+        };
+        let mut out = Vec::new();
+        let mut json: Vec<serde_json::Value> = Vec::new();
+        let mut written = vec![false; listing.files.len()];
+        let mut last_ends_line = true;
+        for item in &listing.items {
+            match item {
+                Item::Raw(raw) => {
+                    out.extend_from_slice(raw);
+                    last_ends_line = raw.ends_with(b"\n") || raw.ends_with(b"\0");
+                }
+                Item::Line { file, raw } => {
+                    if self.gone[*file] {
+                        continue;
+                    }
+                    match &replaced[*file] {
+                        None => {
+                            out.extend_from_slice(raw);
+                            last_ends_line = raw.ends_with(b"\n") || raw.ends_with(b"\0");
+                        }
+                        Some((digests, _)) if !written[*file] => {
+                            written[*file] = true;
+                            if !last_ends_line {
+                                out.push(plan.terminator);
+                            }
+                            out.extend_from_slice(&render(&listing.files[*file].name, digests)?);
+                            last_ends_line = true;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                Item::Json { file, value } => {
+                    if self.gone[*file] {
+                        continue;
+                    }
+                    match &replaced[*file] {
+                        None => json.push(value.clone()),
+                        Some((digests, stamp)) if !written[*file] => {
+                            written[*file] = true;
+                            json.extend(rows(&listing.files[*file].name, digests, stamp));
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        for (label, digests, stamp) in &added {
+            if listing.form == Form::Json {
+                json.extend(rows(label, digests, stamp));
+            } else {
+                if !last_ends_line {
+                    out.push(plan.terminator);
+                }
+                out.extend_from_slice(&render(label, digests)?);
+                last_ends_line = true;
+            }
+        }
+        if listing.form == Form::Json {
+            out = serde_json::to_vec_pretty(&json).expect("values serialize");
+            out.push(b'\n');
+        }
+        let sidecar = (listing.form != Form::Json).then(|| {
+            let mut files = Vec::new();
+            let mut entry = |name: &[u8], stamp: &Stamp, digests: Vec<(String, String)>| {
+                files.push(SidecarEntry {
+                    file: shown(name),
+                    file_base64: name_base64(name),
+                    stamp: stamp.clone(),
+                    digests: digests.into_iter().collect(),
+                })
+            };
+            let hex = |digests: &FileDigests| -> Vec<(String, String)> {
+                column_names
+                    .iter()
+                    .zip(&digests.digests)
+                    .map(|(c, d)| (c.to_string(), d.to_hex()))
+                    .collect()
+            };
+            for (l, file) in listing.files.iter().enumerate() {
+                if self.gone[l] {
+                    continue;
+                }
+                match (&replaced[l], &kept_stamps[l]) {
+                    (Some((digests, stamp)), _) => entry(&file.name, stamp, hex(digests)),
+                    (None, Some(stamp)) => entry(
+                        &file.name,
+                        stamp,
+                        file.digests
+                            .iter()
+                            .map(|(a, d)| (a.clone(), hashlab::hex::encode(d)))
+                            .collect(),
+                    ),
+                    (None, None) => {}
+                }
+            }
+            for (label, digests, stamp) in &added {
+                entry(label, stamp, hex(digests));
+            }
+            let mut bytes = serde_json::to_vec(&Sidecar {
+                hashlab_stat: SIDECAR_VERSION,
+                files,
+            })
+            .expect("plain data");
+            bytes.push(b'\n');
+            bytes
+        });
+        Ok(Updated {
+            manifest: out,
+            sidecar,
+            report: self.report,
+        })
+    }
+}
+
+/// What [`update_tree`] needs besides the manifest.
+pub struct TreeUpdate<'a> {
+    /// The manifest's path: it, its sidecar and stale temporary files are
+    /// not files of the tree.
+    pub manifest: &'a Path,
+    /// Paths to walk; empty: the files the manifest lists.
+    pub paths: &'a [PathBuf],
+    pub walk: WalkOptions,
+    pub prune: bool,
+}
+
+/// Updates a listing of local files: walks, stats, reads what is new or
+/// moved on `plan.jobs` threads, and rewrites. `job.cancel` stops it, with
+/// an [`Interrupted`](crate::Interrupted) error and nothing written.
+pub fn update_tree(
+    listing: &Listing,
+    plan: &SumPlan,
+    job: &HashJob,
+    request: &TreeUpdate<'_>,
+) -> Result<Result<Updated, UpdateError>, io::Error> {
+    let cwd = std::env::current_dir()?;
+    let own = own_files(request.manifest);
+    let (inputs, roots) = if request.paths.is_empty() {
+        let listed: Vec<PathBuf> = listing
+            .files
+            .iter()
+            .filter(|f| !is_url_name(&f.name))
+            .map(|f| path_of(&f.name))
+            .collect();
+        (
+            expand(
+                &listed,
+                &WalkOptions {
+                    recursive: false,
+                    ..WalkOptions::default()
+                },
+            ),
+            None,
+        )
+    } else {
+        let roots: Vec<PathBuf> = request.paths.iter().map(|p| key(p, &cwd)).collect();
+        (expand(request.paths, &request.walk), Some(roots))
+    };
+    let mut seen = Vec::new();
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut problems: Vec<(String, String)> = Vec::new();
+    for input in inputs {
+        match input {
+            Input::File(path) if own(&path) => {}
+            Input::File(path) => match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_file() => {
+                    seen.push(Seen {
+                        name: bytes_of(&path),
+                        stamp: Stamp::of(&meta),
+                    });
+                    files.push(path);
+                }
+                // A listed name that is now a directory, a FIFO: not read.
+                Ok(_) => problems.push((shown(&bytes_of(&path)), "not a regular file".to_string())),
+                Err(e) if e.kind() == io::ErrorKind::NotFound && request.paths.is_empty() => {}
+                Err(e) => problems.push((shown(&bytes_of(&path)), crate::io_message(&e))),
+            },
+            Input::Problem(path, e) => {
+                if !(e.kind() == io::ErrorKind::NotFound && request.paths.is_empty()) {
+                    problems.push((shown(&bytes_of(&path)), crate::io_message(&e)))
+                }
+            }
+            Input::Stdin => {}
+        }
+    }
+    let exists = |name: &[u8]| match std::fs::symlink_metadata(path_of(name)) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(crate::io_message(&e)),
+    };
+    let mut pending = listing.pending(seen, roots.as_deref(), &cwd, request.prune, &exists);
+    // A listed name that cannot be walked is unreadable once, not also skipped.
+    pending
+        .report
+        .skipped
+        .retain(|(n, _)| !problems.iter().any(|(p, _)| p == n));
+    pending
+        .report
+        .unreadable
+        .retain(|(n, _)| !problems.iter().any(|(p, _)| p == n));
+    pending.report.unreadable.extend(problems);
+    let order = pending.to_hash.clone();
+    let inputs: Vec<Input> = order
+        .iter()
+        .map(|&i| Input::File(files[i].clone()))
+        .collect();
+    let mut results = Vec::with_capacity(inputs.len());
+    let make = || plan.fanout();
+    hash_inputs(&inputs, &make, plan.jobs, job, &mut |n, result| {
+        match result {
+            Err(e) if crate::is_interrupted(&e) => return Err(e),
+            Ok(d) => results.push((order[n], Ok(d))),
+            Err(e) => results.push((order[n], Err(crate::io_message(&e)))),
+        }
+        Ok(())
+    })?;
+    Ok(pending.finish(listing, plan, &cwd, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hashlab::HashParams;
+
+    const SHA256_ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+    fn read(bytes: &[u8], name: &str) -> Result<Listing, UpdateError> {
+        Listing::read(&Registry::default(), bytes, name, Framing::Lines)
+    }
+
+    fn style_of(bytes: &[u8], name: &str) -> Result<Style, UpdateError> {
+        let registry = Registry::default();
+        let mut listing = read(bytes, name)?;
+        let base = SumRequest {
+            algorithms: Vec::new(),
+            backend: None,
+            params: HashParams::default(),
+            tagged: false,
+            zero_terminated: false,
+            git_blob: false,
+            hashdeep: false,
+            jobs: None,
+            allow_mmap: true,
+            digest_form: DigestForm::Hex,
+            no_names: false,
+            cksum_lines: false,
+            sfv: false,
+        };
+        listing.sum_request(&registry, &base)?;
+        Ok(listing.style)
+    }
+
+    #[test]
+    fn the_first_line_tells_the_style_to_write() {
+        let gnu = format!("{SHA256_ABC}  a\n");
+        assert_eq!(style_of(gnu.as_bytes(), "m").unwrap(), Style::default());
+        let binary = format!("{SHA256_ABC} *a\n");
+        assert!(style_of(binary.as_bytes(), "m").unwrap().binary);
+        let tagged = format!("SHA256 (a) = {SHA256_ABC}\n");
+        assert!(style_of(tagged.as_bytes(), "m").unwrap().tagged);
+        let sfv = "; made by hand\na 352441C2\n";
+        assert!(style_of(sfv.as_bytes(), "m.sfv").unwrap().sfv);
+        let openssl = format!("SHA2-256(a)= {SHA256_ABC}\n");
+        assert!(matches!(
+            style_of(openssl.as_bytes(), "m"),
+            Err(UpdateError::UnwritableForm { .. })
+        ));
+    }
+
+    #[test]
+    fn what_cannot_be_rewritten_is_refused_whole() {
+        let dup = format!("{SHA256_ABC}  a\n{SHA256_ABC}  b\n{SHA256_ABC}  a\n");
+        assert_eq!(
+            read(dup.as_bytes(), "m").unwrap_err().to_string(),
+            "line 3: 'a' is listed again (first at line 1); remove one entry first"
+        );
+        let bad = format!("{SHA256_ABC}  a\nnot a line\n");
+        assert!(read(bad.as_bytes(), "m")
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 2: improperly formatted"));
+        assert_eq!(read(b"", "m").unwrap_err(), UpdateError::Empty);
+        let listing = read(format!("{SHA256_ABC}  a\n").as_bytes(), "m").unwrap();
+        assert!(listing.require_algorithms(&["sha256".into()]).is_ok());
+        assert!(listing
+            .require_algorithms(&["md5".into()])
+            .unwrap_err()
+            .to_string()
+            .contains("holds sha256, not md5"));
+    }
+
+    #[test]
+    fn stamps_prove_nothing_without_a_size_and_a_time() {
+        let recorded = Stamp {
+            size: Some(3),
+            mtime_ns: Some(5),
+            ..Stamp::default()
+        };
+        let now = Stamp {
+            size: Some(3),
+            mtime_ns: Some(5),
+            inode: Some(9),
+            ctime_ns: Some(1),
+            etag: None,
+        };
+        assert!(recorded.unchanged(&now));
+        assert!(!Stamp::default().unchanged(&now));
+        assert!(!Stamp {
+            inode: Some(8),
+            ..recorded.clone()
+        }
+        .unchanged(&now));
+        let object = |etag: &str| Stamp {
+            size: Some(3),
+            etag: Some(etag.into()),
+            ..Stamp::default()
+        };
+        assert!(object("a").unchanged(&object("a")));
+        assert!(!object("a").unchanged(&object("b")));
+    }
+
+    #[test]
+    fn a_sidecar_counts_only_for_the_digests_it_names() {
+        let mut listing = read(format!("{SHA256_ABC}  a\n").as_bytes(), "m").unwrap();
+        let stamp = Stamp {
+            size: Some(3),
+            mtime_ns: Some(7),
+            ..Stamp::default()
+        };
+        let entry = |digest: &str| SidecarEntry {
+            file: "a".into(),
+            file_base64: None,
+            stamp: stamp.clone(),
+            digests: [("sha256".to_string(), digest.to_string())].into(),
+        };
+        Sidecar {
+            hashlab_stat: SIDECAR_VERSION,
+            files: vec![entry(&"00".repeat(32))],
+        }
+        .apply(&mut listing);
+        assert_eq!(listing.files[0].stamp, Stamp::default());
+        Sidecar {
+            hashlab_stat: SIDECAR_VERSION,
+            files: vec![entry(SHA256_ABC)],
+        }
+        .apply(&mut listing);
+        assert_eq!(listing.files[0].stamp, stamp);
+        assert!(Sidecar::parse(b"{\"hashlab_stat\":2,\"files\":[]}").is_none());
+        assert!(Sidecar::parse(b"garbage").is_none());
+    }
+
+    #[test]
+    fn binary_markers_go_on_gnu_lines_only() {
+        let mut lines = b"ab  x  y\n\\cd  z\n".to_vec();
+        mark_binary(&mut lines);
+        assert_eq!(lines, b"ab *x  y\n\\cd *z\n");
+    }
+
+    #[test]
+    fn new_names_follow_the_manifest() {
+        let cwd = Path::new("/w");
+        let plain = read(format!("{SHA256_ABC}  a\n").as_bytes(), "m").unwrap();
+        assert_eq!(plain.label(b"./d/b", cwd), b"d/b");
+        assert_eq!(plain.label(b"d/b", cwd), b"d/b");
+        let dotted = read(format!("{SHA256_ABC}  ./a\n").as_bytes(), "m").unwrap();
+        assert_eq!(dotted.label(b"./d/b", cwd), b"./d/b");
+        let absolute = read(format!("{SHA256_ABC}  /w/a\n").as_bytes(), "m").unwrap();
+        assert_eq!(absolute.label(b"./d/../b", cwd), b"/w/b");
+    }
+}
