@@ -508,6 +508,14 @@ pub struct AuditArgs {
     /// status-change time, to a same-size rewrite whose mtime was put back.
     #[arg(long)]
     pub changed_only: bool,
+    /// After reporting, rewrite the manifest to describe the tree as it
+    /// now is (the re-baseline), atomically, in its own form, algorithms,
+    /// line style and order: changed files get their new digests, new and
+    /// moved files are added, gone ones dropped. The files the audit read
+    /// are not read again. The exit status is still the audit's. Local
+    /// directories only.
+    #[arg(long)]
+    pub update: bool,
     /// `audit DIR URL` only: read every object and compare the hash of its
     /// bytes (-a, default sha256) with the file's, instead of the store's
     /// recorded checksums. Only this shows the stored bytes are intact: bitrot

@@ -475,3 +475,144 @@ fn bad_input_is_refused_in_one_line() {
     );
     assert!(!now.contains("  d/b\n"));
 }
+
+/// `audit --update` reports first, exits as the audit does, and leaves a
+/// manifest the next audit passes: changed files with their new digests
+/// (even one whose size and time were set back, which only the audit's
+/// read shows), moved and new files added, gone ones dropped.
+#[test]
+fn audit_update_rebaselines_what_the_audit_found() {
+    let tree = Scratch::with_files(
+        "update-audit",
+        &[
+            ("d/a", b"alpha"),
+            ("d/b", b"beta"),
+            ("d/c", b"gamma"),
+            ("d/e", b"delta"),
+        ],
+    );
+    let dir = tree.path();
+    assert!(
+        hashlab_in(dir, &["sum", "-r", "d", "--json", "-o", "m.json"])
+            .status
+            .success()
+    );
+    // A manifest that records sizes and times but no inode or ctime, as one
+    // made elsewhere (copied with its tree) does.
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("m.json")).unwrap()).unwrap();
+    let rows: Vec<serde_json::Value> = rows
+        .into_iter()
+        .map(|mut r| {
+            r.as_object_mut().unwrap().remove("inode");
+            r.as_object_mut().unwrap().remove("ctime_ns");
+            r
+        })
+        .collect();
+    std::fs::write(
+        dir.join("m.json"),
+        serde_json::to_vec_pretty(&rows).unwrap(),
+    )
+    .unwrap();
+    // d/a rots: same size, its time set back.
+    let when = std::fs::metadata(dir.join("d/a"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::fs::write(dir.join("d/a"), b"ALPHA").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("d/a"))
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+    std::fs::write(dir.join("d/b"), b"beta, longer").unwrap();
+    std::fs::rename(dir.join("d/c"), dir.join("d/c-moved")).unwrap();
+    std::fs::remove_file(dir.join("d/e")).unwrap();
+    std::fs::write(dir.join("d/new"), b"new").unwrap();
+
+    let plain = hashlab_in(dir, &["audit", "m.json", "d"]);
+    assert_eq!(plain.status.code(), Some(1));
+    let out = hashlab_in(dir, &["audit", "--update", "m.json", "d"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, plain.stdout, "the report is the audit's");
+    let err = text(&out.stderr);
+    for line in [
+        "changed: d/a\n",
+        "changed: d/b\n",
+        "added: d/c-moved\n",
+        "added: d/new\n",
+        "removed: d/c\n",
+        "removed: d/e\n",
+    ] {
+        assert!(err.contains(line), "{line}: {err}");
+    }
+    let again = hashlab_in(dir, &["audit", "m.json", "d"]);
+    assert!(again.status.success(), "{}", text(&again.stdout));
+    // Without the audit's read, an update trusts the time set back: only
+    // a full read finds such a change.
+    std::fs::write(dir.join("d/a"), b"alpha").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("d/a"))
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("m.json")).unwrap()).unwrap();
+    let stripped: Vec<serde_json::Value> = rows
+        .into_iter()
+        .map(|mut r| {
+            r.as_object_mut().unwrap().remove("inode");
+            r.as_object_mut().unwrap().remove("ctime_ns");
+            r
+        })
+        .collect();
+    std::fs::write(
+        dir.join("m.json"),
+        serde_json::to_vec_pretty(&stripped).unwrap(),
+    )
+    .unwrap();
+    let update = hashlab_in(dir, &["sum", "--update", "m.json", "-r", "d"]);
+    assert!(update.status.success());
+    assert!(
+        !text(&update.stderr).contains("changed: d/a"),
+        "{}",
+        text(&update.stderr)
+    );
+    assert_eq!(
+        hashlab_in(dir, &["audit", "m.json", "d"]).status.code(),
+        Some(1)
+    );
+
+    // hashdeep's form, re-baselined, passes hashdeep's own audit.
+    assert!(hashlab_in(
+        dir,
+        &[
+            "sum",
+            "-r",
+            "d",
+            "--format",
+            "hashdeep",
+            "-a",
+            "md5,sha256",
+            "-o",
+            "m.hd"
+        ]
+    )
+    .status
+    .success());
+    std::fs::write(dir.join("d/b"), b"beta again").unwrap();
+    std::fs::write(dir.join("d/more"), b"more").unwrap();
+    let out = hashlab_in(dir, &["audit", "--update", "m.hd", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(hashlab_in(dir, &["audit", "m.hd", "d"]).status.success());
+    if let Some(hashdeep) = peer("hashdeep") {
+        let audited = run(
+            hashdeep,
+            dir,
+            &["-r", "-a", "-k", "m.hd", "-c", "md5,sha256", "d"],
+        );
+        assert!(audited.status.success(), "{}", text(&audited.stdout));
+    }
+}

@@ -37,6 +37,26 @@ pub struct AuditReport {
     /// status-change time are as recorded (as far as the manifest records
     /// them), so they were not re-hashed (bitrot changes none of them).
     pub assumed: Vec<String>,
+    /// With [`AuditScope::keep_digests`]: every file read, as the walk or
+    /// listing names it, with its digests by [`AuditReport::columns`], so
+    /// that a re-baseline need not read them again.
+    #[serde(skip)]
+    pub hashed: Vec<(String, FileDigests)>,
+    /// (algorithm, digest length) of each digest in `hashed`.
+    #[serde(skip)]
+    pub columns: Vec<(String, usize)>,
+}
+
+/// What an audit leaves out, and what it keeps, besides its findings.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AuditScope<'a> {
+    /// The manifest itself, when it lies in the tree: not called new.
+    pub skip: Option<&'a Path>,
+    /// A file whose size and times are as recorded is not re-hashed but
+    /// listed as assumed intact.
+    pub changed_only: bool,
+    /// Keep every file's digests in [`AuditReport::hashed`].
+    pub keep_digests: bool,
 }
 
 impl AuditReport {
@@ -162,7 +182,12 @@ pub fn audit(
     skip: Option<&Path>,
     changed_only: bool,
 ) -> Result<AuditReport, AuditError> {
-    audit_with(registry, recorded, tree, jobs, skip, changed_only, None)
+    let scope = AuditScope {
+        skip,
+        changed_only,
+        keep_digests: false,
+    };
+    audit_with(registry, recorded, tree, jobs, scope, None)
 }
 
 /// What hashes the inputs the file system does not hold (object-store URLs)
@@ -235,6 +260,7 @@ struct Tally<'a> {
     /// Keys of inputs that could not be read (directories among them).
     unreadable_keys: HashMap<PathBuf, String>,
     fresh: Vec<Fresh>,
+    keep_digests: bool,
     report: AuditReport,
 }
 
@@ -254,6 +280,9 @@ impl Tally<'_> {
                 return;
             }
         };
+        if self.keep_digests {
+            self.report.hashed.push((shown.clone(), digests.clone()));
+        }
         match group {
             Some(first) => {
                 let intact = self.groups.members(first).all(|i| {
@@ -336,10 +365,14 @@ pub fn audit_with(
     recorded: &[Recorded],
     tree: &[Input],
     jobs: usize,
-    skip: Option<&Path>,
-    changed_only: bool,
+    scope: AuditScope<'_>,
     remote: Option<RemoteHash<'_>>,
 ) -> Result<AuditReport, AuditError> {
+    let AuditScope {
+        skip,
+        changed_only,
+        keep_digests,
+    } = scope;
     let cwd = std::env::current_dir().map_err(AuditError::CurrentDir)?;
     let algorithms = pairs(recorded);
     if algorithms.len() > MAX_ALGORITHMS {
@@ -407,8 +440,12 @@ pub fn audit_with(
         seen: vec![false; recorded.len()],
         unreadable_keys: HashMap::new(),
         fresh: Vec::new(),
+        keep_digests,
         report: AuditReport::default(),
     };
+    if keep_digests {
+        tally.report.columns = algorithms.clone();
+    }
 
     let skip = skip.map(|s| key(s, &cwd));
     let mut to_hash: Vec<Input> = Vec::with_capacity(tree.len());

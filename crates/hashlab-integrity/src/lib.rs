@@ -23,7 +23,8 @@ pub mod update;
 pub mod walk;
 
 pub use audit::{
-    audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, RemoteHash,
+    audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
+    RemoteHash,
 };
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
@@ -51,7 +52,7 @@ pub use recorded::{
 };
 pub use stdin::StandardInput;
 pub use update::{
-    sidecar_path, update_tree, JsonRow, Listing, Sidecar, Stamp, TreeUpdate, UpdateError,
+    sidecar_path, update_tree, JsonRow, Known, Listing, Sidecar, Stamp, TreeUpdate, UpdateError,
     UpdateReport, Updated,
 };
 pub use walk::{

@@ -712,70 +712,131 @@ pub fn sidecar_path(manifest: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The sidecar's content: each file's stamp and the digests it had then.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// The sidecar: each file's stamp when it was hashed, and a check that ties
+/// it to the digest the manifest then had. Text, one line a file
+/// (`size mtime inode ctime etag check name`, tab-separated, `-` for none,
+/// the name last and escaped as GNU lines escape it): a manifest of
+/// millions of files has a sidecar read and written in a fraction of the
+/// time hashing them takes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sidecar {
-    /// The format's version; another is ignored whole.
-    pub hashlab_stat: u32,
     pub files: Vec<SidecarEntry>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SidecarEntry {
-    pub file: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_base64: Option<String>,
-    #[serde(flatten)]
+    pub name: Vec<u8>,
     pub stamp: Stamp,
-    /// Algorithm → hex digest.
-    pub digests: std::collections::BTreeMap<String, String>,
+    /// The first 8 bytes of the file's digest by the manifest's first algorithm.
+    pub check: [u8; 8],
 }
 
-const SIDECAR_VERSION: u32 = 1;
+const SIDECAR_HEADER: &[u8] = b"hashlab-stat 1\n";
+
+/// The bytes a sidecar entry checks: the start of the digest by `algorithm`.
+fn check_of(digest: &[u8]) -> Option<[u8; 8]> {
+    digest.get(..8).and_then(|d| d.try_into().ok())
+}
 
 impl Sidecar {
     /// Reads a sidecar; `None` when it is damaged or of another version, and
     /// then every file is read again (nothing is lost but time).
     pub fn parse(bytes: &[u8]) -> Option<Sidecar> {
-        serde_json::from_slice::<Sidecar>(bytes)
-            .ok()
-            .filter(|s| s.hashlab_stat == SIDECAR_VERSION)
+        let body = bytes.strip_prefix(SIDECAR_HEADER)?;
+        let mut files = Vec::new();
+        for line in body.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let mut fields = line.splitn(7, |b| *b == b'\t');
+            let mut number = || -> Option<Option<u64>> {
+                match fields.next()? {
+                    b"-" => Some(None),
+                    digits => Some(Some(std::str::from_utf8(digits).ok()?.parse().ok()?)),
+                }
+            };
+            let (size, mtime_ns, inode, ctime_ns) = (number()?, number()?, number()?, number()?);
+            let etag = match fields.next()? {
+                b"-" => None,
+                tag => Some(String::from_utf8(tag.to_vec()).ok()?),
+            };
+            let check: [u8; 8] = hashlab::hex::decode(std::str::from_utf8(fields.next()?).ok()?)
+                .ok()?
+                .try_into()
+                .ok()?;
+            let name = fields.next()?;
+            let name = match name.strip_prefix(b"\\") {
+                Some(escaped) => crate::manifest::unescape(escaped)?,
+                None => name.to_vec(),
+            };
+            files.push(SidecarEntry {
+                name,
+                stamp: Stamp {
+                    size,
+                    mtime_ns,
+                    inode,
+                    ctime_ns,
+                    etag,
+                },
+                check,
+            });
+        }
+        Some(Sidecar { files })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use std::io::Write;
+        let mut out = SIDECAR_HEADER.to_vec();
+        let number = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+        for e in &self.files {
+            let etag = e
+                .stamp
+                .etag
+                .as_deref()
+                .filter(|t| !t.is_empty() && !t.contains(['\t', '\n', '\r']))
+                .unwrap_or("-");
+            let _ = write!(
+                out,
+                "{}\t{}\t{}\t{}\t{etag}\t{}\t",
+                number(e.stamp.size),
+                number(e.stamp.mtime_ns),
+                number(e.stamp.inode),
+                number(e.stamp.ctime_ns),
+                hashlab::hex::encode(&e.check)
+            );
+            let (name, escaped) = crate::lines::escape_name(&e.name);
+            if escaped {
+                out.push(b'\\');
+            }
+            out.extend_from_slice(&name);
+            out.push(b'\n');
+        }
+        out
     }
 
     /// Puts each entry's stamp on the listed file it describes, where the
-    /// digests it names are the manifest's.
+    /// check still matches the manifest's digest.
     pub fn apply(&self, listing: &mut Listing) {
-        let by_name: HashMap<Vec<u8>, usize> = listing
+        let Some((first, _)) = listing.columns.first().cloned() else {
+            return;
+        };
+        let by_name: HashMap<&[u8], usize> = self
             .files
             .iter()
             .enumerate()
-            .map(|(i, f)| (f.name.clone(), i))
+            .map(|(i, e)| (e.name.as_slice(), i))
             .collect();
-        for entry in &self.files {
-            let name = match &entry.file_base64 {
-                Some(b64) => match name_from_base64(b64) {
-                    Some(n) => n,
-                    None => continue,
-                },
-                None => entry.file.clone().into_bytes(),
-            };
-            let Some(&i) = by_name.get(&name) else {
+        for listed in &mut listing.files {
+            let Some(entry) = by_name.get(listed.name.as_slice()).map(|&i| &self.files[i]) else {
                 continue;
             };
-            let listed = &mut listing.files[i];
-            let agrees = !entry.digests.is_empty()
-                && listed.digests.iter().all(|(algorithm, digest)| {
-                    entry.digests.get(algorithm).map(String::as_str)
-                        == Some(hashlab::hex::encode(digest).as_str())
-                });
-            if agrees {
-                let size = listed.stamp.size;
-                listed.stamp = entry.stamp.clone();
-                if size.is_some() && size != entry.stamp.size {
-                    // hashdeep's own size column disagrees: not the same file.
-                    listed.stamp.mtime_ns = None;
-                    listed.stamp.etag = None;
-                }
+            let digest = listed.digests.iter().find(|(a, _)| *a == first);
+            if digest.and_then(|(_, d)| check_of(d)) != Some(entry.check) {
+                continue;
+            }
+            let size = listed.stamp.size;
+            listed.stamp = entry.stamp.clone();
+            if size.is_some() && size != entry.stamp.size {
+                // hashdeep's own size column disagrees: not the same file.
+                listed.stamp.mtime_ns = None;
+                listed.stamp.etag = None;
             }
         }
     }
@@ -883,20 +944,24 @@ pub fn own_files(manifest: &Path) -> impl Fn(&Path) -> bool {
             p
         })
         .collect();
+    let names: Vec<OsString> = keys
+        .iter()
+        .filter_map(|k| k.file_name().map(|n| n.to_owned()))
+        .collect();
     move |path: &Path| {
-        let k = key(path, &cwd);
-        if keys.contains(&k) {
-            return true;
-        }
-        let (Some(parent), Some(name)) = (k.parent(), k.file_name()) else {
+        let Some(name) = path.file_name() else {
             return false;
         };
-        let name = name.as_encoded_bytes();
-        parent == dir
-            && name.ends_with(b".tmp")
+        let temp = name.as_encoded_bytes().ends_with(b".tmp")
             && temp_prefixes
                 .iter()
-                .any(|p| name.starts_with(p.as_encoded_bytes()))
+                .any(|p| name.as_encoded_bytes().starts_with(p.as_encoded_bytes()));
+        // Most files of a tree are told apart by their last component alone.
+        if !temp && !names.iter().any(|n| n == name) {
+            return false;
+        }
+        let k = key(path, &cwd);
+        keys.contains(&k) || (temp && k.parent() == Some(dir.as_path()))
     }
 }
 
@@ -914,23 +979,45 @@ impl Listing {
         exists: &dyn Fn(&[u8]) -> Result<bool, String>,
     ) -> Pending {
         let key_of = |name: &[u8]| key(&path_of(name), cwd);
-        let by_key: HashMap<PathBuf, usize> = self
+        // Names are compared as spelled first, and as absolute paths
+        // (`./a`, `a`, `/cwd/a`) only when that fails: building the
+        // second index costs more than the stats of a large tree.
+        let by_name: HashMap<&[u8], usize> = self
             .files
             .iter()
             .enumerate()
-            .map(|(i, f)| (key_of(&f.name), i))
+            .map(|(i, f)| (f.name.as_slice(), i))
             .collect();
+        let mut by_key: Option<HashMap<PathBuf, usize>> = None;
+        let mut find = |name: &[u8]| -> Option<usize> {
+            if let Some(&i) = by_name.get(name) {
+                return Some(i);
+            }
+            by_key
+                .get_or_insert_with(|| {
+                    self.files
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| (key_of(&f.name), i))
+                        .collect()
+                })
+                .get(&key_of(name))
+                .copied()
+        };
         let mut p = Pending {
             fresh: vec![false; self.files.len()],
             gone: vec![false; self.files.len()],
             ..Pending::default()
         };
         let mut seen_listed = vec![false; self.files.len()];
-        let mut seen_keys = HashSet::new();
+        let mut new_keys = HashSet::new();
         for (i, s) in seen.into_iter().enumerate() {
-            let k = key_of(&s.name);
-            let listed = by_key.get(&k).copied();
-            if !seen_keys.insert(k) {
+            let listed = find(&s.name);
+            let again = match listed {
+                Some(l) => seen_listed[l],
+                None => !new_keys.insert(key_of(&s.name)),
+            };
+            if again {
                 // The same file given twice (`dir dir/a`): read once.
                 p.listed_of.push(None);
                 p.seen_names.push(Vec::new());
@@ -1135,49 +1222,42 @@ impl Pending {
             out.push(b'\n');
         }
         let sidecar = (listing.form != Form::Json).then(|| {
-            let mut files = Vec::new();
-            let mut entry = |name: &[u8], stamp: &Stamp, digests: Vec<(String, String)>| {
-                files.push(SidecarEntry {
-                    file: shown(name),
-                    file_base64: name_base64(name),
-                    stamp: stamp.clone(),
-                    digests: digests.into_iter().collect(),
-                })
+            let first = listing.columns.first().map(|(a, _)| a.as_str());
+            let first_column = column_names.iter().position(|c| Some(*c) == first);
+            let fresh_check = |digests: &FileDigests| {
+                first_column.and_then(|c| check_of(digests.digests[c].as_bytes()))
             };
-            let hex = |digests: &FileDigests| -> Vec<(String, String)> {
-                column_names
-                    .iter()
-                    .zip(&digests.digests)
-                    .map(|(c, d)| (c.to_string(), d.to_hex()))
-                    .collect()
+            let mut files = Vec::new();
+            let mut entry = |name: &[u8], stamp: &Stamp, check: Option<[u8; 8]>| {
+                if let Some(check) = check {
+                    files.push(SidecarEntry {
+                        name: name.to_vec(),
+                        stamp: stamp.clone(),
+                        check,
+                    });
+                }
             };
             for (l, file) in listing.files.iter().enumerate() {
                 if self.gone[l] {
                     continue;
                 }
                 match (&replaced[l], &kept_stamps[l]) {
-                    (Some((digests, stamp)), _) => entry(&file.name, stamp, hex(digests)),
-                    (None, Some(stamp)) => entry(
-                        &file.name,
-                        stamp,
-                        file.digests
+                    (Some((digests, stamp)), _) => entry(&file.name, stamp, fresh_check(digests)),
+                    (None, Some(stamp)) => {
+                        let check = file
+                            .digests
                             .iter()
-                            .map(|(a, d)| (a.clone(), hashlab::hex::encode(d)))
-                            .collect(),
-                    ),
+                            .find(|(a, _)| Some(a.as_str()) == first)
+                            .and_then(|(_, d)| check_of(d));
+                        entry(&file.name, stamp, check)
+                    }
                     (None, None) => {}
                 }
             }
             for (label, digests, stamp) in &added {
-                entry(label, stamp, hex(digests));
+                entry(label, stamp, fresh_check(digests));
             }
-            let mut bytes = serde_json::to_vec(&Sidecar {
-                hashlab_stat: SIDECAR_VERSION,
-                files,
-            })
-            .expect("plain data");
-            bytes.push(b'\n');
-            bytes
+            Sidecar { files }.to_bytes()
         });
         Ok(Updated {
             manifest: out,
@@ -1196,6 +1276,49 @@ pub struct TreeUpdate<'a> {
     pub paths: &'a [PathBuf],
     pub walk: WalkOptions,
     pub prune: bool,
+    /// Files an audit has just read: reused where the file's stamp is still
+    /// the one it had then, instead of reading it again.
+    pub known: Option<Known<'a>>,
+}
+
+/// Digests read by someone else (an audit), by the name the walk gave.
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    /// (algorithm, length) of each digest of a file, in order.
+    pub columns: &'a [(String, usize)],
+    pub files: &'a [(String, FileDigests)],
+}
+
+/// The metadata of every file input, on `jobs` threads: a tree of small
+/// files costs a stat each, which is most of an update's time.
+fn stat_all(inputs: &[Input], jobs: usize) -> Vec<Option<io::Result<std::fs::Metadata>>> {
+    let stat = |input: &Input| match input {
+        Input::File(path) => Some(std::fs::metadata(path)),
+        _ => None,
+    };
+    let jobs = jobs.clamp(1, 64);
+    if jobs == 1 || inputs.len() < 1024 {
+        return inputs.iter().map(stat).collect();
+    }
+    let chunk = inputs.len().div_ceil(jobs);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = inputs
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(stat).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("a stat does not panic"))
+            .collect()
+    })
+}
+
+/// (algorithm, digest length) of each column of a plan.
+fn plan_columns(plan: &SumPlan) -> Vec<(String, usize)> {
+    plan.columns
+        .iter()
+        .map(|c| (c.choice.name().to_string(), c.choice.output_len()))
+        .collect()
 }
 
 /// Updates a listing of local files: walks, stats, reads what is new or
@@ -1230,13 +1353,14 @@ pub fn update_tree(
         let roots: Vec<PathBuf> = request.paths.iter().map(|p| key(p, &cwd)).collect();
         (expand(request.paths, &request.walk), Some(roots))
     };
+    let stats = stat_all(&inputs, plan.jobs);
     let mut seen = Vec::new();
     let mut files: Vec<PathBuf> = Vec::new();
     let mut problems: Vec<(String, String)> = Vec::new();
-    for input in inputs {
+    for (input, stat) in inputs.into_iter().zip(stats) {
         match input {
             Input::File(path) if own(&path) => {}
-            Input::File(path) => match std::fs::metadata(&path) {
+            Input::File(path) => match stat.expect("every file is stat'ed") {
                 Ok(meta) if meta.is_file() => {
                     seen.push(Seen {
                         name: bytes_of(&path),
@@ -1273,12 +1397,54 @@ pub fn update_tree(
         .unreadable
         .retain(|(n, _)| !problems.iter().any(|(p, _)| p == n));
     pending.report.unreadable.extend(problems);
-    let order = pending.to_hash.clone();
+    let mut results = Vec::with_capacity(pending.to_hash.len());
+    let mut order = Vec::with_capacity(pending.to_hash.len());
+    let reusable: HashMap<PathBuf, &FileDigests> = match &request.known {
+        Some(known) if plan_columns(plan) == known.columns => known
+            .files
+            .iter()
+            .map(|(name, d)| (key(Path::new(name), &cwd), d))
+            .collect(),
+        _ => HashMap::new(),
+    };
+    let known_now = |i: usize| {
+        if reusable.is_empty() {
+            return None;
+        }
+        reusable
+            .get(&key(&files[i], &cwd))
+            .filter(|d| Stamp::of_hashed(d).unchanged(&pending.seen_stamps[i]))
+    };
+    for &i in &pending.to_hash {
+        match known_now(i) {
+            Some(d) => results.push((i, Ok((*d).clone()))),
+            None => order.push(i),
+        }
+    }
+    // A file the audit found changed under an unchanged stamp (bitrot, a
+    // time set back): its new digests, though its stamp says nothing moved.
+    let columns = plan_columns(plan);
+    for i in (0..files.len()).filter(|_| !reusable.is_empty()) {
+        let Some(l) = pending.listed_of[i].filter(|&l| pending.fresh[l]) else {
+            continue;
+        };
+        let Some(d) = known_now(i) else { continue };
+        let differs = listing.files[l].digests.iter().any(|(algorithm, digest)| {
+            columns
+                .iter()
+                .position(|(a, _)| a == algorithm)
+                .is_some_and(|c| d.digests[c].as_bytes() != digest.as_slice())
+        });
+        if differs {
+            pending.fresh[l] = false;
+            pending.report.unchanged -= 1;
+            results.push((i, Ok((*d).clone())));
+        }
+    }
     let inputs: Vec<Input> = order
         .iter()
         .map(|&i| Input::File(files[i].clone()))
         .collect();
-    let mut results = Vec::with_capacity(inputs.len());
     let make = || plan.fanout();
     hash_inputs(&inputs, &make, plan.jobs, job, &mut |n, result| {
         match result {
@@ -1399,28 +1565,35 @@ mod tests {
         let stamp = Stamp {
             size: Some(3),
             mtime_ns: Some(7),
+            etag: Some("e t".into()),
             ..Stamp::default()
         };
-        let entry = |digest: &str| SidecarEntry {
-            file: "a".into(),
-            file_base64: None,
+        let entry = |check: [u8; 8]| SidecarEntry {
+            name: b"a".to_vec(),
             stamp: stamp.clone(),
-            digests: [("sha256".to_string(), digest.to_string())].into(),
+            check,
         };
         Sidecar {
-            hashlab_stat: SIDECAR_VERSION,
-            files: vec![entry(&"00".repeat(32))],
+            files: vec![entry([0; 8])],
         }
         .apply(&mut listing);
         assert_eq!(listing.files[0].stamp, Stamp::default());
-        Sidecar {
-            hashlab_stat: SIDECAR_VERSION,
-            files: vec![entry(SHA256_ABC)],
-        }
-        .apply(&mut listing);
+        let abc = hashlab::hex::decode(SHA256_ABC).unwrap();
+        let right = Sidecar {
+            files: vec![entry(abc[..8].try_into().unwrap())],
+        };
+        right.apply(&mut listing);
         assert_eq!(listing.files[0].stamp, stamp);
-        assert!(Sidecar::parse(b"{\"hashlab_stat\":2,\"files\":[]}").is_none());
+        assert!(Sidecar::parse(b"hashlab-stat 2\n").is_none());
         assert!(Sidecar::parse(b"garbage").is_none());
+        // Names with newlines, tabs and backslashes come back as they were.
+        let odd = Sidecar {
+            files: vec![SidecarEntry {
+                name: b"new\nline\ttab\\".to_vec(),
+                ..right.files[0].clone()
+            }],
+        };
+        assert_eq!(Sidecar::parse(&odd.to_bytes()), Some(odd));
     }
 
     #[test]

@@ -842,6 +842,8 @@ pub struct AuditOptions<'a> {
     pub changed_only: bool,
     /// Judge each object's ETag against the MD5 of its content.
     pub verify_etag: bool,
+    /// Keep every file's digests in the report (for a re-baseline).
+    pub keep_digests: bool,
 }
 
 /// What [`audit`] found.
@@ -896,8 +898,11 @@ pub fn audit(
         recorded,
         tree,
         options.jobs.max(1),
-        options.skip,
-        options.changed_only,
+        hashlab_integrity::AuditScope {
+            skip: options.skip,
+            changed_only: options.changed_only,
+            keep_digests: options.keep_digests,
+        },
         (!roots.is_empty()).then_some(&mut remote as RemoteHash<'_>),
     )?;
     Ok(AuditOutcome { report, etags })

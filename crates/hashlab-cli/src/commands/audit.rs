@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hashlab::Registry;
+use hashlab::{HashParams, Registry};
 use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
-    expand, read_manifest, records_size_or_time, AuditError, AuditReport, Framing, ManifestError,
-    ReadOptions, WalkOptions,
+    expand, read_manifest, records_size_or_time, update_tree, AuditError, AuditReport, Cancel,
+    DigestForm, Framing, Known, Listing, ManifestError, ReadOptions, SumRequest, TreeUpdate,
+    Updated, WalkOptions,
 };
 use hashlab_objects::{
     audit as objects_audit, is_object_url, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict,
@@ -17,6 +18,7 @@ use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
 use crate::commands::sum::usage;
+use crate::commands::sum_update;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
 
@@ -134,6 +136,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             (args.changed_only, "--changed-only"),
             (args.verify_etag, "--verify-etag"),
             (args.zero, "-z"),
+            (args.update, "--update"),
         ] {
             if given {
                 return Err(Failure::Usage(format!(
@@ -199,6 +202,12 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         .iter()
         .partition(|d| d.to_str().is_some_and(is_object_url));
     let urls: Vec<String> = urls.iter().map(|u| u.display().to_string()).collect();
+    if args.update && !urls.is_empty() {
+        return Err(Failure::Usage(
+            "--update: local directories only (a manifest of objects is brought up to date with `sum --update MANIFEST URL`)"
+                .into(),
+        ));
+    }
     if args.verify_etag && urls.is_empty() {
         return Err(Failure::Usage(
             "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)"
@@ -233,6 +242,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             skip: Some(&args.manifest),
             changed_only: args.changed_only,
             verify_etag: args.verify_etag,
+            keep_digests: args.update,
         },
     )
     .map_err(|e| match e {
@@ -325,9 +335,79 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         }
     };
     crate::stdio::write_out(&bytes)?;
+    if args.update {
+        rebaseline(&registry, args, &manifest, &local, &report, jobs)?;
+    }
     Ok(if report.passed() && etag_summary.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `--update`: the manifest rewritten to describe the tree as the audit
+/// found it, reusing the digests the audit read.
+fn rebaseline(
+    registry: &Registry,
+    args: &AuditArgs,
+    old: &[u8],
+    dirs: &[PathBuf],
+    report: &AuditReport,
+    jobs: usize,
+) -> Result<(), Failure> {
+    let manifest = args.manifest.as_path();
+    let shown = manifest.display().to_string();
+    let framing = if args.zero {
+        Framing::Nul
+    } else {
+        Framing::Lines
+    };
+    let mut listing = Listing::read(registry, old, &manifest.to_string_lossy(), framing)
+        .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;
+    let base = SumRequest {
+        algorithms: Vec::new(),
+        backend: None,
+        params: HashParams::default(),
+        tagged: false,
+        zero_terminated: args.zero,
+        git_blob: false,
+        hashdeep: false,
+        jobs: Some(jobs),
+        allow_mmap: true,
+        digest_form: DigestForm::Hex,
+        no_names: false,
+        cksum_lines: false,
+        sfv: false,
+    };
+    let (plan, old_sidecar) = sum_update::prepare(registry, manifest, &mut listing, &base)?;
+    let tree = TreeUpdate {
+        manifest,
+        paths: dirs,
+        walk: WalkOptions {
+            recursive: true,
+            ..Default::default()
+        },
+        prune: true,
+        known: Some(Known {
+            columns: &report.columns,
+            files: &report.hashed,
+        }),
+    };
+    let updated = update_tree(&listing, &plan, &plan.job(Cancel::new()), &tree)
+        .map_err(|e| Failure::Runtime(io_message(&e)))?
+        .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;
+    let Updated {
+        manifest: new,
+        sidecar,
+        report: update,
+    } = updated;
+    sum_update::write_updated(manifest, old, old_sidecar.as_deref(), new, sidecar)?;
+    sum_update::describe(&format!("audit --update: {shown}"), &update, true);
+    if !update.unreadable.is_empty() {
+        return Err(Failure::Runtime(format!(
+            "--update: {shown}: {} files could not be read; their entries are kept as they were",
+            update.unreadable.len()
+        )));
+    }
+    Ok(())
 }

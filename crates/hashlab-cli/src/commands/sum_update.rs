@@ -9,7 +9,8 @@ use hashlab::Registry;
 use hashlab_integrity::update::{Form, Pending, Seen};
 use hashlab_integrity::{
     exclude_set, is_url_name, sidecar_path, update_tree, write_file, Cancel, FileDigests, Framing,
-    Listing, Sidecar, Stamp, SumPlan, TreeUpdate, UpdateError, UpdateReport, Updated, WalkOptions,
+    Listing, Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError, UpdateReport, Updated,
+    WalkOptions,
 };
 use hashlab_objects::{is_object_url, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
@@ -47,12 +48,7 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
     };
     let old = std::fs::read(manifest)
         .map_err(|e| Failure::Runtime(format!("{shown}: {}", io_message(&e))))?;
-    let refused = |e: UpdateError| match e {
-        e @ (UpdateError::OtherAlgorithms { .. } | UpdateError::TwoLengths { .. }) => {
-            Failure::Usage(format!("{shown}: {e}"))
-        }
-        e => Failure::Runtime(format!("{shown}: {e}")),
-    };
+    let refused = |e: UpdateError| refusal(&shown, e);
     let mut listing =
         Listing::read(&registry, &old, &manifest.to_string_lossy(), framing).map_err(refused)?;
     if let Some(asked) = &args.algorithm {
@@ -67,23 +63,8 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
             .require_algorithms(&canonical)
             .map_err(|e| Failure::Usage(format!("-a: {shown}: {e}")))?;
     }
-    let sidecar = sidecar_path(manifest);
-    let old_sidecar = match listing.form {
-        Form::Json => None,
-        _ => std::fs::read(&sidecar).ok(),
-    };
-    if let Some(bytes) = &old_sidecar {
-        match Sidecar::parse(bytes) {
-            Some(s) => s.apply(&mut listing),
-            None => errln!(
-                "hashlab: {}: not a sidecar this version reads; every listed file is read again",
-                sidecar.display()
-            ),
-        }
-    }
     let base = request(&registry, args, &params);
-    let request = listing.sum_request(&registry, &base).map_err(refused)?;
-    let plan = planned(&registry, &request, &[])?;
+    let (plan, old_sidecar) = prepare(&registry, manifest, &mut listing, &base)?;
     let paths = names(args, false)?;
     let urls: Vec<&PathBuf> = paths
         .iter()
@@ -108,6 +89,7 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
             paths: &paths,
             walk,
             prune: args.prune,
+            known: None,
         };
         match update_tree(&listing, &plan, &job, &tree) {
             Ok(updated) => updated.map_err(refused)?,
@@ -134,15 +116,7 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
         sidecar: new_sidecar,
         report,
     } = updated;
-    let written = new != old;
-    if written {
-        write_file(manifest, &new)?;
-    }
-    if let Some(bytes) = new_sidecar {
-        if old_sidecar.as_deref() != Some(bytes.as_slice()) {
-            write_file(&sidecar, &bytes)?;
-        }
-    }
+    let written = write_updated(manifest, &old, old_sidecar.as_deref(), new, new_sidecar)?;
     if json {
         crate::stdio::write_out(&render_json(&UpdateJson {
             manifest: shown.clone(),
@@ -159,9 +133,72 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
     })
 }
 
+/// A refusal to update, naming the manifest.
+pub(crate) fn refusal(shown: &str, e: UpdateError) -> Failure {
+    match e {
+        e @ (UpdateError::OtherAlgorithms { .. } | UpdateError::TwoLengths { .. }) => {
+            Failure::Usage(format!("{shown}: {e}"))
+        }
+        e => Failure::Runtime(format!("{shown}: {e}")),
+    }
+}
+
+/// Puts the sidecar's stamps on the listing (where it has one) and plans
+/// the hashing in the manifest's algorithms and style; the sidecar's bytes
+/// as they were.
+pub(crate) fn prepare(
+    registry: &Registry,
+    manifest: &Path,
+    listing: &mut Listing,
+    base: &SumRequest,
+) -> Result<(SumPlan, Option<Vec<u8>>), Failure> {
+    let shown = manifest.display().to_string();
+    let sidecar = sidecar_path(manifest);
+    let old_sidecar = match listing.form {
+        Form::Json => None,
+        _ => std::fs::read(&sidecar).ok(),
+    };
+    if let Some(bytes) = &old_sidecar {
+        match Sidecar::parse(bytes) {
+            Some(s) => s.apply(listing),
+            None => errln!(
+                "hashlab: {}: not a sidecar this version reads; every listed file is read again",
+                sidecar.display()
+            ),
+        }
+    }
+    let request = listing
+        .sum_request(registry, base)
+        .map_err(|e| refusal(&shown, e))?;
+    Ok((planned(registry, &request, &[])?, old_sidecar))
+}
+
+/// Writes what changed of the manifest and its sidecar, each atomically,
+/// the manifest first (a sidecar entry counts only for the digests the
+/// manifest has, so either left alone by a crash is safe). Whether the
+/// manifest was rewritten.
+pub(crate) fn write_updated(
+    manifest: &Path,
+    old: &[u8],
+    old_sidecar: Option<&[u8]>,
+    new: Vec<u8>,
+    new_sidecar: Option<Vec<u8>>,
+) -> Result<bool, Failure> {
+    let written = new != old;
+    if written {
+        write_file(manifest, &new)?;
+    }
+    if let Some(bytes) = new_sidecar {
+        if old_sidecar != Some(bytes.as_slice()) {
+            write_file(sidecar_path(manifest), &bytes)?;
+        }
+    }
+    Ok(written)
+}
+
 /// What changed, one line per file, then the counts (stderr: stdout stays
 /// free for the manifest lines `sum` prints without --update).
-fn describe(shown: &str, report: &UpdateReport, prune: bool) {
+pub(crate) fn describe(shown: &str, report: &UpdateReport, prune: bool) {
     for name in &report.added {
         errln!("added: {name}");
     }
