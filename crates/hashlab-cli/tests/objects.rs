@@ -571,3 +571,86 @@ fn object_store_errors_are_one_line_each() {
     let usage = minio.hashlab(dir.path(), &["sum", "--verify-etag", "m.sha256"]);
     assert_eq!(usage.status.code(), Some(2));
 }
+
+/// `sum --update` over a prefix: a new key is added, a rewritten object
+/// (new ETag) read again, a deleted one dropped with --prune, and the rest
+/// left unread; the result is what a fresh `sum` of the prefix lists.
+#[test]
+fn sum_update_follows_a_prefix() {
+    let Some(minio) = start_minio() else { return };
+    minio.create_bucket("grow");
+    for (key, bytes) in [("p/a", &b"alpha"[..]), ("p/b", b"beta"), ("p/c", b"gamma")] {
+        minio.put("grow", key, bytes);
+    }
+    let work = tempfile::tempdir().unwrap();
+    let cwd = work.path();
+    for (manifest, flags) in [("grow.sha256", &[][..]), ("grow.json", &["--json"][..])] {
+        let mut args = vec!["sum", "s3://grow/p", "-o", manifest];
+        args.extend_from_slice(flags);
+        let made = minio.hashlab(cwd, &args);
+        assert!(made.status.success(), "{}", text(&made.stderr));
+        // The first update records each object's ETag.
+        assert!(minio
+            .hashlab(cwd, &["sum", "--update", manifest, "s3://grow/p"])
+            .status
+            .success());
+    }
+    minio.put("grow", "p/b", b"BETA, rewritten");
+    minio.put("grow", "p/new", b"new object");
+    minio
+        .runtime
+        .block_on(minio.store("grow").delete(&Key::parse("p/c").unwrap()))
+        .unwrap();
+    let fresh = minio.hashlab(cwd, &["sum", "s3://grow/p"]);
+    for manifest in ["grow.sha256", "grow.json"] {
+        let out = minio.hashlab(
+            cwd,
+            &[
+                "sum",
+                "--update",
+                manifest,
+                "--prune",
+                "s3://grow/p",
+                "--json",
+            ],
+        );
+        assert!(out.status.success(), "{manifest}: {}", text(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            report["added"],
+            serde_json::json!(["s3://grow/p/new"]),
+            "{manifest}"
+        );
+        assert_eq!(report["changed"], serde_json::json!(["s3://grow/p/b"]));
+        assert_eq!(report["removed"], serde_json::json!(["s3://grow/p/c"]));
+        assert_eq!(
+            report["unchanged"], 1,
+            "{manifest}: s3://grow/p/a is not read"
+        );
+    }
+    let mut want = digests(&fresh.stdout);
+    want.sort();
+    let mut got = digests(&std::fs::read(cwd.join("grow.sha256")).unwrap());
+    got.sort();
+    assert_eq!(got, want);
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(cwd.join("grow.json")).unwrap()).unwrap();
+    let mut got: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["file"].as_str().unwrap().into(),
+                r["digest"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, want);
+    // Objects read by the update carry their ETag; the one not read keeps its row.
+    let tagged: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["etag"].is_string())
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(tagged, ["s3://grow/p/b", "s3://grow/p/new"], "{rows:?}");
+}
