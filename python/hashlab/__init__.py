@@ -46,7 +46,7 @@ from hashlab._compat import (
     get_builtin_constructor as _get_builtin_constructor,
     pbkdf2_hmac,
 )
-from hashlab._manifest import AuditReport, Manifest, Partition
+from hashlab._manifest import AuditReport, Manifest, Partition, Stamp, UpdateReport
 from hashlab._store import StoreComparison, compare_store
 
 __all__ = [
@@ -54,7 +54,9 @@ __all__ = [
     "Hash",
     "Manifest",
     "Partition",
+    "Stamp",
     "StoreComparison",
+    "UpdateReport",
     "__version__",
     "algorithm_info",
     "algorithms_available",

@@ -19,6 +19,8 @@ partition's root.
 import dataclasses
 import hashlib
 import os
+import stat
+import typing
 
 from hashlab import _hashlab
 
@@ -134,6 +136,9 @@ class Manifest:
         self.bytes = bytes
         #: Seconds each partition's task took (set by hashlab.dask.sum).
         self.task_seconds = None
+        #: name -> Stamp of the file when it was hashed, for ``update``: read
+        #: from and written to the sidecar ``hashlab sum --update`` keeps.
+        self.stamps = {}
         self._root = None
 
     @classmethod
@@ -225,6 +230,37 @@ class Manifest:
         out.append(f"# root: {self.root}".encode())
         return b"\n".join(out) + b"\n"
 
+    def update(self, paths=None, *, prune=False, threads=None, key=None, length=None, backend=None):
+        """Brings the manifest up to date with its files, in place, as
+        ``hashlab sum --update`` does: files under ``paths`` (default: the
+        manifest's roots, else the files it lists) that it lacks are added,
+        files whose size or modification time (or inode, status-change time)
+        moved since they were hashed are read again, the rest are not read;
+        with ``prune``, entries whose files are gone are dropped. Local files
+        only (``hashlab.dask.sum(..., update=manifest)`` also takes
+        object-store prefixes). Returns an UpdateReport.
+
+        A file changed with the same size and times (bitrot, a time set
+        back) is found only by an audit, which reads everything."""
+        roots = list(self.roots) if paths is None else [os.fsdecode(p) for p in paths]
+        if roots:
+            packed, _count, problems = _hashlab.walk_packed([os.fsencode(r) for r in roots if os.path.lexists(r)])
+            names = [os.fsdecode(n) for n in packed.split(b"\0") if n]
+        else:
+            names = [n for n, _ in self.entries if os.path.lexists(n)]
+            problems = []
+        seen = [(n, stat_stamp(n)) for n in names]
+        seen = [(n, st) for n, st in seen if st is not None]
+
+        def read(wanted):
+            outcomes = _hashlab.hash_paths(
+                [os.fsencode(n) for n, _ in wanted], self.algorithm, threads=threads,
+                key=key, length=length, backend=backend,
+            )
+            return [(hex_digest, message) for hex_digest, _size, _errno, message in outcomes]
+
+        return revise(self, seen, read, roots=roots or None, prune=prune, problems=problems)
+
     def write(self, path):
         """Writes the manifest (header comments, then the lines ``hashlab check``
         reads) as ``hashlab sum -o`` writes a file: a regular file is replaced
@@ -232,7 +268,29 @@ class Manifest:
         exclusively, synced and renamed over, keeping the mode and owner); a
         symbolic link is followed to its target; a device or FIFO is written
         through. Raises OSError naming the file."""
-        _hashlab.write_file(os.fsencode(os.fspath(path)), self.header() + self.lines())
+        path = os.fsencode(os.fspath(path))
+        _hashlab.write_file(path, self.header() + self.lines())
+        if self.stamps:
+            _hashlab.write_file(path + SIDECAR_SUFFIX, self._sidecar())
+
+    def _sidecar(self):
+        rows = []
+        for name, hex_digest in self.entries:
+            stamp = self.stamps.get(name)
+            if stamp is not None:
+                rows.append((os.fsencode(name), *stamp, bytes.fromhex(hex_digest)[:8]))
+        return _hashlab.format_sidecar(rows)
+
+    def _apply_sidecar(self, data):
+        rows = _hashlab.read_sidecar(data)
+        if rows is None:
+            return
+        digests = dict(self.entries)
+        for name, size, mtime_ns, inode, ctime_ns, etag, check in rows:
+            name = os.fsdecode(name)
+            hex_digest = digests.get(name)
+            if hex_digest is not None and bytes.fromhex(hex_digest)[:8] == check:
+                self.stamps[name] = Stamp(size, mtime_ns, inode, ctime_ns, etag)
 
     @classmethod
     def read(cls, path, algorithm=None):
@@ -286,4 +344,120 @@ class Manifest:
                 f"{path}: its header root {recorded} is not the root of its lines "
                 f"({manifest.root}): the file was changed after it was written"
             )
+        try:
+            with open(os.fsencode(path) + SIDECAR_SUFFIX, "rb") as f:
+                manifest._apply_sidecar(f.read())
+        except FileNotFoundError:
+            pass
         return manifest
+
+
+#: Beside a manifest, the stamps of its files (the sidecar of ``hashlab sum --update``).
+SIDECAR_SUFFIX = b".hashlab-stat"
+
+
+class Stamp(typing.NamedTuple):
+    """What tells a file unchanged without reading it."""
+
+    size: typing.Optional[int]
+    mtime_ns: typing.Optional[int]
+    inode: typing.Optional[int] = None
+    ctime_ns: typing.Optional[int] = None
+    etag: typing.Optional[str] = None
+
+    def unchanged(self, now):
+        """As ``hashlab sum --update`` decides: the size and the time (or
+        the ETag) recorded and equal, and whatever else is recorded too."""
+        if self.etag is not None and now.etag is not None:
+            proof = self.etag == now.etag
+        else:
+            proof = self.mtime_ns is not None and self.mtime_ns == now.mtime_ns
+        same = lambda a, b: a is None or a == b  # noqa: E731
+        return (
+            proof
+            and self.size is not None
+            and self.size == now.size
+            and same(self.inode, now.inode)
+            and same(self.ctime_ns, now.ctime_ns)
+        )
+
+
+def stat_stamp(name):
+    """A local file's stamp now; None when it is not a regular file."""
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return Stamp(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+@dataclasses.dataclass
+class UpdateReport:
+    """What ``Manifest.update`` (or ``hashlab.dask.sum(update=...)``) did:
+    names added, changed (new digest), removed (gone, with ``prune``),
+    missing (gone, kept), rehashed (read again, same digest), the count
+    left unread, and (name, message) of files that could not be read (their
+    entries kept as they were)."""
+
+    added: list
+    changed: list
+    removed: list
+    missing: list
+    rehashed: list
+    unchanged: int
+    errors: list
+
+
+def _under(name, roots):
+    if roots is None:
+        return True
+    for root in roots:
+        root = root.rstrip("/") or "/"
+        if name == root or name.startswith(root + "/") or root == ".":
+            return True
+    return False
+
+
+def revise(manifest, seen, read, *, roots, prune, problems=()):
+    """Brings ``manifest`` up to date in place from ``seen``, the (name,
+    Stamp) of every file there now under ``roots`` (None: the listed files
+    were looked at). ``read(wanted)`` hashes the (name, Stamp) pairs given
+    and returns (hex or None, message) for each, in order."""
+    current = dict(manifest.entries)
+    wanted = [
+        (n, st) for n, st in seen
+        if n not in current or not (manifest.stamps.get(n) or Stamp(None, None)).unchanged(st)
+    ]
+    report = UpdateReport([], [], [], [], [], 0, [(os.fsdecode(n), m) for n, m in problems])
+    present = {n for n, _ in seen}
+    outcomes = read(wanted) if wanted else []
+    for (name, stamp), (hex_digest, message) in zip(wanted, outcomes):
+        if hex_digest is None:
+            report.errors.append((name, message))
+            continue
+        old = current.get(name)
+        if old is None:
+            report.added.append(name)
+        elif old != hex_digest:
+            report.changed.append(name)
+        else:
+            report.rehashed.append(name)
+        current[name] = hex_digest
+        manifest.stamps[name] = stamp
+    unreadable = {n for n, _ in report.errors}
+    for name in list(current):
+        if name in present or name in unreadable or not _under(name, roots):
+            continue
+        if prune:
+            del current[name]
+            manifest.stamps.pop(name, None)
+            report.removed.append(name)
+        else:
+            report.missing.append(name)
+    report.unchanged = len(seen) - len(wanted)
+    manifest.entries = _sorted_by_name_bytes(list(current.items()))
+    manifest.errors = _sorted_by_name_bytes(report.errors)
+    manifest._root = None
+    return report

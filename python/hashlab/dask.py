@@ -39,7 +39,7 @@ import time
 import uuid
 
 from hashlab import _hashlab
-from hashlab._manifest import AuditReport, Manifest, partition_of
+from hashlab._manifest import AuditReport, Manifest, Stamp, partition_of, revise, stat_stamp
 from hashlab._store import _assemble
 
 __all__ = ["audit", "compare_store", "sum"]
@@ -199,6 +199,14 @@ def _sum(urls_or_paths, algorithm, client, partitions, options, missing_ok, stor
     client = _client(client)
     packed, file_count, problems = _list(roots, missing_ok)
     objects = _list_objects(urls, missing_ok, storage_options) if urls else []
+    return _sum_listed(
+        recorded_roots, packed, file_count, problems, objects, info, client, partitions, options, storage_options
+    )
+
+
+def _sum_listed(recorded_roots, packed, file_count, problems, objects, info, client, partitions, options, storage_options):
+    """A Manifest of the files (packed names) and objects given, hashed on
+    the workers in partitions."""
     if partitions is None:
         partitions = _default_partitions(file_count + len(objects), client)
     elif int(partitions) < 1:
@@ -262,6 +270,8 @@ def sum(
     length=None,
     backend=None,
     storage_options=None,
+    update=None,
+    prune=False,
 ):
     """A Manifest of every file under ``urls_or_paths`` (files, directories
     walked recursively, ``file://`` URLs, or object-store prefixes such as
@@ -275,10 +285,67 @@ def sum(
     FILES_PER_PARTITION files per task. Files that cannot be read are in
     ``manifest.errors``, not in its entries. A root that does not exist
     raises FileNotFoundError.
+
+    ``update``: a Manifest of these roots made before (its stamps read with
+    it from the sidecar ``Manifest.write`` and ``hashlab sum --update``
+    keep): the result is a copy brought up to date, and only new files and
+    files whose size or time (an object's ETag) moved are hashed on the
+    workers; ``prune`` drops entries whose files are gone. What changed is
+    in the result's ``update_report`` (a ``hashlab.UpdateReport``). A file
+    changed with the same size and times is found only by ``audit``.
     """
     options = {"key": key, "length": length, "backend": backend}
     options = {k: v for k, v in options.items() if v is not None}
+    if update is not None:
+        return _sum_update(update, urls_or_paths, algorithm, client, partitions, options, storage_options, prune)
+    if prune:
+        raise ValueError("prune: only with update=manifest")
     return _sum(urls_or_paths, algorithm, client, partitions, options, False, storage_options)
+
+
+def _sum_update(manifest, urls_or_paths, algorithm, client, partitions, options, storage_options, prune):
+    """``sum(..., update=manifest)``: a copy of ``manifest`` brought up to
+    date; only new files and files whose stamp moved are sent to the workers."""
+    info = _hashlab.algorithm_info(algorithm)
+    if info["name"] != manifest.algorithm:
+        raise ValueError(
+            f"update: the manifest holds {manifest.algorithm}, not {info['name']}; "
+            "an update keeps the manifest's algorithm"
+        )
+    _hashlab.new(info["name"], **options)
+    client = _client(client)
+    recorded_roots, roots, urls = _source_for(urls_or_paths)
+    packed, _count, problems = _list(roots, False)
+    names = [os.fsdecode(n) for n in packed.split(b"\0") if n]
+    # Stat'ed here, before any worker reads: a file changed after its stat
+    # is read again by the next update, since its time will have moved.
+    seen = [(n, st) for n, st in ((n, stat_stamp(n)) for n in names) if st is not None]
+    objects = {}
+    for name, size, etag in _list_objects(urls, False, storage_options) if urls else []:
+        objects[name] = (name, size, etag)
+        seen.append((name, Stamp(size, None, None, None, etag)))
+
+    def read(wanted):
+        local = b"".join(os.fsencode(n) + b"\0" for n, _ in wanted if n not in objects)
+        listed = [objects[n] for n, _ in wanted if n in objects]
+        hashed = _sum_listed(
+            recorded_roots, local, len(wanted) - len(listed), [], listed, info, client, partitions,
+            options, storage_options,
+        )
+        digests = hashed.as_dict()
+        messages = dict(hashed.errors)
+        return [(digests.get(n), messages.get(n, "not hashed")) for n, _ in wanted]
+
+    updated = Manifest._from_sorted(
+        manifest.algorithm,
+        list(manifest.entries),
+        length=manifest.length,
+        roots=recorded_roots,
+        partitions=manifest.partition_count,
+    )
+    updated.stamps = dict(manifest.stamps)
+    updated.update_report = revise(updated, seen, read, roots=recorded_roots, prune=prune, problems=problems)
+    return updated
 
 
 def audit(manifest, client=None, *, roots=None, key=None, backend=None, storage_options=None, allow_remote=False):

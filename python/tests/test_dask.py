@@ -305,3 +305,35 @@ def test_the_packed_names_split_and_merge_as_the_manifest_defines(tree, tmp_path
     )
     with pytest.raises(ValueError, match="without its digest"):
         _hashlab.merge_packed([b"lake/odd/a\0"])
+
+
+def test_sum_with_update_sends_only_what_changed_to_the_workers(client, tree, tmp_path, hashlab_bin):
+    first = hashlab.dask.sum([tree], "sha256", client)
+    # No stamps yet: every file is read once, and found as it was.
+    base = hashlab.dask.sum([tree], "sha256", client, update=first)
+    assert base == first
+    assert len(base.update_report.rehashed) == len(first)
+    base.write(tmp_path / "m.sha256")
+    read = hashlab.Manifest.read(tmp_path / "m.sha256")
+    assert read.stamps == base.stamps and len(read.stamps) == len(read)
+
+    write(pathlib.Path(tree) / "part-1" / "001.parquet", b"rewritten")
+    os.remove(pathlib.Path(tree) / "part-2" / "002.parquet")
+    write(pathlib.Path(tree) / "part-9" / "new.parquet", b"new")
+    updated = hashlab.dask.sum([tree], "sha256", client, update=read, prune=True)
+    report = updated.update_report
+    assert report.added == ["lake/part-9/new.parquet"]
+    assert report.changed == ["lake/part-1/001.parquet"]
+    assert report.removed == ["lake/part-2/002.parquet"]
+    assert report.unchanged == len(first) - 2
+    assert updated == hashlab.dask.sum([tree], "sha256", client)
+    with pytest.raises(ValueError, match="holds sha256, not blake3"):
+        hashlab.dask.sum([tree], "blake3", client, update=updated)
+    # The CLI reads the manifest and sidecar it writes, and finds nothing to read.
+    updated.write(tmp_path / "m.sha256")
+    out = subprocess.run(
+        [hashlab_bin, "sum", "--update", str(tmp_path / "m.sha256"), "-r", tree],
+        capture_output=True,
+        check=True,
+    )
+    assert f"{len(updated)} unchanged (not read)" in out.stderr.decode(), out.stderr

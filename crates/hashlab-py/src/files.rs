@@ -287,3 +287,71 @@ pub fn write_file(py: Python<'_>, path: Bound<'_, PyBytes>, data: &[u8]) -> PyRe
             }
         })
 }
+
+/// One file of a sidecar: (name, size, mtime_ns, inode, ctime_ns, etag, check).
+type SidecarRow = (
+    Vec<u8>,
+    Option<u64>,
+    Option<u64>,
+    Option<u64>,
+    Option<u64>,
+    Option<String>,
+    Vec<u8>,
+);
+
+/// The sidecar `hashlab sum --update` keeps beside a manifest
+/// (`MANIFEST.hashlab-stat`): a row per file, `check` being the first 8
+/// bytes of its digest then. None when the bytes are not a sidecar this
+/// version reads (every file is then read again).
+#[pyfunction]
+pub fn read_sidecar(data: &[u8]) -> Option<Vec<SidecarRow>> {
+    let sidecar = hashlab_integrity::Sidecar::parse(data)?;
+    Some(
+        sidecar
+            .files
+            .into_iter()
+            .map(|e| {
+                let s = e.stamp;
+                (
+                    e.name,
+                    s.size,
+                    s.mtime_ns,
+                    s.inode,
+                    s.ctime_ns,
+                    s.etag,
+                    e.check.to_vec(),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A sidecar's bytes from rows as [`read_sidecar`] gives them.
+#[pyfunction]
+pub fn format_sidecar<'py>(
+    py: Python<'py>,
+    rows: Vec<SidecarRow>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut files = Vec::with_capacity(rows.len());
+    for (name, size, mtime_ns, inode, ctime_ns, etag, check) in rows {
+        let check: [u8; 8] = check
+            .as_slice()
+            .try_into()
+            .map_err(|_| PyValueError::new_err("a sidecar check is 8 bytes"))?;
+        files.push(hashlab_integrity::update::SidecarEntry {
+            name,
+            stamp: hashlab_integrity::Stamp {
+                size,
+                mtime_ns,
+                inode,
+                ctime_ns,
+                etag,
+            },
+            check,
+        });
+    }
+    Ok(PyBytes::new(
+        py,
+        &hashlab_integrity::Sidecar { files }.to_bytes(),
+    ))
+}

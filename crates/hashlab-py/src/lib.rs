@@ -123,7 +123,9 @@ mod _hashlab {
     #[pymodule_export]
     use super::bench::{bench, compare};
     #[pymodule_export]
-    use super::files::{format_manifest, hash_paths, read_manifest, walk, write_file};
+    use super::files::{
+        format_manifest, format_sidecar, hash_paths, read_manifest, read_sidecar, walk, write_file,
+    };
     #[pymodule_export]
     use super::hash::{algorithm_info, digest, hexdigest, named_functions, new, Hash};
     #[pymodule_export]
