@@ -10,7 +10,8 @@ use hashlab::{HashError, Registry};
 use serde::Deserialize;
 
 use crate::check::{manifest_hint, settle, LineReader, Unread, Unsettled};
-use crate::manifest::{unescape, Framing, GnuReading, TagHint};
+use crate::manifest::{unescape, Entry, Framing, GnuReading, TagHint};
+use hashlab::Algorithm;
 
 /// At most this many (algorithm, output length) pairs in one audited
 /// manifest: every file of the tree is hashed with each of them (a new file
@@ -261,13 +262,18 @@ fn within_limit(digest: &[u8]) -> Result<(), LineFault> {
     Ok(())
 }
 
-fn read_lines(
-    registry: &Registry,
+/// Reads each line of a checksum manifest as `check` does (its form
+/// settled on the way), handing `f` its place, its raw bytes, and its
+/// entry with its algorithm (`None` for a comment or blank line) or why it
+/// is not one; `f` may stop the reading with an error.
+pub(crate) fn each_line<'r, E>(
+    registry: &'r Registry,
     bytes: &[u8],
     manifest_name: &str,
     algorithm: Option<&str>,
     framing: Framing,
-) -> Manifest {
+    mut f: impl FnMut(Place, &[u8], Result<Option<(Entry, &'r Algorithm)>, LineFault>) -> Result<(), E>,
+) -> Result<(), E> {
     let hint = manifest_hint(registry, manifest_name);
     let end = match framing {
         Framing::Lines => b'\n',
@@ -282,22 +288,93 @@ fn read_lines(
         form: hint.form,
     };
     let mut reading = GnuReading::Undecided;
-    let mut out = Manifest::default();
     for (n, raw) in bytes.split_inclusive(|b| *b == end).enumerate() {
-        let place = Place::Line(n as u64 + 1);
         let read = match lines.read(raw, &mut reading) {
-            Ok(None) => continue,
-            Ok(Some((entry, algorithm, _))) => within_limit(&entry.expected)
-                .map(|()| Recorded::new(entry.name, algorithm.name.clone(), entry.expected)),
+            Ok(read) => Ok(read.map(|(entry, algorithm, _)| (entry, algorithm))),
             Err(Unread::NotAChecksumLine) => Err(LineFault::NotAChecksumLine),
             Err(Unread::Unsettled(why)) => Err(LineFault::Unsettled(why)),
         };
-        match read {
-            Ok(r) => out.entries.push(r),
-            Err(fault) => out.problems.push(LineProblem { place, fault }),
-        }
+        f(Place::Line(n as u64 + 1), raw, read)?;
     }
+    Ok(())
+}
+
+fn read_lines(
+    registry: &Registry,
+    bytes: &[u8],
+    manifest_name: &str,
+    algorithm: Option<&str>,
+    framing: Framing,
+) -> Manifest {
+    let mut out = Manifest::default();
+    let _ = each_line::<()>(
+        registry,
+        bytes,
+        manifest_name,
+        algorithm,
+        framing,
+        |place, _, read| {
+            let read = read.and_then(|entry| {
+                entry
+                    .map(|(entry, algorithm)| {
+                        within_limit(&entry.expected).map(|()| {
+                            Recorded::new(entry.name, algorithm.name.clone(), entry.expected)
+                        })
+                    })
+                    .transpose()
+            });
+            match read {
+                Ok(Some(r)) => out.entries.push(r),
+                Ok(None) => {}
+                Err(fault) => out.problems.push(LineProblem { place, fault }),
+            }
+            Ok(())
+        },
+    );
     out
+}
+
+/// One hashdeep line (`size,digest...,name`, the name last and free to hold
+/// commas; a leading backslash: hashlab's escaped name): its size, its
+/// `digests` digest fields, and its name.
+pub(crate) fn hashdeep_fields(line: &[u8], digests: usize) -> Result<HashdeepLine<'_>, LineFault> {
+    let (line, escaped) = match line.strip_prefix(b"\\") {
+        Some(rest) => (rest, true),
+        None => (line, false),
+    };
+    let mut fields: Vec<&[u8]> = line.splitn(digests + 2, |b| *b == b',').collect();
+    let not_hashdeep = || LineFault::NotHashdeep { digests };
+    if fields.len() != digests + 2 {
+        return Err(not_hashdeep());
+    }
+    let size: u64 = std::str::from_utf8(fields[0])
+        .ok()
+        .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(not_hashdeep)?;
+    let raw_name = fields.pop().expect("counted above");
+    let name = if escaped {
+        unescape(raw_name).ok_or(LineFault::BadName)?
+    } else {
+        raw_name.to_vec()
+    };
+    if name.is_empty() || name.contains(&0) {
+        return Err(LineFault::BadName);
+    }
+    fields.remove(0);
+    Ok(HashdeepLine {
+        size,
+        digests: fields,
+        name,
+    })
+}
+
+/// A hashdeep line's fields, read by [`hashdeep_fields`].
+pub(crate) struct HashdeepLine<'a> {
+    pub size: u64,
+    /// The digest fields, in the header's order, as written.
+    pub digests: Vec<&'a [u8]>,
+    pub name: Vec<u8>,
 }
 
 /// One object of `hashlab sum --json`'s array.
@@ -425,24 +502,12 @@ fn read_hashdeep(
             continue;
         }
         let read = || -> Result<Recorded, LineFault> {
-            // hashlab writes a name hashdeep's format cannot hold escaped,
-            // the line starting with a backslash; hashdeep's lines start with a size.
-            let (line, escaped) = match line.strip_prefix(b"\\") {
-                Some(rest) => (rest, true),
-                None => (line, false),
-            };
-            // The file name is last and may itself contain commas.
-            let fields: Vec<&[u8]> = line.splitn(digests + 2, |b| *b == b',').collect();
-            let not_hashdeep = || LineFault::NotHashdeep { digests };
-            if fields.len() != digests + 2 {
-                return Err(not_hashdeep());
-            }
-            let size: u64 = std::str::from_utf8(fields[0])
-                .ok()
-                .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(not_hashdeep)?;
-            let digest = std::str::from_utf8(fields[column])
+            let HashdeepLine {
+                size,
+                digests: fields,
+                name,
+            } = hashdeep_fields(line, digests)?;
+            let digest = std::str::from_utf8(fields[column - 1])
                 .ok()
                 .and_then(|hex| hashlab::hex::decode(hex).ok())
                 .ok_or(LineFault::NotHex)?;
@@ -451,15 +516,6 @@ fn read_hashdeep(
                     algorithm: algorithm.to_string(),
                     bytes: digest.len(),
                 }));
-            }
-            let raw_name = fields[digests + 1];
-            let name = if escaped {
-                unescape(raw_name).ok_or(LineFault::BadName)?
-            } else {
-                raw_name.to_vec()
-            };
-            if name.is_empty() || name.contains(&0) {
-                return Err(LineFault::BadName);
             }
             Ok(Recorded {
                 size: Some(size),

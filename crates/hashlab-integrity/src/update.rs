@@ -24,12 +24,11 @@ use hashlab::{Digest, OutputRule, Registry};
 use serde::{Deserialize, Serialize};
 
 use crate::audit::{is_url_name, key};
-use crate::check::{manifest_hint, LineReader, Unread};
 use crate::lines::{name_base64, name_from_base64};
-use crate::manifest::{Framing, GnuReading};
+use crate::manifest::Framing;
 use crate::many::{hash_inputs, inode_and_ctime_ns, mtime_ns, FileDigests, HashJob};
 use crate::plan::{DigestForm, SumPlan, SumRequest};
-use crate::recorded::{LineFault, LineProblem, Place};
+use crate::recorded::{each_line, hashdeep_fields, HashdeepLine, LineFault, LineProblem, Place};
 use crate::walk::{expand, Input, WalkOptions};
 
 /// How the manifest is written, read off its first bytes.
@@ -520,39 +519,30 @@ fn read_lines(
     manifest_name: &str,
     framing: Framing,
 ) -> Result<Builder, UpdateError> {
-    let hint = manifest_hint(registry, manifest_name);
-    let end = match framing {
-        Framing::Lines => b'\n',
-        Framing::Nul => b'\0',
-    };
-    let mut lines = LineReader {
-        registry,
-        chosen: None,
-        length: None,
-        hint: hint.algorithm.as_deref(),
-        framing,
-        form: hint.form,
-    };
-    let mut reading = GnuReading::Undecided;
     let mut b = Builder::default();
-    for (n, raw) in bytes.split_inclusive(|b| *b == end).enumerate() {
-        let place = Place::Line(n as u64 + 1);
-        match lines.read(raw, &mut reading) {
-            Ok(None) => b.items.push(Item::Raw(raw.to_vec())),
-            Ok(Some((entry, algorithm, _))) => {
-                if entry.name.is_empty() || entry.name.contains(&0) {
-                    return Err(fault(place, LineFault::BadName));
+    each_line(
+        registry,
+        bytes,
+        manifest_name,
+        None,
+        framing,
+        |place, raw, read| {
+            match read.map_err(|why| fault(place, why))? {
+                None => b.items.push(Item::Raw(raw.to_vec())),
+                Some((entry, algorithm)) => {
+                    if entry.name.is_empty() || entry.name.contains(&0) {
+                        return Err(fault(place, LineFault::BadName));
+                    }
+                    let file = b.add(entry.name, &algorithm.name, entry.expected, place)?;
+                    b.items.push(Item::Line {
+                        file,
+                        raw: raw.to_vec(),
+                    });
                 }
-                let file = b.add(entry.name, &algorithm.name, entry.expected, place)?;
-                b.items.push(Item::Line {
-                    file,
-                    raw: raw.to_vec(),
-                });
             }
-            Err(Unread::NotAChecksumLine) => return Err(fault(place, LineFault::NotAChecksumLine)),
-            Err(Unread::Unsettled(why)) => return Err(fault(place, LineFault::Unsettled(why))),
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(b)
 }
 
@@ -622,30 +612,12 @@ fn read_hashdeep(
             b.items.push(Item::Raw(raw.to_vec()));
             continue;
         }
-        let (body, escaped) = match line.strip_prefix(b"\\") {
-            Some(rest) => (rest, true),
-            None => (line, false),
-        };
         let digests = columns.len();
-        let fields: Vec<&[u8]> = body.splitn(digests + 2, |b| *b == b',').collect();
-        let not_hashdeep = || fault(place, LineFault::NotHashdeep { digests });
-        if fields.len() != digests + 2 {
-            return Err(not_hashdeep());
-        }
-        let size: u64 = std::str::from_utf8(fields[0])
-            .ok()
-            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(not_hashdeep)?;
-        let raw_name = fields[digests + 1];
-        let name = if escaped {
-            crate::manifest::unescape(raw_name).ok_or(fault(place, LineFault::BadName))?
-        } else {
-            raw_name.to_vec()
-        };
-        if name.is_empty() || name.contains(&0) {
-            return Err(fault(place, LineFault::BadName));
-        }
+        let HashdeepLine {
+            size,
+            digests: fields,
+            name,
+        } = hashdeep_fields(line, digests).map_err(|why| fault(place, why))?;
         if b.by_name.contains_key(&name) {
             let first = b.places[b.by_name[&name]];
             return Err(UpdateError::Duplicate {
@@ -656,7 +628,7 @@ fn read_hashdeep(
         }
         let mut file = None;
         for (i, (algorithm, len)) in columns.iter().enumerate() {
-            let digest = std::str::from_utf8(fields[i + 1])
+            let digest = std::str::from_utf8(fields[i])
                 .ok()
                 .and_then(|hex| hashlab::hex::decode(hex).ok())
                 .filter(|d| d.len() == *len)
