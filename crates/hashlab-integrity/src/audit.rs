@@ -87,7 +87,7 @@ impl std::error::Error for AuditError {}
 
 /// The path as an absolute one, lexically (`./a/../b` → `<cwd>/b`), so that
 /// `data/x`, `./data/x` and hashdeep's absolute names meet.
-fn key(name: &Path, cwd: &Path) -> PathBuf {
+pub(crate) fn key(name: &Path, cwd: &Path) -> PathBuf {
     if is_url_name(name.as_os_str().as_encoded_bytes()) {
         // An object-store URL names the same object from any directory.
         return name.to_path_buf();
@@ -122,7 +122,7 @@ pub fn is_url_name(name: &[u8]) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(b))
 }
 
-fn path_of(bytes: &[u8]) -> PathBuf {
+pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
     crate::walk::parse_file_list(bytes, true)
         .pop()
         .unwrap_or_default()

@@ -41,6 +41,10 @@ pub struct Recorded {
     /// rewrite sets the status-change time, which no user can set back.
     pub inode: Option<u64>,
     pub ctime_ns: Option<u64>,
+    /// The digest of each piece (`sum --piece`, `hashdeep -p`). An entry
+    /// with pieces has a size; its `digest` is empty where the manifest
+    /// records pieces only, as hashdeep's own `-p` does.
+    pub pieces: Option<crate::pieces::Pieces>,
 }
 
 impl Recorded {
@@ -53,6 +57,7 @@ impl Recorded {
             mtime_ns: None,
             inode: None,
             ctime_ns: None,
+            pieces: None,
         }
     }
 }
@@ -112,6 +117,8 @@ pub enum LineFault {
     BadName,
     /// A JSON entry without the fields `sum --json` writes.
     NotAnEntry(String),
+    /// Pieces that do not make up their file (see [`crate::pieces::PieceFault`]).
+    Pieces(crate::pieces::PieceFault),
 }
 
 impl fmt::Display for LineFault {
@@ -132,6 +139,7 @@ impl fmt::Display for LineFault {
             ),
             LineFault::BadName => write!(f, "the file name is empty or badly escaped"),
             LineFault::NotAnEntry(why) => write!(f, "not an entry of `hashlab sum --json`: {why}"),
+            LineFault::Pieces(why) => write!(f, "{why}"),
         }
     }
 }
@@ -315,6 +323,8 @@ struct JsonLine {
     inode: Option<u64>,
     #[serde(default)]
     ctime_ns: Option<u64>,
+    #[serde(default)]
+    pieces: Option<crate::pieces::JsonPieces>,
 }
 
 /// `hashlab sum --json`: our own manifest, the one that records modification
@@ -350,7 +360,13 @@ fn read_sum_json(
             if name.is_empty() || name.contains(&0) {
                 return Err(LineFault::BadName);
             }
+            let pieces = line
+                .pieces
+                .map(|p| p.read(&name, line.bytes, digest.len()))
+                .transpose()
+                .map_err(LineFault::Pieces)?;
             Ok(Recorded {
+                pieces,
                 size: line.bytes,
                 mtime_ns: line.mtime_ns,
                 inode: line.inode,
@@ -420,11 +436,12 @@ fn read_hashdeep(
         .default_len();
     let digests = columns.len() - 2;
     let mut out = Manifest::default();
+    let mut pieces = crate::pieces::Gather::default();
     for (n, line) in lines.enumerate() {
         if line.is_empty() || line.starts_with(b"#") || line.starts_with(b"%") {
             continue;
         }
-        let read = || -> Result<Recorded, LineFault> {
+        let read = || -> Result<(Recorded, bool), LineFault> {
             // hashlab writes a name hashdeep's format cannot hold escaped,
             // the line starting with a backslash; hashdeep's lines start with a size.
             let (line, escaped) = match line.strip_prefix(b"\\") {
@@ -461,19 +478,23 @@ fn read_hashdeep(
             if name.is_empty() || name.contains(&0) {
                 return Err(LineFault::BadName);
             }
-            Ok(Recorded {
-                size: Some(size),
-                ..Recorded::new(name, algorithm.to_string(), digest)
-            })
+            Ok((
+                Recorded {
+                    size: Some(size),
+                    ..Recorded::new(name, algorithm.to_string(), digest)
+                },
+                escaped,
+            ))
         };
         match read() {
-            Ok(r) => out.entries.push(r),
+            Ok((r, escaped)) => pieces.add(r, escaped, Place::Line(n as u64 + 3), &mut out),
             Err(fault) => out.problems.push(LineProblem {
                 place: Place::Line(n as u64 + 3),
                 fault,
             }),
         }
     }
+    pieces.finish(&mut out);
     Ok(out)
 }
 
