@@ -4,6 +4,8 @@ stamps kept in the sidecar that `hashlab sum --update` reads and writes."""
 import os
 import subprocess
 
+import pytest
+
 import hashlab
 
 
@@ -80,3 +82,13 @@ def test_what_is_no_longer_a_file_is_kept_until_pruned(tmp_path, monkeypatch):
     assert report.missing == ["d/a"] and "d/a" in manifest.as_dict()
     report = manifest.update(prune=True)
     assert report.removed == ["d/a"] and list(manifest.as_dict()) == ["d/b"]
+
+
+def test_a_manifest_of_pieces_only_is_refused(tmp_path):
+    piece = hashlab.hexdigest("sha256", b"x" * 1024)
+    (tmp_path / "p.hd").write_bytes(
+        b"%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\n##\n"
+        + f"1024,{piece},/x/a offset 0-1023\n1024,{piece},/x/a offset 1024-2047\n".encode()
+    )
+    with pytest.raises(ValueError, match="pieces only"):
+        hashlab.Manifest.read(tmp_path / "p.hd")

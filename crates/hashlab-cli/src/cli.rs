@@ -355,6 +355,12 @@ pub struct SumArgs {
     /// Short for --format json.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Also a digest of every piece of SIZE bytes of each file (`4k`, `1m`
+    /// as hashdeep -p takes them; `64K`, `1MiB`), beside the whole file's:
+    /// hashdeep's piece lines with --format hashdeep, each row's `pieces`
+    /// with --json. `check` and `audit` then name the byte ranges that changed.
+    #[arg(long, value_name = "SIZE", conflicts_with_all = ["git", "raw", "verify_etag", "from_store"])]
+    pub piece: Option<String>,
     /// Object-store URLs only: compare each object's ETag with the MD5 of its
     /// content, or for a multipart upload (`-N`) with the MD5 of its parts'
     /// MD5s, the parts' sizes asked of the store (S3: a HEAD per part). ETags

@@ -616,3 +616,28 @@ fn audit_update_rebaselines_what_the_audit_found() {
         assert!(audited.status.success(), "{}", text(&audited.stdout));
     }
 }
+
+/// Manifests with pieces are refused whole: an update would leave their
+/// pieces stale.
+#[test]
+fn manifests_with_pieces_are_not_updated() {
+    let tree = Scratch::with_files("update-pieces", &[("d/a", &[7u8; 3000][..])]);
+    let dir = tree.path();
+    for (name, flags) in [
+        ("p.hd", &["--format", "hashdeep", "-a", "md5,sha256"][..]),
+        ("p.json", &["--json"][..]),
+    ] {
+        let mut args = vec!["sum", "-r", "d", "--piece", "1k", "-o", name];
+        args.extend_from_slice(flags);
+        assert!(hashlab_in(dir, &args).status.success());
+        let before = std::fs::read(dir.join(name)).unwrap();
+        let out = hashlab_in(dir, &["sum", "--update", name, "-r", "d"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("records pieces"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read(dir.join(name)).unwrap(), before);
+    }
+}

@@ -142,7 +142,7 @@ pub fn is_url_name(name: &[u8]) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(b))
 }
 
-fn path_of(bytes: &[u8]) -> PathBuf {
+pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
     crate::walk::parse_file_list(bytes, true)
         .pop()
         .unwrap_or_default()

@@ -15,6 +15,7 @@ mod mapped;
 pub mod outfile;
 #[cfg(unix)]
 pub mod pagecache;
+pub mod pieces;
 pub mod plan;
 pub mod read;
 pub mod recorded;
@@ -44,6 +45,11 @@ pub use many::{
     hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob,
 };
 pub use outfile::{io_message, write_file, OutputError, OutputFile, WriteMode};
+pub use pieces::{
+    audit_pieces, compare_file, hash_inputs_in_pieces, hashdeep_piece_lines, parse_piece_size,
+    ChangedPieces, Comparer, Comparison, EntryHasher, JsonPieces, PieceDigests, PieceFault,
+    PieceOnly, PieceSizeError, Pieces, Ranges, UnwritablePieces,
+};
 pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use recorded::{

@@ -132,13 +132,15 @@ pub fn tag_line(tag: &str, name: &[u8], hex: &str) -> Vec<u8> {
 /// (which hashdeep strips as a CRLF line end), cannot be written so that it
 /// reads it: such a name is escaped as coreutils escapes it, the line
 /// starting with a backslash. hashlab reads it back; hashdeep, whose lines
-/// start with a size, rejects that line alone.
+/// start with a size, rejects that line alone. So is a name that ends as a
+/// piece line's does (`NAME offset 0-9`, `hashdeep -p`), which would read
+/// back as a piece of NAME.
 pub fn hashdeep_line(size: u64, digests: &[&str], name: &[u8]) -> Vec<u8> {
     let needs_escape = name.contains(&b'\n') || name.last() == Some(&b'\r');
     let (name, escaped) = if needs_escape {
         escape_name(name)
     } else {
-        (name.to_vec(), false)
+        (name.to_vec(), crate::pieces::names_a_piece(name))
     };
     let mut line =
         Vec::with_capacity(name.len() + 24 + digests.iter().map(|d| d.len() + 1).sum::<usize>());

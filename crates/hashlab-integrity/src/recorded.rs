@@ -42,6 +42,10 @@ pub struct Recorded {
     /// rewrite sets the status-change time, which no user can set back.
     pub inode: Option<u64>,
     pub ctime_ns: Option<u64>,
+    /// The digest of each piece (`sum --piece`, `hashdeep -p`). An entry
+    /// with pieces has a size; its `digest` is empty where the manifest
+    /// records pieces only, as hashdeep's own `-p` does.
+    pub pieces: Option<crate::pieces::Pieces>,
 }
 
 impl Recorded {
@@ -54,6 +58,7 @@ impl Recorded {
             mtime_ns: None,
             inode: None,
             ctime_ns: None,
+            pieces: None,
         }
     }
 }
@@ -113,6 +118,8 @@ pub enum LineFault {
     BadName,
     /// A JSON entry without the fields `sum --json` writes.
     NotAnEntry(String),
+    /// Pieces that do not make up their file (see [`crate::pieces::PieceFault`]).
+    Pieces(crate::pieces::PieceFault),
 }
 
 impl fmt::Display for LineFault {
@@ -133,6 +140,7 @@ impl fmt::Display for LineFault {
             ),
             LineFault::BadName => write!(f, "the file name is empty or badly escaped"),
             LineFault::NotAnEntry(why) => write!(f, "not an entry of `hashlab sum --json`: {why}"),
+            LineFault::Pieces(why) => write!(f, "{why}"),
         }
     }
 }
@@ -366,6 +374,7 @@ pub(crate) fn hashdeep_fields(line: &[u8], digests: usize) -> Result<HashdeepLin
         size,
         digests: fields,
         name,
+        escaped,
     })
 }
 
@@ -375,6 +384,8 @@ pub(crate) struct HashdeepLine<'a> {
     /// The digest fields, in the header's order, as written.
     pub digests: Vec<&'a [u8]>,
     pub name: Vec<u8>,
+    /// Written with a leading backslash (a name hashdeep's form cannot hold).
+    pub escaped: bool,
 }
 
 /// One object of `hashlab sum --json`'s array.
@@ -392,6 +403,8 @@ struct JsonLine {
     inode: Option<u64>,
     #[serde(default)]
     ctime_ns: Option<u64>,
+    #[serde(default)]
+    pieces: Option<crate::pieces::JsonPieces>,
 }
 
 /// `hashlab sum --json`: our own manifest, the one that records modification
@@ -427,7 +440,13 @@ fn read_sum_json(
             if name.is_empty() || name.contains(&0) {
                 return Err(LineFault::BadName);
             }
+            let pieces = line
+                .pieces
+                .map(|p| p.read(&name, line.bytes, digest.len()))
+                .transpose()
+                .map_err(LineFault::Pieces)?;
             Ok(Recorded {
+                pieces,
                 size: line.bytes,
                 mtime_ns: line.mtime_ns,
                 inode: line.inode,
@@ -497,15 +516,17 @@ fn read_hashdeep(
         .default_len();
     let digests = columns.len() - 2;
     let mut out = Manifest::default();
+    let mut pieces = crate::pieces::Gather::default();
     for (n, line) in lines.enumerate() {
         if line.is_empty() || line.starts_with(b"#") || line.starts_with(b"%") {
             continue;
         }
-        let read = || -> Result<Recorded, LineFault> {
+        let read = || -> Result<(Recorded, bool), LineFault> {
             let HashdeepLine {
                 size,
                 digests: fields,
                 name,
+                escaped,
             } = hashdeep_fields(line, digests)?;
             let digest = std::str::from_utf8(fields[column - 1])
                 .ok()
@@ -517,19 +538,23 @@ fn read_hashdeep(
                     bytes: digest.len(),
                 }));
             }
-            Ok(Recorded {
-                size: Some(size),
-                ..Recorded::new(name, algorithm.to_string(), digest)
-            })
+            Ok((
+                Recorded {
+                    size: Some(size),
+                    ..Recorded::new(name, algorithm.to_string(), digest)
+                },
+                escaped,
+            ))
         };
         match read() {
-            Ok(r) => out.entries.push(r),
+            Ok((r, escaped)) => pieces.add(r, escaped, Place::Line(n as u64 + 3), &mut out),
             Err(fault) => out.problems.push(LineProblem {
                 place: Place::Line(n as u64 + 3),
                 fault,
             }),
         }
     }
+    pieces.finish(&mut out);
     Ok(out)
 }
 

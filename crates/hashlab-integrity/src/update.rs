@@ -178,6 +178,9 @@ pub enum UpdateError {
     },
     /// One algorithm at two output lengths in one manifest.
     TwoLengths { algorithm: String },
+    /// Digests of pieces (`sum --piece`, `hashdeep -p`), which an update
+    /// would leave stale.
+    Pieces { place: Place },
     /// An algorithm of the manifest that cannot be planned here.
     Plan(String),
     /// The current directory, against which names are resolved.
@@ -214,6 +217,10 @@ impl fmt::Display for UpdateError {
             UpdateError::TwoLengths { algorithm } => write!(
                 f,
                 "{algorithm} at two output lengths; an update writes one length per algorithm"
+            ),
+            UpdateError::Pieces { place } => write!(
+                f,
+                "{place} records pieces (sum --piece, hashdeep -p), which an update does not rewrite; write the manifest again with sum --piece"
             ),
             UpdateError::Plan(e) => write!(f, "{e}"),
             UpdateError::CurrentDir(e) => write!(f, "current directory: {e}"),
@@ -552,6 +559,9 @@ fn read_json(registry: &Registry, bytes: &[u8]) -> Result<Builder, UpdateError> 
     let mut b = Builder::default();
     for (n, value) in values.into_iter().enumerate() {
         let place = Place::Entry(n as u64 + 1);
+        if value.get("pieces").is_some() {
+            return Err(UpdateError::Pieces { place });
+        }
         let row: JsonRow = serde_json::from_value(value.clone())
             .map_err(|e| fault(place, LineFault::NotAnEntry(e.to_string())))?;
         let algorithm = registry
@@ -617,7 +627,11 @@ fn read_hashdeep(
             size,
             digests: fields,
             name,
+            escaped,
         } = hashdeep_fields(line, digests).map_err(|why| fault(place, why))?;
+        if !escaped && crate::pieces::names_a_piece(&name) {
+            return Err(UpdateError::Pieces { place });
+        }
         if b.by_name.contains_key(&name) {
             let first = b.places[b.by_name[&name]];
             return Err(UpdateError::Duplicate {

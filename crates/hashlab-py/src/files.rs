@@ -260,6 +260,12 @@ pub fn read_manifest(
     if let Some(problem) = manifest.problems.first() {
         return Err(PyValueError::new_err(format!("{manifest_name}: {problem}")));
     }
+    if let Some(piecewise) = manifest.entries.iter().find(|r| r.digest.is_empty()) {
+        return Err(PyValueError::new_err(format!(
+            "{manifest_name}: {}: pieces only (hashdeep -p), no whole-file digest; a Manifest holds whole-file digests",
+            String::from_utf8_lossy(&piecewise.name)
+        )));
+    }
     Ok(manifest
         .entries
         .into_iter()

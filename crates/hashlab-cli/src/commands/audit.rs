@@ -94,6 +94,9 @@ struct AuditJson<'a> {
     report: &'a AuditReport,
     /// The manifest's lines that could not be read ("line 9: ..."), as warned on stderr.
     manifest_problems: Vec<String>,
+    /// Where each changed file whose manifest entry has pieces changed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    changed_pieces: Vec<hashlab_integrity::ChangedPieces>,
 }
 
 #[derive(Serialize)]
@@ -186,7 +189,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     for problem in &read.problems {
         warn(problem);
     }
-    let recorded = read.entries;
+    let mut recorded = read.entries;
     if args.changed_only && !records_size_or_time(&recorded) {
         return Err(Failure::Usage(format!(
             "--changed-only: {} records no sizes or modification times (write it with `sum --format hashdeep` or `sum --json`)",
@@ -215,7 +218,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         ));
     }
     let local: Vec<PathBuf> = local.into_iter().cloned().collect();
-    let tree = expand(
+    let mut tree = expand(
         &local,
         &WalkOptions {
             recursive: true,
@@ -231,7 +234,9 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                 .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
         )
     };
-    let AuditOutcome { report, etags } = objects_audit(
+    let piece_only = hashlab_integrity::PieceOnly::take(&mut recorded, &mut tree)
+        .map_err(|e| Failure::Runtime(e.to_string()))?;
+    let AuditOutcome { mut report, etags } = objects_audit(
         reader.as_ref(),
         &registry,
         &recorded,
@@ -251,6 +256,15 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         }
         e => Failure::Runtime(e.to_string()),
     })?;
+    let changed_pieces = hashlab_integrity::audit_pieces(
+        &registry,
+        &recorded,
+        piece_only,
+        jobs,
+        args.changed_only,
+        &mut report,
+    )
+    .map_err(|e| Failure::Runtime(e.to_string()))?;
     let mut etag_summary = EtagSummary::default();
     for (name, verdict) in &etags {
         etag_summary.add(verdict);
@@ -308,12 +322,16 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                 counts,
                 report: &report,
                 manifest_problems: read.problems.iter().map(|p| p.to_string()).collect(),
+                changed_pieces,
             })
             .map_err(|e| Failure::Runtime(e.to_string()))?;
             v.push(b'\n');
             v
         }
-        Some(format) => render(&rows(&report), format)?,
+        Some(format) => render(
+            &crate::commands::pieces::with_ranges(rows(&report), &changed_pieces),
+            format,
+        )?,
         None => {
             // Like hashdeep: what differs, then one summary line; matches only count.
             let mut text = String::new();
@@ -327,6 +345,12 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                         text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail))
                     }
                     status => text.push_str(&format!("{status}: {}\n", r.name)),
+                }
+                if r.status == "changed" {
+                    text.extend(crate::commands::pieces::changed_line(
+                        &changed_pieces,
+                        &r.name,
+                    ));
                 }
             }
             text.push_str(&summary);

@@ -198,7 +198,7 @@ fn check_one(
         .map(|t| format!("{t} "))
         .unwrap_or_default();
 
-    let mut reader: Box<dyn io::BufRead> = if from_stdin {
+    let reader: Box<dyn io::BufRead> = if from_stdin {
         Box::new(BufReader::new(StandardInput))
     } else {
         match File::open(manifest) {
@@ -210,6 +210,11 @@ fn check_one(
         }
     };
 
+    let mut reader = match crate::commands::pieces::check(args, registry, reader, &shown, manifest)?
+    {
+        crate::commands::pieces::Checked::Piecewise(passed) => return Ok(passed),
+        crate::commands::pieces::Checked::Lines(reader) => reader,
+    };
     let mut out = LineOutput::new();
     let mut write_error: Option<Failure> = None;
     let mut report = |r: &LineResult| {

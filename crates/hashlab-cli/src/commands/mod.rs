@@ -10,6 +10,7 @@ pub mod history;
 pub mod info;
 pub mod list;
 pub mod pick;
+mod pieces;
 pub mod quality;
 pub mod report;
 mod sections;

@@ -213,7 +213,8 @@ pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
 /// The options checked as `run` checks them before reading any file
 /// (parameters, algorithms, backends), for `validate`.
 pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
-    plan(registry, args, &params(registry, args)?, &[]).map(|_| ())
+    plan(registry, args, &params(registry, args)?, &[])?;
+    crate::commands::pieces::piece_size(registry, args).map(|_| ())
 }
 
 /// What `sum` computes when no `-a` is given.
@@ -261,7 +262,7 @@ pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) 
 
 /// The run's plan: every algorithm resolved once, the reading decided.
 /// `sample`: a few of the files, to tell a rotating disk.
-fn plan(
+pub(crate) fn plan(
     registry: &Registry,
     args: &SumArgs,
     params: &HashParams,
@@ -335,20 +336,20 @@ pub(crate) fn names(args: &SumArgs, stdin_by_default: bool) -> Result<Vec<PathBu
 
 /// Where manifest lines go: standard output, or `-o`'s file, which takes
 /// the output only when the run completes (`hashlab_integrity::outfile`).
-enum Sink {
+pub(crate) enum Sink {
     Stdout(LineOutput),
     File(OutputFile),
 }
 
 impl Sink {
-    fn open(output: Option<&Path>) -> Result<Sink, Failure> {
+    pub(crate) fn open(output: Option<&Path>) -> Result<Sink, Failure> {
         Ok(match output {
             Some(target) => Sink::File(OutputFile::create(target)?),
             None => Sink::Stdout(LineOutput::new()),
         })
     }
 
-    fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         match self {
             Sink::Stdout(out) => out.write_line(bytes),
             Sink::File(file) => file.write_all(bytes).map_err(|e| {
@@ -358,14 +359,14 @@ impl Sink {
     }
 
     /// Flushes what is written so far (so stdout lines precede a stderr complaint).
-    fn flush(&mut self) -> Result<(), Failure> {
+    pub(crate) fn flush(&mut self) -> Result<(), Failure> {
         match self {
             Sink::Stdout(out) => out.flush(),
             Sink::File(_) => Ok(()),
         }
     }
 
-    fn finish(self) -> Result<(), Failure> {
+    pub(crate) fn finish(self) -> Result<(), Failure> {
         match self {
             Sink::Stdout(mut out) => out.flush(),
             Sink::File(file) => Ok(file.commit()?),
@@ -373,7 +374,7 @@ impl Sink {
     }
 
     /// Leaves `-o`'s file as it was (the temporary file goes with the sink).
-    fn abandon(self) {}
+    pub(crate) fn abandon(self) {}
 }
 
 /// The names of one run, in order: runs of local inputs (walked as `-r`
@@ -408,13 +409,13 @@ fn segments(names: &[PathBuf], walk: &WalkOptions) -> Vec<Segment> {
 
 /// Where an input's line comes from: its name in the manifest, the path
 /// shown in messages, and (hashdeep) its absolute name.
-struct Named {
-    label: Vec<u8>,
-    shown: String,
-    absolute: Vec<u8>,
+pub(crate) struct Named {
+    pub(crate) label: Vec<u8>,
+    pub(crate) shown: String,
+    pub(crate) absolute: Vec<u8>,
 }
 
-fn named_input(input: &Input) -> Named {
+pub(crate) fn named_input(input: &Input) -> Named {
     let (path, label): (PathBuf, Vec<u8>) = match input {
         Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
         Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
@@ -441,6 +442,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let params = params(&registry, args)?;
     // Parameters and algorithms are refused before any name is read.
     plan(&registry, args, &params, &[])?;
+    if let Some(size) = crate::commands::pieces::piece_size(&registry, args)? {
+        return crate::commands::pieces::sum(args, size);
+    }
     let names = names(args, true)?;
     if args.raw && names.len() > 1 {
         // As cksum: the bytes of two digests could not be told apart.
@@ -763,7 +767,7 @@ fn recorded_object_roots(
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long
 /// (many files or much data), or when asked for with --progress.
-fn progress_bar(args: &SumArgs, inputs: &[&Input]) -> Option<indicatif::ProgressBar> {
+pub(crate) fn progress_bar(args: &SumArgs, inputs: &[&Input]) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     // indicatif draws only on a terminal, so --progress cannot force a bar into a pipe.
     if args.no_progress || !std::io::stderr().is_terminal() {
@@ -794,7 +798,7 @@ fn progress_bar(args: &SumArgs, inputs: &[&Input]) -> Option<indicatif::Progress
     Some(bar)
 }
 
-fn first_files<'a>(inputs: &[&'a Input], n: usize) -> Vec<&'a Path> {
+pub(crate) fn first_files<'a>(inputs: &[&'a Input], n: usize) -> Vec<&'a Path> {
     inputs
         .iter()
         .filter_map(|i| match i {
