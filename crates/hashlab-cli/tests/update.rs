@@ -476,6 +476,22 @@ fn bad_input_is_refused_in_one_line() {
     assert!(!now.contains("  d/b\n"));
 }
 
+/// Drops the inodes and status-change times of a `sum --json` manifest, as
+/// one made on another machine (and copied with its tree) has none that hold.
+fn forget_inodes(manifest: &Path) {
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+    let rows: Vec<serde_json::Value> = rows
+        .into_iter()
+        .map(|mut r| {
+            r.as_object_mut().unwrap().remove("inode");
+            r.as_object_mut().unwrap().remove("ctime_ns");
+            r
+        })
+        .collect();
+    std::fs::write(manifest, serde_json::to_vec_pretty(&rows).unwrap()).unwrap();
+}
+
 /// `audit --update` reports first, exits as the audit does, and leaves a
 /// manifest the next audit passes: changed files with their new digests
 /// (even one whose size and time were set back, which only the audit's
@@ -499,21 +515,7 @@ fn audit_update_rebaselines_what_the_audit_found() {
     );
     // A manifest that records sizes and times but no inode or ctime, as one
     // made elsewhere (copied with its tree) does.
-    let rows: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("m.json")).unwrap()).unwrap();
-    let rows: Vec<serde_json::Value> = rows
-        .into_iter()
-        .map(|mut r| {
-            r.as_object_mut().unwrap().remove("inode");
-            r.as_object_mut().unwrap().remove("ctime_ns");
-            r
-        })
-        .collect();
-    std::fs::write(
-        dir.join("m.json"),
-        serde_json::to_vec_pretty(&rows).unwrap(),
-    )
-    .unwrap();
+    forget_inodes(&dir.join("m.json"));
     // d/a rots: same size, its time set back.
     let when = std::fs::metadata(dir.join("d/a"))
         .unwrap()
@@ -558,21 +560,7 @@ fn audit_update_rebaselines_what_the_audit_found() {
         .unwrap()
         .set_modified(when)
         .unwrap();
-    let rows: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("m.json")).unwrap()).unwrap();
-    let stripped: Vec<serde_json::Value> = rows
-        .into_iter()
-        .map(|mut r| {
-            r.as_object_mut().unwrap().remove("inode");
-            r.as_object_mut().unwrap().remove("ctime_ns");
-            r
-        })
-        .collect();
-    std::fs::write(
-        dir.join("m.json"),
-        serde_json::to_vec_pretty(&stripped).unwrap(),
-    )
-    .unwrap();
+    forget_inodes(&dir.join("m.json"));
     let update = hashlab_in(dir, &["sum", "--update", "m.json", "-r", "d"]);
     assert!(update.status.success());
     assert!(

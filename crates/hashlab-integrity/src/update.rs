@@ -850,15 +850,6 @@ pub struct UpdateReport {
     pub skipped: Vec<(String, String)>,
 }
 
-impl UpdateReport {
-    pub fn changed_anything(&self) -> bool {
-        !(self.added.is_empty()
-            && self.changed.is_empty()
-            && self.removed.is_empty()
-            && self.rehashed.is_empty())
-    }
-}
-
 /// A file seen now, local or in a store.
 #[derive(Debug, Clone)]
 pub struct Seen {
