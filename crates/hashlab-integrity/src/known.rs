@@ -403,8 +403,8 @@ fn load_json(
 
 /// A hashdeep file, by batches of lines under its two header lines, each
 /// read by [`read_manifest`] once per column: every column hashlab knows
-/// (hashdeep too matches a file by any of its known file's columns), or the
-/// one of the algorithm asked for.
+/// (hashdeep hashes every input with each of its known file's algorithms,
+/// and a match must agree on all), or the one of the algorithm asked for.
 fn load_hashdeep(
     builder: &mut KnownBuilder,
     registry: &Registry,
@@ -425,6 +425,15 @@ fn load_hashdeep(
     // The header's own complaint (`read_manifest`'s) comes from reading it
     // without a column; with one, only the algorithms among its columns.
     let columns = hashdeep_columns(registry, &header, algorithm);
+    let set = HashdeepSet {
+        group: if columns.len() > 1 {
+            builder.group_of_every_digest()
+        } else {
+            builder.pool()
+        },
+        columns,
+        manifest_name,
+    };
     let mut report = SetReport {
         form: SetForm::Hashdeep,
         digests: 0,
@@ -459,15 +468,8 @@ fn load_hashdeep(
         if next.is_none() || full {
             // The first batch is read even without lines, so that a bad header is reported.
             if in_batch > 0 || first_line == 3 {
-                read_any_column |= hashdeep_batch(
-                    builder,
-                    registry,
-                    &batch,
-                    manifest_name,
-                    &columns,
-                    first_line,
-                    &mut report,
-                )?;
+                read_any_column |=
+                    hashdeep_batch(builder, registry, &set, &batch, first_line, &mut report)?;
             }
             first_line = number + 1;
             in_batch = 0;
@@ -522,21 +524,28 @@ fn hashdeep_columns(registry: &Registry, header: &[u8], wanted: Option<&str>) ->
     out
 }
 
-/// One batch of a hashdeep set (`header` + lines from file line
+/// A hashdeep set being read: its columns' algorithms and their group.
+struct HashdeepSet<'a> {
+    manifest_name: &'a str,
+    columns: Vec<String>,
+    group: Group,
+}
+
+/// One batch of a hashdeep set (its header, then lines from file line
 /// `first_line`): each column's digests, a name once per line where the
 /// columns agree on the lines they read. Whether any column could be read.
 fn hashdeep_batch(
     builder: &mut KnownBuilder,
     registry: &Registry,
+    set: &HashdeepSet<'_>,
     batch: &[u8],
-    manifest_name: &str,
-    columns: &[String],
     first_line: u64,
     report: &mut SetReport,
 ) -> Result<bool, KnownError> {
+    let (group, manifest_name) = (set.group, set.manifest_name);
     let mut read_any = false;
     let mut first: Option<Vec<(Vec<u8>, u32)>> = None;
-    for column in columns {
+    for column in &set.columns {
         let options = ReadOptions {
             algorithm: Some(column),
             framing: Framing::Lines,
@@ -563,7 +572,7 @@ fn hashdeep_batch(
                     && first.iter().zip(&entries).all(|((n, _), e)| *n == e.name) =>
             {
                 for ((_, origin), entry) in first.iter().zip(&entries) {
-                    builder.add_named(&entry.algorithm, &entry.digest, *origin)?;
+                    builder.add_to(group, &entry.algorithm, &entry.digest, *origin)?;
                 }
                 report.digests += entries.len() as u64;
                 continue;
@@ -571,7 +580,8 @@ fn hashdeep_batch(
             _ => {
                 let mut names = Vec::with_capacity(entries.len());
                 for entry in entries {
-                    let origin = builder.add(&entry.algorithm, &entry.digest, &entry.name)?;
+                    let origin = builder.name(&entry.name)?;
+                    builder.add_to(group, &entry.algorithm, &entry.digest, origin)?;
                     report.digests += 1;
                     names.push((entry.name, origin));
                 }
@@ -777,11 +787,37 @@ impl NameStore {
     }
 }
 
+/// One hash every input is hashed with: an algorithm (canonical name) at a
+/// digest length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownHash {
+    pub algorithm: String,
+    pub width: usize,
+}
+
+/// Where a digest goes, for [`KnownBuilder::add_to`]: the pool of entries
+/// of one digest each, where any table holding an input's digest makes a
+/// match, or a set whose entries record several digests each (hashdeep's
+/// columns), where each of its tables must hold the input's digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Group(usize);
+
+#[derive(Debug)]
+struct GroupTables {
+    /// Indices into the tables.
+    tables: Vec<usize>,
+    /// Every table must hold the input's digest (else any).
+    every: bool,
+}
+
 /// Collects the digests of one or more sets; [`KnownBuilder::finish`]
 /// makes the tables lookups use.
 #[derive(Debug)]
 pub struct KnownBuilder {
+    hashes: Vec<KnownHash>,
     tables: Vec<TableBuilder>,
+    groups: Vec<GroupTables>,
+    pool: Option<Group>,
     names: Option<NameStore>,
 }
 
@@ -790,7 +826,10 @@ impl KnownBuilder {
     /// costs the names' bytes and twelve bytes an entry.
     pub fn new(keep_names: bool) -> KnownBuilder {
         KnownBuilder {
+            hashes: Vec::new(),
             tables: Vec::new(),
+            groups: Vec::new(),
+            pool: None,
             names: keep_names.then(NameStore::default),
         }
     }
@@ -799,53 +838,100 @@ impl KnownBuilder {
         self.names.is_some()
     }
 
-    /// Adds one known digest of `algorithm` (a canonical name) and the name
-    /// it was recorded under. Returns the name's place (0 when names are
-    /// not kept), for [`KnownBuilder::add_named`].
+    /// The group of entries of one digest each (manifest lines, NSRL rows).
+    pub fn pool(&mut self) -> Group {
+        *self.pool.get_or_insert_with(|| {
+            self.groups.push(GroupTables {
+                tables: Vec::new(),
+                every: false,
+            });
+            Group(self.groups.len() - 1)
+        })
+    }
+
+    /// A new group for a set whose entries record several digests of one
+    /// file: an input matches it only when each of its tables holds the
+    /// input's digest of that algorithm, as hashdeep checks a match's other
+    /// columns (an MD5 found whose SHA-256 is not is a collision, no match).
+    /// The tables are checked apart, not entry by entry: an input whose MD5
+    /// is one entry's and SHA-256 another's would need both collisions.
+    pub fn group_of_every_digest(&mut self) -> Group {
+        self.groups.push(GroupTables {
+            tables: Vec::new(),
+            every: true,
+        });
+        Group(self.groups.len() - 1)
+    }
+
+    /// Keeps a known name (when names are kept) and returns its place for
+    /// [`KnownBuilder::add_to`]; 0 when names are not kept.
+    pub fn name(&mut self, name: &[u8]) -> Result<u32, KnownError> {
+        match &mut self.names {
+            Some(names) => names.push(name),
+            None => Ok(0),
+        }
+    }
+
+    /// Adds one known digest of `algorithm` (a canonical name) to the pool,
+    /// with the name it was recorded under; returns the name's place.
     pub fn add(&mut self, algorithm: &str, digest: &[u8], name: &[u8]) -> Result<u32, KnownError> {
-        let origin = match &mut self.names {
-            Some(names) => names.push(name)?,
-            None => 0,
-        };
-        self.add_named(algorithm, digest, origin)?;
+        let pool = self.pool();
+        let origin = self.name(name)?;
+        self.add_to(pool, algorithm, digest, origin)?;
         Ok(origin)
     }
 
-    /// Adds a digest under a name already added (another column of the
-    /// same hashdeep line).
-    pub fn add_named(
+    /// Adds a digest to `group` under a name already kept (`origin`, from
+    /// [`KnownBuilder::name`] or [`KnownBuilder::add`]).
+    pub fn add_to(
         &mut self,
+        group: Group,
         algorithm: &str,
         digest: &[u8],
         origin: u32,
     ) -> Result<(), KnownError> {
-        let at = match self
-            .tables
+        let hash = match self
+            .hashes
             .iter()
-            .position(|t| t.algorithm == algorithm && t.width == digest.len())
+            .position(|h| h.algorithm == algorithm && h.width == digest.len())
         {
-            Some(at) => at,
+            Some(hash) => hash,
             None => {
-                if self.tables.len() >= MAX_ALGORITHMS {
+                if self.hashes.len() >= MAX_ALGORITHMS {
                     return Err(KnownError::TooManyAlgorithms {
                         limit: MAX_ALGORITHMS,
                     });
                 }
+                self.hashes.push(KnownHash {
+                    algorithm: algorithm.to_string(),
+                    width: digest.len(),
+                });
+                self.hashes.len() - 1
+            }
+        };
+        let tables = &mut self.groups[group.0].tables;
+        let table = match tables.iter().find(|&&t| self.tables[t].hash == hash) {
+            Some(&t) => t,
+            None => {
                 self.tables.push(TableBuilder::new(
                     algorithm.to_string(),
                     digest.len(),
+                    hash,
                     self.names.is_some(),
                 ));
+                tables.push(self.tables.len() - 1);
                 self.tables.len() - 1
             }
         };
-        self.tables[at].push(digest, origin)
+        self.tables[table].push(digest, origin)
     }
 
     /// The tables, sorted and indexed, in the order their first digest came.
     pub fn finish(self) -> KnownSets {
         KnownSets {
+            hashes: self.hashes,
             tables: self.tables.into_iter().map(TableBuilder::finish).collect(),
+            groups: self.groups,
             names: self.names,
         }
     }
@@ -861,6 +947,8 @@ const COMPACT_MIN: usize = 1 << 20;
 struct TableBuilder {
     algorithm: String,
     width: usize,
+    /// Which of the run's hashes its digests are compared with.
+    hash: usize,
     records: Vec<u8>,
     /// The name of each record, parallel to `records` (empty without names).
     origins: Vec<u32>,
@@ -873,10 +961,11 @@ struct TableBuilder {
 }
 
 impl TableBuilder {
-    fn new(algorithm: String, width: usize, carry_origins: bool) -> TableBuilder {
+    fn new(algorithm: String, width: usize, hash: usize, carry_origins: bool) -> TableBuilder {
         TableBuilder {
             algorithm,
             width,
+            hash,
             records: Vec::new(),
             origins: Vec::new(),
             carry_origins,
@@ -941,6 +1030,7 @@ impl TableBuilder {
         DigestTable {
             algorithm: self.algorithm,
             width: self.width,
+            hash: self.hash,
             used: vec![0u64; n.div_ceil(64)],
             records: self.records,
             origins: self.origins,
@@ -1096,6 +1186,7 @@ fn dedup_records(records: &mut Vec<u8>, width: usize, origins: &mut Vec<u32>) {
 pub struct DigestTable {
     algorithm: String,
     width: usize,
+    hash: usize,
     records: Vec<u8>,
     origins: Vec<u32>,
     /// Where each bucket of records sharing their leading bits starts:
@@ -1117,6 +1208,11 @@ impl DigestTable {
         self.width
     }
 
+    /// Which of [`KnownSets::hashes`] its digests are compared with.
+    pub fn hash(&self) -> usize {
+        self.hash
+    }
+
     /// Distinct digests.
     pub fn len(&self) -> usize {
         self.records.len() / self.width
@@ -1134,7 +1230,8 @@ impl DigestTable {
             + self.used.capacity() * 8
     }
 
-    fn record(&self, i: usize) -> &[u8] {
+    /// The `i`-th distinct digest, in ascending order.
+    pub fn record(&self, i: usize) -> &[u8] {
         &self.records[i * self.width..(i + 1) * self.width]
     }
 
@@ -1181,30 +1278,89 @@ pub struct Hit {
     pub record: usize,
 }
 
-/// Every known set of a run: one table per (algorithm, digest length).
+/// What the known sets say of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// A match: the first table (in the order sets came) that holds one of
+    /// its digests, for [`KnownSets::name`].
+    Known(Hit),
+    /// No match, but a set whose entries hold several digests has some of
+    /// the input's and not others (indices into [`KnownSets::hashes`]):
+    /// a collision of the weaker algorithm, or a damaged entry.
+    Partial {
+        known: Vec<usize>,
+        unknown: Vec<usize>,
+    },
+    Unknown,
+}
+
+/// Every known set of a run: one table per group and hash.
 #[derive(Debug)]
 pub struct KnownSets {
+    hashes: Vec<KnownHash>,
     tables: Vec<DigestTable>,
+    groups: Vec<GroupTables>,
     names: Option<NameStore>,
 }
 
 impl KnownSets {
+    /// The hashes each input is to be hashed with, in the order the sets
+    /// first named them: [`KnownSets::lookup`] takes one digest of each.
+    pub fn hashes(&self) -> &[KnownHash] {
+        &self.hashes
+    }
+
     pub fn tables(&self) -> &[DigestTable] {
         &self.tables
     }
 
-    /// Looks up an input's digests, `digests[i]` in table `i`, and marks
-    /// every table's match as used (so that a file matched by its SHA-256
-    /// also uses its MD5 of the same set). The first table's match, if any.
-    pub fn lookup<D: AsRef<[u8]>>(&mut self, digests: &[D]) -> Option<Hit> {
+    /// Looks up an input's digests, `digests[i]` of `hashes()[i]`, and marks
+    /// what matched as used (every table of a match: a file matched by
+    /// its SHA-256 uses its MD5 of the same hashdeep set too).
+    pub fn lookup<D: AsRef<[u8]>>(&mut self, digests: &[D]) -> Lookup {
         let mut first = None;
-        for (table, (t, digest)) in self.tables.iter_mut().zip(digests).enumerate() {
-            if let Some(record) = t.find(digest.as_ref()) {
-                t.mark(record);
-                first.get_or_insert(Hit { table, record });
+        let mut partial = None;
+        for group in &self.groups {
+            let found: Vec<Option<usize>> = group
+                .tables
+                .iter()
+                .map(|&t| {
+                    let table = &self.tables[t];
+                    digests.get(table.hash).and_then(|d| table.find(d.as_ref()))
+                })
+                .collect();
+            let matched = if group.every {
+                found.iter().all(Option::is_some)
+            } else {
+                found.iter().any(Option::is_some)
+            };
+            if matched {
+                for (&table, record) in group.tables.iter().zip(&found) {
+                    if let Some(record) = *record {
+                        self.tables[table].mark(record);
+                        first.get_or_insert(Hit { table, record });
+                    }
+                }
+            } else if found.iter().any(Option::is_some) && partial.is_none() {
+                let (known, unknown): (Vec<_>, Vec<_>) = group
+                    .tables
+                    .iter()
+                    .zip(&found)
+                    .partition(|(_, f)| f.is_some());
+                let hashes = |of: Vec<(&usize, &Option<usize>)>| -> Vec<usize> {
+                    of.into_iter().map(|(&t, _)| self.tables[t].hash).collect()
+                };
+                partial = Some(Lookup::Partial {
+                    known: hashes(known),
+                    unknown: hashes(unknown),
+                });
             }
         }
-        first
+        match (first, partial) {
+            (Some(hit), _) => Lookup::Known(hit),
+            (None, Some(partial)) => partial,
+            (None, None) => Lookup::Unknown,
+        }
     }
 
     /// The name the matched digest was first recorded under, when names are kept.
@@ -1237,6 +1393,13 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn hit(lookup: Lookup) -> Option<Hit> {
+        match lookup {
+            Lookup::Known(hit) => Some(hit),
+            _ => None,
+        }
+    }
+
     fn sets(entries: &[(&str, &[u8], &str)], names: bool) -> KnownSets {
         let mut b = KnownBuilder::new(names);
         for (alg, digest, name) in entries {
@@ -1257,12 +1420,12 @@ mod tests {
         );
         assert_eq!(k.tables().len(), 1);
         assert_eq!(k.unused(), 3);
-        let hit = k.lookup(&[[2u8; 32]]).unwrap();
+        let hit = hit(k.lookup(&[[2u8; 32]])).unwrap();
         assert_eq!(k.name(hit), Some(&b"b"[..]));
-        assert_eq!(k.lookup(&[[4u8; 32]]), None);
-        assert_eq!(k.lookup(&[[0u8; 32]]), None);
+        assert_eq!(k.lookup(&[[4u8; 32]]), Lookup::Unknown);
+        assert_eq!(k.lookup(&[[0u8; 32]]), Lookup::Unknown);
         // A digest of another length is no match, whatever its bytes.
-        assert_eq!(k.lookup(&[[2u8; 16]]), None);
+        assert_eq!(k.lookup(&[[2u8; 16]]), Lookup::Unknown);
         assert_eq!(k.unused(), 2);
         k.lookup(&[[2u8; 32]]);
         assert_eq!(k.unused(), 2, "a digest is used once however often matched");
@@ -1285,7 +1448,7 @@ mod tests {
             }
             let mut k = b.finish();
             assert_eq!(k.tables()[0].len(), 2, "{order:?}");
-            let hit = k.lookup(&[[9u8; 16]]).unwrap();
+            let hit = hit(k.lookup(&[[9u8; 16]])).unwrap();
             assert_eq!(k.name(hit), Some(&b"first"[..]), "{order:?}");
         }
     }
@@ -1317,7 +1480,7 @@ mod tests {
         );
         // Same bytes, another table: only the table of the input's algorithm answers.
         let none: [&[u8]; 4] = [&[0u8; 32], &[0u8; 16], &[7u8; 32], &[0u8; 32]];
-        let hit = k.lookup(&none).unwrap();
+        let hit = hit(k.lookup(&none)).unwrap();
         assert_eq!((hit.table, k.name(hit)), (2, Some(&b"x32"[..])));
         assert_eq!(k.unused(), 3);
         let mut b = KnownBuilder::new(false);
@@ -1333,11 +1496,49 @@ mod tests {
             .is_none());
     }
 
+    /// A set whose entries hold several digests (hashdeep's columns)
+    /// matches only when each is known: an MD5 known with an unknown
+    /// SHA-256 is a collision. The pool beside it matches on any.
+    #[test]
+    fn a_set_of_several_digests_an_entry_needs_them_all() {
+        let mut b = KnownBuilder::new(true);
+        let hd = b.group_of_every_digest();
+        let origin = b.name(b"both").unwrap();
+        b.add_to(hd, "md5", &[1u8; 16], origin).unwrap();
+        b.add_to(hd, "sha256", &[1u8; 32], origin).unwrap();
+        b.add("sha1", &[2u8; 20], b"pooled").unwrap();
+        let mut k = b.finish();
+        let hashes: Vec<(&str, usize)> = k
+            .hashes()
+            .iter()
+            .map(|h| (h.algorithm.as_str(), h.width))
+            .collect();
+        assert_eq!(hashes, [("md5", 16), ("sha256", 32), ("sha1", 20)]);
+        let file =
+            |md5: u8, sha256: u8, sha1: u8| (vec![md5; 16], vec![sha256; 32], vec![sha1; 20]);
+        let ask = |k: &mut KnownSets, (a, b, c): (Vec<u8>, Vec<u8>, Vec<u8>)| k.lookup(&[a, b, c]);
+        assert_eq!(
+            ask(&mut k, file(1, 9, 9)),
+            Lookup::Partial {
+                known: vec![0],
+                unknown: vec![1]
+            }
+        );
+        assert_eq!(k.unused(), 3, "a partial match uses nothing");
+        let both = hit(ask(&mut k, file(1, 1, 9))).unwrap();
+        assert_eq!(k.name(both), Some(&b"both"[..]));
+        assert_eq!(k.unused(), 1);
+        let pooled = hit(ask(&mut k, file(9, 1, 2))).unwrap();
+        assert_eq!(k.name(pooled), Some(&b"pooled"[..]));
+        assert_eq!(k.unused(), 0);
+        assert_eq!(ask(&mut k, file(9, 9, 9)), Lookup::Unknown);
+    }
+
     #[test]
     fn an_empty_table_finds_nothing() {
         let k = KnownBuilder::new(false).finish();
         assert!(k.tables().is_empty());
-        let t = TableBuilder::new("sha1".into(), 20, false).finish();
+        let t = TableBuilder::new("sha1".into(), 20, 0, false).finish();
         assert_eq!(t.find(&[0u8; 20]), None);
         assert_eq!(t.unused(), 0);
     }
@@ -1418,10 +1619,10 @@ mod tests {
             assert_eq!(t.record(i), d, "{i}");
         }
         for (d, first) in expected.iter().step_by(997) {
-            let hit = k.lookup(&[d]).expect("found");
+            let hit = hit(k.lookup(&[d])).expect("found");
             assert_eq!(k.name(hit), Some(format!("{first}").as_bytes()));
         }
-        assert_eq!(k.lookup(&[[3u8; 20]]), None);
+        assert_eq!(k.lookup(&[[3u8; 20]]), Lookup::Unknown);
     }
 
     proptest! {
