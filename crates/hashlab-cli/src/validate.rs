@@ -40,6 +40,7 @@ where
             Ok(())
         }
         Command::Sum(args) => commands::sum::validate(registry, args),
+        Command::Match(args) => commands::matching::validate(registry, args),
         Command::Check(args) => commands::sum::secret_params(registry, &args.secret).map(|_| ()),
         Command::Cpu(args) => clock_budget(args.clock_ms)
             .map(|_| ())

@@ -91,6 +91,8 @@ impl From<NsrlError> for KnownError {
 /// Why an SQLite file is not a usable NSRL RDS v3 database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NsrlError {
+    /// An SQLite database in a pipe or device: SQLite reads a file in place.
+    NotAFile,
     /// SQLite's header is there, but SQLite cannot read the file as a
     /// database (it is encrypted, or its first page is damaged).
     NotADatabase(String),
@@ -123,6 +125,10 @@ pub enum NsrlError {
 impl fmt::Display for NsrlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            NsrlError::NotAFile => write!(
+                f,
+                "an SQLite database, which SQLite reads in place: give its file, not a pipe"
+            ),
             NsrlError::NotADatabase(why) => {
                 write!(f, "SQLite cannot read it as a database ({why})")
             }
@@ -238,6 +244,9 @@ pub fn load_set(
     let mut file = std::fs::File::open(path).map_err(KnownError::Io)?;
     let prefix = sniff(&mut file).map_err(KnownError::Io)?;
     if prefix.starts_with(SQLITE_MAGIC) {
+        if !file.metadata().map_err(KnownError::Io)?.is_file() {
+            return Err(NsrlError::NotAFile.into());
+        }
         drop(file);
         return load_nsrl(builder, registry, path, algorithm);
     }
