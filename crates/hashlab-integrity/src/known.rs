@@ -6,10 +6,11 @@
 //!
 //! A set's digests go into one table per (algorithm, digest length): one
 //! flat buffer of fixed-width binary digests, sorted and without repeats,
-//! with an index of where each leading 16-bit prefix starts (so a lookup is
-//! one index read and a binary search over a few hundred bytes). Ten million
-//! SHA-256 digests take 320 MB and the index 256 KiB; names are kept only
-//! when asked for (hashdeep's `-w`), in one buffer with an offset each.
+//! with an index of where each run of digests sharing their leading bits
+//! starts, about eight digests a run (so a lookup is one index read and a
+//! binary search within a few cache lines). Ten million SHA-256 digests
+//! take 320 MB and the index 8 MiB; names are kept only when asked for
+//! (hashdeep's `-w`), in one buffer with an offset each.
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
@@ -1024,14 +1025,16 @@ impl TableBuilder {
         self.records.shrink_to_fit();
         self.origins.shrink_to_fit();
         let n = self.len();
-        // Enough buckets for a few records each, at most 2^16: the index
-        // of a table of millions stays within 256 KiB.
-        let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).min(16);
-        let bits = bits.min(8 * self.width as u32);
-        let shift = 16 - bits;
+        // A bucket for about every eight records: a lookup's binary search
+        // then touches two or three cache lines where one of 2^16 buckets
+        // (150 records of a 10-million table) took eight misses, for half a
+        // byte of index a record.
+        let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).saturating_sub(3);
+        let bits = bits.min(PREFIX_BITS).min(8 * self.width as u32);
+        let shift = PREFIX_BITS - bits;
         let mut starts = vec![0u32; (1usize << bits) + 1];
         for record in self.records.chunks_exact(self.width) {
-            starts[(prefix16(record) >> shift) as usize + 1] += 1;
+            starts[(prefix(record) >> shift) as usize + 1] += 1;
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
@@ -1049,11 +1052,14 @@ impl TableBuilder {
     }
 }
 
-/// A digest's first 16 bits (a one-byte digest's padded with zeros).
-fn prefix16(digest: &[u8]) -> u32 {
-    let hi = digest.first().copied().unwrap_or(0) as u32;
-    let lo = digest.get(1).copied().unwrap_or(0) as u32;
-    hi << 8 | lo
+/// The most leading bits the index goes by: 2^24 buckets, 64 MiB of index
+/// for a table of a hundred million digests or more.
+const PREFIX_BITS: u32 = 24;
+
+/// A digest's first [`PREFIX_BITS`] bits (a shorter digest's padded with zeros).
+fn prefix(digest: &[u8]) -> u32 {
+    let byte = |i: usize| digest.get(i).copied().unwrap_or(0) as u32;
+    byte(0) << 16 | byte(1) << 8 | byte(2)
 }
 
 /// Below this many records a bucket is sorted on the calling thread.
@@ -1199,7 +1205,7 @@ pub struct DigestTable {
     records: Vec<u8>,
     origins: Vec<u32>,
     /// Where each bucket of records sharing their leading bits starts:
-    /// bucket `prefix16 >> shift` is `starts[b]..starts[b + 1]`.
+    /// bucket `prefix >> shift` is `starts[b]..starts[b + 1]`.
     starts: Vec<u32>,
     shift: u32,
     /// One bit per record: matched by an input.
@@ -1249,7 +1255,7 @@ impl DigestTable {
         if digest.len() != self.width || self.records.is_empty() {
             return None;
         }
-        let bucket = (prefix16(digest) >> self.shift) as usize;
+        let bucket = (prefix(digest) >> self.shift) as usize;
         let (mut lo, mut hi) = (
             self.starts[bucket] as usize,
             self.starts[bucket + 1] as usize,
