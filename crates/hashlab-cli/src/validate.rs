@@ -100,6 +100,10 @@ mod tests {
                 &["sum", "-a", "shake128", "--length", "99999999999"],
                 "--length: ",
             ),
+            (&["match", "-k", "set", "-j", "0"], "--jobs: "),
+            (&["match", "-k", "set", "-j", "1025"], "--jobs: "),
+            (&["match", "-k", "set", "-a", "nosuch"], "-a: "),
+            (&["match", "-k", "set", "--exclude", "["], "--exclude "),
         ] {
             let err = check(args).unwrap_err();
             assert!(
