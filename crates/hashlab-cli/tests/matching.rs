@@ -228,6 +228,23 @@ fn the_exit_status_has_hashdeeps_bits() {
         assert_eq!(status(&o), 64, "{args:?}: {}", text(&o.stderr));
         assert!(o.stdout.is_empty(), "{args:?}");
     }
+    // Output that cannot be written: 128, hashdeep's internal error.
+    let o = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .current_dir(s.path())
+        .args(["match", "-k", "k.sha256", "t/a"])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(status(&o), 128, "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stderr),
+        "hashlab: write error: No space left on device\n"
+    );
     let o = hashlab_in(s.path(), &["match", "--help"]);
     assert_eq!(status(&o), 0);
     assert!(text(&o.stdout).contains("--known"));
