@@ -4,7 +4,9 @@
 //! of them cost little more than their bytes and a lookup costs less than
 //! hashing the smallest file.
 //!
-//! A set's digests go into one table per (algorithm, digest length): one
+//! A set's digests go into one table per (algorithm, digest length), and a
+//! hashdeep set of several columns into tables of its own, each of which
+//! must hold a file's digest for a match. A table is one
 //! flat buffer of fixed-width binary digests, sorted and without repeats,
 //! with an index of where each run of digests sharing their leading bits
 //! starts, about eight digests a run (so a lookup is one index read and a
