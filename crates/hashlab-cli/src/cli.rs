@@ -29,6 +29,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Compare a tree with a manifest, as `hashdeep -a`: matched, changed, missing, new, moved.
     Audit(AuditArgs),
+    /// The files whose digest is (-m, -M) or is not (-x, -X) in known sets, as
+    /// hashdeep's matching modes: manifests of any form `audit` reads, or NSRL's RDS v3 database.
+    Match(MatchArgs),
     /// This machine as benchmarks see it: CPU, caches, features, measured core
     /// clock, and the SIMD path each algorithm's default backend takes here.
     Cpu(CpuArgs),
@@ -536,6 +539,54 @@ pub struct AuditArgs {
     pub verify_etag: bool,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// A set of known hashes (repeatable; the sets are one set): GNU or BSD
+    /// lines, an SFV file, hashdeep's format (every column hashlab knows of
+    /// md5, sha1, sha256), `sum --json`'s, or NSRL's RDS v3 SQLite database
+    /// (its FILE table's column of -a, default sha256).
+    #[arg(short = 'k', long = "known", value_name = "SET", required = true)]
+    pub known: Vec<PathBuf>,
+    /// Print the files whose digest is in a known set (the default).
+    #[arg(short = 'm', long = "matching", group = "mode")]
+    pub matching: bool,
+    /// Print the files whose digest is in no known set.
+    #[arg(short = 'x', long = "not-matching", group = "mode")]
+    pub not_matching: bool,
+    /// As -m, with hashdeep's lines (size, each digest, name) under its header.
+    #[arg(short = 'M', long = "matching-digests", group = "mode")]
+    pub matching_digests: bool,
+    /// As -x, with hashdeep's lines (size, each digest, name) under its header.
+    #[arg(short = 'X', long = "not-matching-digests", group = "mode")]
+    pub not_matching_digests: bool,
+    /// With -m or -M: add the name the matched digest was recorded under
+    /// (`NAME matches KNOWN`).
+    #[arg(short = 'w', long = "which", conflicts_with_all = ["not_matching", "not_matching_digests"])]
+    pub which: bool,
+    /// Algorithm of every set (default: each manifest's lines, hashdeep's
+    /// columns, NSRL's sha256 column).
+    #[arg(short, long)]
+    pub algorithm: Option<String>,
+    /// Walk directories (sorted, symbolic links skipped unless --follow).
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// With -r: follow symbolic links met while walking.
+    #[arg(short = 'L', long, requires = "recursive")]
+    pub follow: bool,
+    /// Skip files and directories whose name or path matches this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Files hashed in parallel (default: every core); output keeps the input order.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Read every file with read(), never through a memory map.
+    #[arg(long)]
+    pub no_mmap: bool,
+    /// Files, and directories with -r; none or `-` means standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 /// Key and customization options, shared by `sum` and `check`.

@@ -29,6 +29,11 @@ fn main() -> ExitCode {
     stdio::guard_standard_descriptors();
     let result = match Cli::try_parse() {
         Ok(cli) => run(cli.command),
+        // `match` exits with hashdeep's bits, where 2 says an input matched
+        // nothing: its usage errors are hashdeep's 64.
+        Err(e) if std::env::args_os().nth(1).is_some_and(|a| a == "match") => {
+            stdio::clap_failure(e).map(commands::matching::usage_status)
+        }
         Err(e) => stdio::clap_failure(e),
     };
     match result {
@@ -57,6 +62,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Man(args) => commands::docs::man(args.dir.as_deref()),
         Command::Check(args) => commands::check::run(&args),
         Command::Audit(args) => commands::audit::run(&args),
+        Command::Match(args) => commands::matching::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
         Command::Info(args) => commands::info::run(&args),

@@ -40,6 +40,7 @@ where
             Ok(())
         }
         Command::Sum(args) => commands::sum::validate(registry, args),
+        Command::Match(args) => commands::matching::validate(registry, args),
         Command::Check(args) => commands::sum::secret_params(registry, &args.secret).map(|_| ()),
         Command::Cpu(args) => clock_budget(args.clock_ms)
             .map(|_| ())
@@ -99,6 +100,10 @@ mod tests {
                 &["sum", "-a", "shake128", "--length", "99999999999"],
                 "--length: ",
             ),
+            (&["match", "-k", "set", "-j", "0"], "--jobs: "),
+            (&["match", "-k", "set", "-j", "1025"], "--jobs: "),
+            (&["match", "-k", "set", "-a", "nosuch"], "-a: "),
+            (&["match", "-k", "set", "--exclude", "["], "--exclude "),
         ] {
             let err = check(args).unwrap_err();
             assert!(

@@ -1,12 +1,14 @@
 //! File integrity on top of the `hashlab` registry: how files are read, how
 //! manifest lines are written so that coreutils, b2sum, b3sum, xxhsum and
-//! rhash (SFV) read them, and how manifests those tools write are read back and verified.
+//! rhash (SFV) read them, how manifests those tools write are read back and verified,
+//! and how known-hash sets (those manifests, NSRL's RDS v3) are held for lookups.
 //! Prints nothing; returns data and errors for the caller to present.
 
 pub mod audit;
 pub mod cancel;
 pub mod check;
 mod hashed;
+pub mod known;
 pub mod lines;
 pub mod manifest;
 pub mod many;
@@ -31,6 +33,10 @@ pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
     ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
+};
+pub use known::{
+    load_set, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash, KnownSets, Lookup,
+    NsrlError, SetForm, SetOptions, SetReport,
 };
 pub use lines::{
     escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,

@@ -9,6 +9,7 @@ pub mod ecosystem;
 pub mod history;
 pub mod info;
 pub mod list;
+pub mod matching;
 pub mod pick;
 mod pieces;
 pub mod quality;
