@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use hashlab::Registry;
 use hashlab_integrity::{
-    display_name, exclude_set, expand, hash_inputs_in_pieces, hashdeep_piece_lines, is_interrupted,
-    mtime_ns, name_base64, parse_piece_size, read_manifest, Cancel, ChangedPieces, Comparer,
-    EntryHasher, Framing, HashJob, Input, JsonPieces, LineFault, ManifestError, PieceDigests,
-    ReadOptions, WalkOptions,
+    display_name, expand, hash_inputs_in_pieces, hashdeep_piece_lines, is_interrupted,
+    parse_piece_size, read_manifest, Cancel, ChangedPieces, Comparer, EntryHasher, Framing,
+    HashJob, Input, JsonPieces, JsonRow, LineFault, ManifestError, PieceDigests, ReadOptions,
+    Stamp,
 };
 use hashlab_objects::is_object_url;
 use serde::Serialize;
@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cli::{CheckArgs, SumArgs, SumFormat};
 use crate::commands::check::quote;
 use crate::commands::sum::{
-    first_files, name_bytes, named_input, names, params, plan, progress_bar, Named, Sink,
+    first_files, named_input, names, params, plan, progress_bar, walk_options, Named, Sink,
 };
 use crate::failure::{io_message, Failure};
 use crate::stdio::LineOutput;
@@ -54,19 +54,8 @@ pub(crate) fn piece_size(registry: &Registry, args: &SumArgs) -> Result<Option<u
 /// One row of `sum --json --piece`: `sum --json`'s fields, and `pieces`.
 #[derive(Serialize)]
 struct PieceRow {
-    file: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file_base64: Option<String>,
-    algorithm: String,
-    backend: String,
-    bytes: u64,
-    digest: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mtime_ns: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    inode: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ctime_ns: Option<u64>,
+    #[serde(flatten)]
+    row: JsonRow,
     pieces: JsonPieces,
 }
 
@@ -84,32 +73,11 @@ pub(crate) fn sum(args: &SumArgs, size: u64) -> Result<ExitCode, Failure> {
             "--piece: {url}: pieces are hashed of local files (and standard input), not of object-store URLs"
         )));
     }
-    let walk = WalkOptions {
-        recursive: args.recursive,
-        follow_symlinks: args.follow,
-        exclude: exclude_set(&args.exclude)
-            .map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
-    };
-    let inputs = expand(&names, &walk);
+    let inputs = expand(&names, &walk_options(args)?);
     let local: Vec<&Input> = inputs.iter().collect();
     let plan = plan(&registry, args, &params, &first_files(&local, 8))?;
     let job: HashJob = plan.job(Cancel::new());
-    if args.output.is_some() {
-        // As `sum -o`: an interrupt leaves the old manifest and no temp file.
-        let cancel = job.cancel.clone();
-        let _ = ctrlc::set_handler(move || cancel.cancel());
-    }
-    let mut sink = Sink::open(args.output.as_deref())?;
-    if plan.hashdeep {
-        let cwd = std::env::current_dir()
-            .map(|d| name_bytes(&d))
-            .unwrap_or_default();
-        let command: Vec<Vec<u8>> = std::env::args_os()
-            .map(|a| name_bytes(Path::new(&a)))
-            .collect();
-        let command: Vec<&[u8]> = command.iter().map(Vec::as_slice).collect();
-        sink.write(&plan.hashdeep_header(&cwd, &command))?;
-    }
+    let mut sink = Sink::open_for(args.output.as_deref(), &plan, &job)?;
     let progress = progress_bar(args, &local);
     let mut rows = Vec::new();
     let mut failed = false;
@@ -158,15 +126,13 @@ pub(crate) fn sum(args: &SumArgs, size: u64) -> Result<ExitCode, Failure> {
                 plan.columns.iter().zip(&file.digests).enumerate()
             {
                 rows.push(PieceRow {
-                    file: String::from_utf8_lossy(&label).into_owned(),
-                    file_base64: name_base64(&label),
-                    algorithm: column.choice.name().to_string(),
-                    backend: column.choice.backend_name().to_string(),
-                    bytes: file.bytes,
-                    digest: digest.to_hex(),
-                    mtime_ns: file.modified.and_then(mtime_ns),
-                    inode: file.inode,
-                    ctime_ns: file.ctime_ns,
+                    row: JsonRow::new(
+                        &label,
+                        column.choice.name(),
+                        column.choice.backend_name(),
+                        digest,
+                        Stamp::of_hashed(file),
+                    ),
                     pieces: JsonPieces::of(&digests, column_index),
                 });
             }

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
 use hashlab_integrity::{
     exclude_set, expand, hash_inputs, is_interrupted, parse_file_list, sfv_algorithm, Cancel,
-    DigestForm, Fanout, FileDigests, Input, JsonRow, OutputFile, PlanError, Stamp, StandardInput,
-    SumPlan, SumRequest, WalkOptions,
+    DigestForm, Fanout, FileDigests, HashJob, Input, JsonRow, OutputFile, PlanError, Stamp,
+    StandardInput, SumPlan, SumRequest, WalkOptions,
 };
 
 use hashlab_integrity::many::MAX_JOBS;
@@ -307,6 +307,16 @@ pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
+/// How `-r`, `-L` and `--exclude` say to walk.
+pub(crate) fn walk_options(args: &SumArgs) -> Result<WalkOptions, Failure> {
+    Ok(WalkOptions {
+        recursive: args.recursive,
+        follow_symlinks: args.follow,
+        exclude: exclude_set(&args.exclude)
+            .map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
+    })
+}
+
 /// The names to hash, from the arguments or `--files-from`; none means
 /// standard input when `stdin_by_default`.
 pub(crate) fn names(args: &SumArgs, stdin_by_default: bool) -> Result<Vec<PathBuf>, Failure> {
@@ -347,6 +357,32 @@ impl Sink {
             Some(target) => Sink::File(OutputFile::create(target)?),
             None => Sink::Stdout(LineOutput::new()),
         })
+    }
+
+    /// The sink of a run of `plan`, its hashdeep header written. With -o,
+    /// an interrupt must leave the old manifest and no temp file: the hash
+    /// in progress stops at its next chunk, and the run unwinds.
+    pub(crate) fn open_for(
+        output: Option<&Path>,
+        plan: &SumPlan,
+        job: &HashJob,
+    ) -> Result<Sink, Failure> {
+        if output.is_some() {
+            let cancel = job.cancel.clone();
+            let _ = ctrlc::set_handler(move || cancel.cancel());
+        }
+        let mut sink = Sink::open(output)?;
+        if plan.hashdeep {
+            let cwd = std::env::current_dir()
+                .map(|d| name_bytes(&d))
+                .unwrap_or_default();
+            let command: Vec<Vec<u8>> = std::env::args_os()
+                .map(|a| name_bytes(Path::new(&a)))
+                .collect();
+            let command: Vec<&[u8]> = command.iter().map(Vec::as_slice).collect();
+            sink.write(&plan.hashdeep_header(&cwd, &command))?;
+        }
+        Ok(sink)
     }
 
     pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
@@ -452,13 +488,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             "--raw: one input only (raw digests have nothing between them)".into(),
         ));
     }
-    let walk = WalkOptions {
-        recursive: args.recursive,
-        follow_symlinks: args.follow,
-        exclude: exclude_set(&args.exclude)
-            .map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
-    };
-    let segments = segments(&names, &walk);
+    let segments = segments(&names, &walk_options(args)?);
     let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
     if args.raw && any_objects {
         return Err(Failure::Usage(
@@ -527,23 +557,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    if args.output.is_some() {
-        // With -o, an interrupt must leave the old manifest and no temp file:
-        // the hash in progress stops at its next chunk, and the run unwinds.
-        let cancel = job.cancel.clone();
-        let _ = ctrlc::set_handler(move || cancel.cancel());
-    }
-    let mut sink = Sink::open(args.output.as_deref())?;
-    if plan.hashdeep {
-        let cwd = std::env::current_dir()
-            .map(|d| name_bytes(&d))
-            .unwrap_or_default();
-        let command: Vec<Vec<u8>> = std::env::args_os()
-            .map(|a| name_bytes(Path::new(&a)))
-            .collect();
-        let command: Vec<&[u8]> = command.iter().map(Vec::as_slice).collect();
-        sink.write(&plan.hashdeep_header(&cwd, &command))?;
-    }
+    let mut sink = Sink::open_for(args.output.as_deref(), &plan, &job)?;
     if plan.sfv {
         let names: Vec<(Vec<u8>, &Path)> = local_inputs
             .iter()

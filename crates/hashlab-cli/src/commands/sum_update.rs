@@ -8,9 +8,8 @@ use std::process::ExitCode;
 use hashlab::Registry;
 use hashlab_integrity::update::{Form, Pending, Seen};
 use hashlab_integrity::{
-    exclude_set, is_url_name, sidecar_path, update_tree, write_file, Cancel, FileDigests, Framing,
-    Listing, Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError, UpdateReport, Updated,
-    WalkOptions,
+    is_url_name, sidecar_path, update_tree, write_file, Cancel, FileDigests, Framing, Listing,
+    Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError, UpdateReport, Updated,
 };
 use hashlab_objects::{is_object_url, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
@@ -78,16 +77,10 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
         let _ = ctrlc::set_handler(move || cancel.cancel());
     }
     let updated = if urls.is_empty() {
-        let walk = WalkOptions {
-            recursive: args.recursive,
-            follow_symlinks: args.follow,
-            exclude: exclude_set(&args.exclude)
-                .map_err(|e| Failure::Usage(format!("--exclude {e}")))?,
-        };
         let tree = TreeUpdate {
             manifest,
             paths: &paths,
-            walk,
+            walk: crate::commands::sum::walk_options(args)?,
             prune: args.prune,
             known: None,
         };
