@@ -2,13 +2,14 @@
 """`hashlab sum --update` on a tree of 100,000 files where 1 % changed,
 against a full `hashlab sum -r` and `rhash -u -r` in the same run.
 
-    scripts/bench-update.py [--files N] [--rounds R] [WORKDIR]
+    scripts/bench-update.py [--files N] [--rounds R] [--cold] [WORKDIR]
                             (default: 100000 files, 3 rounds, target/bench-update)
 
 Each round changes 1 % of the files (half rewritten with new content, a
 quarter deleted, a quarter of that count added as new files), restores
 each tool's manifest to the one it wrote for the tree before the change,
-and times, with the page cache warm:
+and times, with the page cache warm (with --cold, as root: dropped before
+each command, as a tree on disk that nothing has read lately):
 - `hashlab sum --update M --prune -r tree` (reads what moved; the sidecar
   from the previous update says what did not),
 - `rhash --sha256 -u M -r tree` (adds new files; re-reads none, drops none),
@@ -30,7 +31,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+COLD = False
+
+
+def drop_caches():
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
 def timed(cmd, cwd, stdout=subprocess.DEVNULL):
+    if COLD:
+        drop_caches()
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE)
     took = time.perf_counter() - start
@@ -43,8 +55,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cold", action="store_true", help="drop the page cache before each command (root)")
     ap.add_argument("workdir", nargs="?", default=str(ROOT / "target" / "bench-update"))
     args = ap.parse_args()
+    global COLD
     for tool in ("rhash",):
         if shutil.which(tool) is None:
             sys.exit(f"bench-update: {tool} is missing (run scripts/setup)")
@@ -63,9 +77,11 @@ def main():
     os.sync()
     # Baselines: each tool's manifest of the tree as it is, and hashlab's sidecar.
     timed([hashlab, "sum", "-r", "tree", "-o", "h.sha256"], work)
+    (work / "h.sha256.hashlab-stat").unlink(missing_ok=True)
     first, _ = timed([hashlab, "sum", "--update", "h.sha256", "-r", "tree"], work)
     _, r = timed(["rhash", "--sha256", "-r", "tree"], work, stdout=subprocess.PIPE)
     (work / "r.sha256").write_bytes(r.stdout)
+    COLD = args.cold
     rows = {k: [] for k in ("update", "rhash_u", "full", "rhash_full")}
     files = sorted(p for p in tree.rglob("*") if p.is_file())
     for round_ in range(args.rounds):
@@ -105,7 +121,8 @@ def main():
                                                        stdout=subprocess.PIPE, check=True).stdout)
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"{len(files):,} files, 1 % changed per round ({counts['changed']} rewritten, "
-          f"{counts['removed']} deleted, {counts['added']} added), sha256, page cache warm, "
+          f"{counts['removed']} deleted, {counts['added']} added), sha256, "
+          f"{'page cache dropped before each command' if COLD else 'page cache warm'}, "
           f"{os.cpu_count()} cores, median of {args.rounds} rounds; the first update of a "
           f"manifest (no sidecar yet, every file read): {first:.2f} s\n")
     print("| command | seconds | vs hashlab sum --update |")
