@@ -1,5 +1,6 @@
 """A TCP relay that counts the bytes a server sends back: what a client
-downloaded, headers included. For showing that a command read no object
+downloaded, headers included, and keeps the S3 listing requests it relayed.
+For showing that a command read no object, and who listed what
 (python/tests/test_store_checksums.py, scripts/bench-store.py)."""
 
 import socket
@@ -13,6 +14,8 @@ class CountingProxy:
     def __init__(self, port):
         self.port = port
         self.from_server = 0
+        #: The request targets of the ListObjectsV2 requests relayed.
+        self.listings = []
         self.lock = threading.Lock()
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
@@ -34,6 +37,11 @@ class CountingProxy:
                 if count:
                     with self.lock:
                         self.from_server += len(data)
+                else:
+                    for line in data.split(b"\r\n"):
+                        if line.startswith(b"GET ") and b"list-type=2" in line:
+                            with self.lock:
+                                self.listings.append(line.split(b" ")[1].decode(errors="replace"))
                 sink.sendall(data)
         except OSError:
             pass

@@ -389,53 +389,76 @@ def audit(manifest, client=None, *, roots=None, key=None, backend=None, storage_
     return AuditReport(ok=ok, changed=changed, missing=missing, new=new, errors=now.errors)
 
 
-def _compare_partition(pairs, download, algorithm, storage_options):
-    """One task: the verdicts of a partition's pairs, one file at a time (the
-    worker's other threads run other partitions)."""
+def _compare_shard(files, after, until, prefix, download, algorithm, storage_options):
+    """One task: list one key range of the prefix (after ``after``, up to
+    ``until``), pair it with the shard's files, and judge each pair, one
+    file at a time (the worker's other threads run other shards)."""
+    pairs, only_local, only_in_store = _hashlab.pair_store_range(
+        prefix, files, after, until, storage_options=storage_options
+    )
     verdicts, proves = _hashlab.compare_pairs(
         pairs, download=download, algorithm=algorithm, jobs=1, storage_options=storage_options
     )
-    return verdicts, proves
+    return pairs, verdicts, only_local, only_in_store, proves
+
+
+def _shards(files, count):
+    """``files`` (sorted by key) cut into ``count`` runs of about equal
+    length, each with the key range it covers: after the previous run's last
+    key, up to its own last (the last run: to the end, so that objects after
+    every local key are listed too)."""
+    count = max(1, min(count, len(files)))
+    size = math.ceil(len(files) / count) if files else 0
+    runs = [files[i : i + size] for i in range(0, len(files), size)] if files else [[]]
+    shards, after = [], None
+    for i, run in enumerate(runs):
+        until = None if i == len(runs) - 1 else run[-1][0]
+        shards.append((run, after, until))
+        after = until
+    return shards
 
 
 def compare_store(
     directory, prefix, client=None, *, download=False, algorithm="sha256", partitions=None, storage_options=None
 ):
-    """``hashlab.compare_store`` on a Dask cluster: the client lists the
-    directory and the prefix and pairs them; the pairs are split into
-    partitions by name, and each partition's HEADs (or with ``download=True``
-    reads) and local hashing run as one task on a worker, which must see the
-    directory at the same path. Returns the same StoreComparison."""
+    """``hashlab.compare_store`` on a Dask cluster. The client walks the
+    directory and cuts its files, sorted by key, into ``partitions`` key
+    ranges (default: four per worker thread, more for large trees); each
+    range is one task on a worker, which lists that range of the prefix
+    itself (S3, GCS and Azure list in key order, so each range's listing
+    starts where the last ended), pairs it with its files, and makes the
+    range's HEADs (or with ``download=True`` reads) and local hashing. The
+    worker must see the directory at the same path. Returns the same
+    StoreComparison as ``hashlab.compare_store``."""
     if download:
         _hashlab.algorithm_info(algorithm)  # an unknown name fails here, before any task
     client = _client(client)
-    pairs, only_local, only_in_store, errors = _hashlab.pair_store(
-        os.fsencode(os.path.abspath(directory)), prefix, storage_options=storage_options
-    )
+    files, unpairable, errors = _hashlab.local_keys(os.fsencode(os.path.abspath(directory)))
     if partitions is None:
-        partitions = _default_partitions(len(pairs), client)
+        partitions = _default_partitions(len(files), client)
     elif int(partitions) < 1:
         raise ValueError(f"partitions: {partitions} is not a positive count")
-    partitions = max(1, int(partitions))
-    by_partition = [[] for _ in range(partitions)]
-    for pair in pairs:
-        by_partition[partition_of(pair[0], partitions)].append(pair)
-    work = [part for part in by_partition if part]
+    shards = _shards(files, int(partitions))
     run = uuid.uuid4().hex
     futures = client.map(
-        _compare_partition,
-        work,
+        _compare_shard,
+        [s[0] for s in shards],
+        [s[1] for s in shards],
+        [s[2] for s in shards],
+        prefix=prefix,
         download=download,
         algorithm=algorithm,
         storage_options=storage_options,
-        key=[f"hashlab-compare-{run}-{i}" for i in range(len(work))],
+        key=[f"hashlab-compare-{run}-{i}" for i in range(len(shards))],
     )
     results = client.gather(futures)
-    merged_pairs, verdicts, proves = [], [], None
-    for part, (part_verdicts, part_proves) in zip(work, results):
-        merged_pairs.extend(part)
+    merged_pairs, verdicts, only_local, only_in_store, proves = [], [], list(unpairable), [], None
+    for pairs, part_verdicts, part_local, part_store, part_proves in results:
+        merged_pairs.extend(pairs)
         verdicts.extend(part_verdicts)
+        only_local.extend(part_local)
+        only_in_store.extend(part_store)
         proves = part_proves
     if proves is None:
         _, proves = _hashlab.compare_pairs([], download=download, algorithm=algorithm)
-    return _assemble(merged_pairs, verdicts, only_local, only_in_store, errors, proves)
+    return _assemble(merged_pairs, verdicts, sorted(only_local), sorted(only_in_store), errors, proves)

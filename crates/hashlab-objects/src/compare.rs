@@ -136,12 +136,7 @@ pub fn pair_tree(
     dir: &Path,
     prefix: &str,
 ) -> Result<(Vec<Pair>, TreeComparison), CompareError> {
-    if !dir.is_dir() {
-        return Err(CompareError::NotADirectory(dir.to_path_buf()));
-    }
-    let mut comparison = TreeComparison::default();
-    let mut unpairable = Vec::new();
-    let files = local_files(dir, &mut comparison.errors, &mut unpairable);
+    let (files, mut comparison) = local_keys(dir)?;
     let base = prefix.trim_end_matches('/');
     let objects = match reader.list(prefix) {
         Ok(objects) => objects,
@@ -160,7 +155,50 @@ pub fn pair_tree(
             _ => return Err(CompareError::NotAPrefix(prefix.to_string())),
         }
     }
-    // Both sides sorted by the bytes of their names: one merge pairs them.
+    let pairs = merge(files, keyed, &mut comparison);
+    Ok((pairs, comparison))
+}
+
+/// The files under `dir` with the keys they pair with (their paths below
+/// it, `/`-separated), sorted by key; the comparison holds the files no key
+/// can name (not UTF-8) as only local, and what could not be walked.
+pub fn local_keys(dir: &Path) -> Result<(Vec<(String, PathBuf)>, TreeComparison), CompareError> {
+    if !dir.is_dir() {
+        return Err(CompareError::NotADirectory(dir.to_path_buf()));
+    }
+    let mut comparison = TreeComparison::default();
+    let mut unpairable = Vec::new();
+    let files = local_files(dir, &mut comparison.errors, &mut unpairable);
+    comparison.only_local = unpairable;
+    Ok((files, comparison))
+}
+
+/// One shard of [`pair_tree`]: `files` (sorted by key, from [`local_keys`],
+/// those whose keys lie after `after` and up to `until`) paired with the
+/// objects of that key range under `prefix`, listed by this call alone.
+pub fn pair_range(
+    reader: &ObjectReader,
+    prefix: &str,
+    files: Vec<(String, PathBuf)>,
+    after: Option<&str>,
+    until: Option<&str>,
+) -> Result<(Vec<Pair>, TreeComparison), CompareError> {
+    let keyed = reader
+        .list_range(prefix, after, until)
+        .map_err(CompareError::Listing)?;
+    let mut comparison = TreeComparison::default();
+    let pairs = merge(files, keyed, &mut comparison);
+    Ok((pairs, comparison))
+}
+
+/// Both sides sorted by the bytes of their keys: one merge pairs them, and
+/// what is on one side only goes to `comparison`.
+fn merge(
+    files: Vec<(String, PathBuf)>,
+    keyed: Vec<(String, ObjectInfo)>,
+    comparison: &mut TreeComparison,
+) -> Vec<Pair> {
+    let mut keyed = keyed;
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     let mut pairs: Vec<Pair> = Vec::new();
     let (mut f, mut o) = (files.into_iter().peekable(), keyed.into_iter().peekable());
@@ -182,9 +220,8 @@ pub fn pair_tree(
             },
         }
     }
-    comparison.only_local.extend(unpairable);
     comparison.only_local.sort();
-    Ok((pairs, comparison))
+    pairs
 }
 
 /// Each pair's verdict, in order, `jobs` files hashed at once; an error is

@@ -383,6 +383,79 @@ impl ObjectReader {
             .collect())
     }
 
+    /// The objects under `root` whose keys below it lie after `after` and up
+    /// to `until` (both keys below `root`; `None`: from the first, to the
+    /// last), sorted by key, each with its key below `root`: one shard of a
+    /// listing that several workers share. S3, GCS and Azure list in key
+    /// order, so the listing starts after `after` and stops at `until`; a
+    /// `file://` tree has no order and is listed whole and filtered.
+    pub fn list_range(
+        &self,
+        root: &str,
+        after: Option<&str>,
+        until: Option<&str>,
+    ) -> Result<Vec<(String, ObjectInfo)>, ObjectError> {
+        let (client, prefix) = self.resolve(root)?;
+        let store = &client.store;
+        let base = root.trim_end_matches('/');
+        let full = |key: &str| -> String {
+            if prefix.as_ref().is_empty() {
+                key.to_string()
+            } else {
+                format!("{}/{key}", prefix.as_ref())
+            }
+        };
+        let (after, until) = (after.map(full), until.map(full));
+        let ordered = !root.starts_with("file:");
+        let listing: Result<Vec<ObjectMeta>, object_store::Error> = self.runtime.block_on(async {
+            let scope = (!prefix.as_ref().is_empty()).then_some(&prefix);
+            let stream = match &after {
+                Some(offset) if ordered => {
+                    let offset = Key::parse(offset).unwrap_or_else(|_| Key::from(offset.as_str()));
+                    store.list_with_offset(scope, &offset)
+                }
+                _ => store.list(scope),
+            };
+            let until = until.as_deref();
+            let after = after.as_deref();
+            let in_range = move |m: &ObjectMeta| {
+                after.is_none_or(|a| m.location.as_ref() > a)
+                    && until.is_none_or(|u| m.location.as_ref() <= u)
+            };
+            if ordered {
+                stream
+                    .try_take_while(|m| {
+                        futures::future::ready(Ok(until.is_none_or(|u| m.location.as_ref() <= u)))
+                    })
+                    .try_filter(|m| futures::future::ready(in_range(m)))
+                    .try_collect()
+                    .await
+            } else {
+                stream
+                    .try_filter(|m| futures::future::ready(in_range(m)))
+                    .try_collect()
+                    .await
+            }
+        });
+        let mut metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
+        metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
+        let skip = if prefix.as_ref().is_empty() {
+            0
+        } else {
+            prefix.as_ref().len() + 1
+        };
+        Ok(metas
+            .into_iter()
+            .filter_map(|meta| {
+                let key = meta.location.as_ref().get(skip..)?.to_string();
+                (!key.is_empty()).then(|| {
+                    let object = info(format!("{base}/{key}"), meta, &client);
+                    (key, object)
+                })
+            })
+            .collect())
+    }
+
     /// The one object `url` names (a HEAD request).
     pub fn stat(&self, url: &str) -> Result<ObjectInfo, ObjectError> {
         let (client, key) = self.resolve(url)?;

@@ -131,7 +131,9 @@ mod _hashlab {
     #[pymodule_export]
     use super::kdf::scrypt;
     #[pymodule_export]
-    use super::objects::{compare_pairs, hash_objects, list_objects, pair_store};
+    use super::objects::{
+        compare_pairs, hash_objects, list_objects, local_keys, pair_store, pair_store_range,
+    };
     #[pymodule_export]
     use super::partitions::{hash_packed, merge_packed, split_packed, walk_packed};
 

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use hashlab_integrity::Fanout;
 use hashlab_objects::compare::{
-    compare_pairs as compare_pairs_in, pair_tree, CompareError, Mode, Pair, Verdict,
+    compare_pairs as compare_pairs_in, local_keys as local_keys_of, pair_range, pair_tree,
+    CompareError, Mode, Pair, Verdict,
 };
 use hashlab_objects::{ObjectError, ObjectReader, Problem, Settings};
 use pyo3::exceptions::{
@@ -207,7 +208,60 @@ pub fn pair_store(
     let (pairs, found) = py
         .detach(|| pair_tree(&reader, &dir, &prefix))
         .map_err(compare_error)?;
-    let pairs = pairs
+    Ok((
+        pair_tuples(pairs),
+        found.only_local,
+        found.only_in_store,
+        found.errors,
+    ))
+}
+
+/// The files under `directory` with the keys they pair with, sorted by key,
+/// for a client that shards the listing: (pairs of key and path, names no
+/// key can hold (only local), (name, message) of what could not be walked).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn local_keys(
+    py: Python<'_>,
+    directory: Vec<u8>,
+) -> PyResult<(Vec<(String, Vec<u8>)>, Vec<String>, Vec<(String, String)>)> {
+    let dir = PathBuf::from(OsString::from_vec(directory));
+    let (files, found) = py.detach(|| local_keys_of(&dir)).map_err(compare_error)?;
+    let files = files
+        .into_iter()
+        .map(|(key, path)| (key, path.into_os_string().into_vec()))
+        .collect();
+    Ok((files, found.only_local, found.errors))
+}
+
+/// One shard of `pair_store`: `files` (key, path) whose keys lie after
+/// `after` and up to `until`, paired with the objects of that key range
+/// under `prefix`, which this call lists: (pairs, keys only local, keys
+/// only in the store). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (prefix, files, after=None, until=None, *, storage_options=None))]
+#[allow(clippy::type_complexity)]
+pub fn pair_store_range(
+    py: Python<'_>,
+    prefix: String,
+    files: Vec<(String, Vec<u8>)>,
+    after: Option<String>,
+    until: Option<String>,
+    storage_options: Option<HashMap<String, String>>,
+) -> PyResult<(Vec<PairTuple>, Vec<String>, Vec<String>)> {
+    let reader = reader(storage_options, None, None)?;
+    let files = files
+        .into_iter()
+        .map(|(key, path)| (key, PathBuf::from(OsString::from_vec(path))))
+        .collect();
+    let (pairs, found) = py
+        .detach(|| pair_range(&reader, &prefix, files, after.as_deref(), until.as_deref()))
+        .map_err(compare_error)?;
+    Ok((pair_tuples(pairs), found.only_local, found.only_in_store))
+}
+
+fn pair_tuples(pairs: Vec<Pair>) -> Vec<PairTuple> {
+    pairs
         .into_iter()
         .map(|(key, path, object)| {
             (
@@ -218,8 +272,7 @@ pub fn pair_store(
                 object.e_tag,
             )
         })
-        .collect();
-    Ok((pairs, found.only_local, found.only_in_store, found.errors))
+        .collect()
 }
 
 /// Each pair's verdict, in order: by what the store recorded (no object
