@@ -120,6 +120,35 @@ impl ObjectError {
     }
 }
 
+/// A listing under `prefix` sorted by key, each object with its key below
+/// the prefix and named `base/key`.
+fn keyed(
+    mut metas: Vec<ObjectMeta>,
+    prefix: &Key,
+    base: &str,
+    client: &Client,
+) -> Vec<(String, ObjectInfo)> {
+    metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
+    let skip = if prefix.as_ref().is_empty() {
+        0
+    } else {
+        prefix.as_ref().len() + 1
+    };
+    metas
+        .into_iter()
+        .map(|meta| {
+            let key = meta
+                .location
+                .as_ref()
+                .get(skip..)
+                .unwrap_or_default()
+                .to_string();
+            let object = info(format!("{base}/{key}"), meta, client);
+            (key, object)
+        })
+        .collect()
+}
+
 /// One object to hash.
 #[derive(Debug, Clone)]
 pub struct ObjectInfo {
@@ -353,7 +382,7 @@ impl ObjectReader {
             let prefix = (!prefix.as_ref().is_empty()).then_some(&prefix);
             store.list(prefix).try_collect().await
         });
-        let mut metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
+        let metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
         if metas.is_empty() {
             if prefix.as_ref().is_empty() {
                 return Ok(Vec::new());
@@ -368,18 +397,9 @@ impl ObjectReader {
             })?;
             return Ok(vec![info(base.to_string(), meta, &client)]);
         }
-        metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
-        let skip = if prefix.as_ref().is_empty() {
-            0
-        } else {
-            prefix.as_ref().len() + 1
-        };
-        Ok(metas
+        Ok(keyed(metas, &prefix, base, &client)
             .into_iter()
-            .map(|meta| {
-                let relative = meta.location.as_ref().get(skip..).unwrap_or_default();
-                info(format!("{base}/{relative}"), meta, &client)
-            })
+            .map(|(_, object)| object)
             .collect())
     }
 
@@ -437,22 +457,10 @@ impl ObjectReader {
                     .await
             }
         });
-        let mut metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
-        metas.sort_by(|a, b| a.location.as_ref().cmp(b.location.as_ref()));
-        let skip = if prefix.as_ref().is_empty() {
-            0
-        } else {
-            prefix.as_ref().len() + 1
-        };
-        Ok(metas
+        let metas = listing.map_err(|e| ObjectError::from_store(root, &e))?;
+        Ok(keyed(metas, &prefix, base, &client)
             .into_iter()
-            .filter_map(|meta| {
-                let key = meta.location.as_ref().get(skip..)?.to_string();
-                (!key.is_empty()).then(|| {
-                    let object = info(format!("{base}/{key}"), meta, &client);
-                    (key, object)
-                })
-            })
+            .filter(|(key, _)| !key.is_empty())
             .collect())
     }
 
