@@ -1138,12 +1138,16 @@ impl Pending {
                 })
                 .collect()
         };
+        let root_line = python_root_line(listing, plan, &replaced, &self.gone, &added);
         let mut out = Vec::new();
         let mut json: Vec<serde_json::Value> = Vec::new();
         let mut written = vec![false; listing.files.len()];
         let mut last_ends_line = true;
         for item in &listing.items {
             match item {
+                Item::Raw(raw) if raw.starts_with(PYTHON_ROOT) && root_line.is_some() => {
+                    out.extend_from_slice(root_line.as_deref().expect("tested"));
+                }
                 Item::Raw(raw) => {
                     out.extend_from_slice(raw);
                     last_ends_line = raw.ends_with(b"\n") || raw.ends_with(b"\0");
@@ -1242,6 +1246,78 @@ impl Pending {
             report: self.report,
         })
     }
+}
+
+/// The first line of a manifest the Python package writes
+/// (`hashlab.Manifest.write`), and its comment naming the root.
+const PYTHON_HEADER: &[u8] = b"# hashlab manifest 1\n";
+const PYTHON_ROOT: &[u8] = b"# root: ";
+
+/// For a manifest of the Python package, its `# root:` line as it must
+/// now read: the manifest's algorithm, unkeyed, over its lines as `sum`
+/// writes them, sorted by the bytes of the names (python/hashlab/_manifest.py),
+/// so that `Manifest.read` takes the updated file for what it is. `None`
+/// for any other manifest.
+fn python_root_line(
+    listing: &Listing,
+    plan: &SumPlan,
+    replaced: &[Option<(FileDigests, Stamp)>],
+    gone: &[bool],
+    added: &[(Vec<u8>, FileDigests, Stamp)],
+) -> Option<Vec<u8>> {
+    let starts = listing
+        .items
+        .first()
+        .is_some_and(|i| matches!(i, Item::Raw(r) if r.as_slice() == PYTHON_HEADER));
+    let [column] = plan.columns.as_slice() else {
+        return None;
+    };
+    if !starts
+        || listing.form
+            != (Form::Lines {
+                framing: Framing::Lines,
+            })
+    {
+        return None;
+    }
+    let algorithm = column.choice.algorithm();
+    let mut entries: Vec<(&[u8], &[u8])> = Vec::new();
+    for (l, file) in listing.files.iter().enumerate() {
+        if gone[l] {
+            continue;
+        }
+        let digest = match &replaced[l] {
+            Some((d, _)) => d.digests[0].as_bytes(),
+            None => file.digests.first().map(|(_, d)| d.as_slice())?,
+        };
+        entries.push((&file.name, digest));
+    }
+    for (name, d, _) in added {
+        entries.push((name, d.digests[0].as_bytes()));
+    }
+    entries.sort();
+    let length = column.choice.output_len();
+    let params = hashlab::HashParams {
+        length: (!matches!(algorithm.output, OutputRule::Fixed { .. })).then_some(length),
+        ..hashlab::HashParams::default()
+    };
+    let mut hasher = Registry::default()
+        .hasher(&algorithm.name, None, &params)
+        .ok()?;
+    let tag = algorithm.tag_for_length(length);
+    for (name, digest) in entries {
+        let hex = hashlab::hex::encode(digest);
+        let line = if algorithm.lines == hashlab::LineForm::Tagged {
+            crate::lines::tag_line(&tag, name, &hex)
+        } else {
+            crate::lines::gnu_line_as(&hex, name, crate::lines::escaping_for(algorithm.lines))
+        };
+        hasher.update(&line);
+    }
+    let mut line = PYTHON_ROOT.to_vec();
+    line.extend_from_slice(hasher.finalize_reset().to_hex().as_bytes());
+    line.push(b'\n');
+    Some(line)
 }
 
 /// What [`update_tree`] needs besides the manifest.
