@@ -140,14 +140,7 @@ pub(crate) fn sum(args: &SumArgs, size: u64) -> Result<ExitCode, Failure> {
         },
     );
     if let Err(e) = result {
-        sink.abandon();
-        return match e {
-            Failure::Interrupted => {
-                errln!("hashlab: interrupted; the previous manifest is untouched");
-                Ok(ExitCode::from(130))
-            }
-            other => Err(other),
-        };
+        return sink.stopped(e);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();

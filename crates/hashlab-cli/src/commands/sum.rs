@@ -409,8 +409,17 @@ impl Sink {
         }
     }
 
-    /// Leaves `-o`'s file as it was (the temporary file goes with the sink).
-    pub(crate) fn abandon(self) {}
+    /// How a run that stopped on `e` ends: `-o`'s file left as it was (the
+    /// temporary file goes with the sink), an interrupt with exit 130.
+    pub(crate) fn stopped(self, e: Failure) -> Result<ExitCode, Failure> {
+        match e {
+            Failure::Interrupted => {
+                errln!("hashlab: interrupted; the previous manifest is untouched");
+                Ok(ExitCode::from(130))
+            }
+            other => Err(other),
+        }
+    }
 }
 
 /// The names of one run, in order: runs of local inputs (walked as `-r`
@@ -669,14 +678,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Err(e) = result {
-        sink.abandon();
-        return match e {
-            Failure::Interrupted => {
-                errln!("hashlab: interrupted; the previous manifest is untouched");
-                Ok(ExitCode::from(130))
-            }
-            other => Err(other),
-        };
+        return sink.stopped(e);
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
