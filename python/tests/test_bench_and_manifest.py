@@ -1,6 +1,8 @@
 """hashlab.bench against `hashlab bench --json`, and Manifest without Dask."""
 
 import json
+import sys
+import os
 import subprocess
 
 import pytest
@@ -63,6 +65,32 @@ def test_bench_measures_short_keys_a_chain_and_a_hash_table_as_the_cli(hashlab_b
     table_cells = [c for c in report["cells"] if "table" in json.dumps(c["mode"])]
     assert {c["algorithm"] for c in table_cells} >= {"crc32", "wyhash"}
     assert all(c["throughput"]["ns_per_message"] > 0 for c in table_cells)
+
+
+def test_bench_measures_other_runtimes_as_the_cli(hashlab_bin, monkeypatch):
+    # The venv's python3 runs the Python harness: its blake3 and xxhash
+    # packages are measured beside hashlib.
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    report = hashlab.bench("sha256,blake3,xxh3-64", sizes=[64], quick=True, max_time=0.5, runtimes="python,c")
+    statuses = {r["runtime"]: r for r in report["runtimes"]}
+    assert set(statuses) == {"python", "c"}
+    assert statuses["python"]["state"] == "measured", statuses["python"]
+    backends = {(c["algorithm"], c["backend"]) for c in report["cells"]}
+    assert {("sha256", "python hashlib"), ("blake3", "python blake3"), ("xxh3-64", "python xxhash"),
+            ("null", "python harness")} <= backends
+    assert ("sha256", "c libgcrypt") in backends or statuses["c"]["state"] != "measured"
+    cli = json.loads(
+        subprocess.run(
+            [hashlab_bin, "bench", "-a", "sha256,blake3,xxh3-64", "--sizes", "64", "--quick", "--max-time", "0.5",
+             "--runtime", "python,c", "--json"],
+            check=True,
+            capture_output=True,
+        ).stdout
+    )
+    assert report.keys() == cli.keys()
+    assert [r["runtime"] for r in cli["runtimes"]] == ["python", "c"]
+    with pytest.raises(ValueError, match="runtimes: 'cobol' is not a runtime"):
+        hashlab.bench("sha256", sizes=[64], runtimes=["cobol"])
 
 
 def test_bench_word_lists_are_checked(tmp_path):

@@ -77,11 +77,20 @@ pub enum RequestError {
         /// How many inputs of that size (one per stream thread).
         copies: usize,
     },
+    /// Runtimes were asked for with a workload their harnesses do not run
+    /// (a file, short keys, a hash table, a CPU mask).
+    RuntimesWith {
+        workload: &'static str,
+    },
 }
 
 impl fmt::Display for RequestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RequestError::RuntimesWith { workload } => write!(
+                f,
+                "runtimes are measured on messages in memory, one thread each: not with {workload}"
+            ),
             RequestError::Misalign { bytes } => write!(
                 f,
                 "a misalignment of {bytes} bytes is over the limit of {MAX_MISALIGN} (an offset within a page)"
@@ -223,6 +232,22 @@ impl Request {
         }
         if let Some(cpu) = self.pin {
             check_pin(cpu)?;
+        }
+        if !self.runtimes.is_empty() {
+            let workload = if selection.file.is_some() {
+                Some("a file")
+            } else if selection.keys {
+                Some("short keys")
+            } else if selection.table.is_some() {
+                Some("a hash table")
+            } else if !self.mask.is_empty() {
+                Some("a CPU mask")
+            } else {
+                None
+            };
+            if let Some(workload) = workload {
+                return Err(RequestError::RuntimesWith { workload });
+            }
         }
         if let Backends::Named(names) = &selection.backends {
             let unknown: Vec<String> = names
@@ -391,6 +416,8 @@ mod tests {
             clock_budget: Duration::ZERO,
             command_line: Vec::new(),
             pin: None,
+            runtimes: Vec::new(),
+            runtime_options: crate::runtimes::RuntimeOptions::from_environment(),
         }
     }
 

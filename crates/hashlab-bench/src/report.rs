@@ -16,6 +16,7 @@ use crate::results::{
     Projection, RunInfo, Scaling, Settings, TableWords, SCHEMA_VERSION,
 };
 use crate::runner::{run, Measure, Progress, RunOutcome};
+use crate::runtimes::{start_runtimes, Runtime, RuntimeOptions, RuntimeStatus, StartedRuntime};
 use crate::selection::{cells, Algorithms, Backends, Selection};
 use crate::workbench::Workbench;
 
@@ -54,6 +55,10 @@ pub struct Request {
     pub command_line: Vec<String>,
     /// `--pin`: the CPU the measuring thread runs on.
     pub pin: Option<usize>,
+    /// `--runtime`: other languages' implementations measured beside ours.
+    pub runtimes: Vec<Runtime>,
+    /// Where those runtimes are found and their harnesses built.
+    pub runtime_options: RuntimeOptions,
 }
 
 impl Request {
@@ -80,6 +85,8 @@ impl Request {
             clock_budget: std::time::Duration::from_millis(300),
             command_line: Vec::new(),
             pin: None,
+            runtimes: Vec::new(),
+            runtime_options: RuntimeOptions::from_environment(),
         }
     }
 
@@ -114,6 +121,31 @@ pub struct Report {
     pub projections: Vec<Projection>,
     pub excluded: Vec<Excluded>,
     pub warnings: Vec<String>,
+    /// What each runtime asked for with `--runtime` offered and why any was
+    /// left out; absent in results without runtimes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<RuntimeStatus>,
+}
+
+impl Report {
+    /// The runtime whose harness measured rows of `backend` (`go` for
+    /// `go crypto/sha256`); `None` for hashlab's own backends.
+    pub fn runtime_of(&self, backend: &str) -> Option<&RuntimeStatus> {
+        self.runtimes.iter().find(|r| {
+            r.overhead_backend.as_deref() == Some(backend)
+                || r.libraries.iter().any(|l| l.library == backend)
+        })
+    }
+
+    /// The ecosystem whose programs get the speed of rows of `backend`, for
+    /// another runtime's library (`go` for `go crypto/sha256`).
+    pub fn ecosystem_of(&self, backend: &str) -> Option<&str> {
+        self.runtimes
+            .iter()
+            .flat_map(|r| &r.libraries)
+            .find(|l| l.library == backend)
+            .map(|l| l.ecosystem.as_str())
+    }
 }
 
 /// Cells whose IQR exceeds this share of the median are called noisy.
@@ -169,6 +201,35 @@ pub fn measure(
     let mut plan = plan(registry, request, &pairs);
     let mut bench = Workbench::new(registry, request.seed, request.misalign);
     bench.allocate_inputs(&plan.cells)?;
+    let (mut harnesses, runtime_statuses) = if request.runtimes.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        let mut algorithms: Vec<String> = Vec::new();
+        for (alg, _) in &pairs {
+            if !algorithms.contains(alg) {
+                algorithms.push(alg.clone());
+            }
+        }
+        start_runtimes(
+            registry,
+            &request.runtimes,
+            &algorithms,
+            &request.runtime_options,
+        )
+    };
+    for status in &runtime_statuses {
+        for library in &status.libraries {
+            if library.state == crate::runtimes::LibraryState::WrongDigest {
+                excluded.push(Excluded {
+                    algorithm: library.algorithms.join(","),
+                    backend: library.library.clone(),
+                    reason: format!("wrong digest, left out: {}", library.detail),
+                });
+            }
+        }
+    }
+    plan.cells
+        .extend(runtime_cells(&harnesses, &request.selection.sizes));
     let clock_before = calibrate(request.clock_budget);
     let clock_hz = (clock_before.source == ClockSource::DependentAddChain && clock_before.hz > 0.0)
         .then_some(clock_before.hz);
@@ -187,7 +248,12 @@ pub fn measure(
         bench = bench.with_pin(cpu)?;
     }
     plan.budget.max_time = plan.budget.max_time.saturating_sub(started.elapsed());
-    let outcome = run(&plan, &mut bench, stop, progress)?;
+    let outcome = if harnesses.is_empty() {
+        run(&plan, &mut bench, stop, progress)?
+    } else {
+        let mut mixed = WithRuntimes::new(&mut bench, &mut harnesses);
+        run(&plan, &mut mixed, stop, progress)?
+    };
     let cells = cell_results(&plan.cells, &outcome, clock_hz);
     let clock_after = clock_hz.map(|_| calibrate(request.clock_budget / 2));
     let mut warnings = notes;
@@ -252,7 +318,109 @@ pub fn measure(
         cells,
         excluded,
         warnings,
+        runtimes: runtime_statuses,
     })
+}
+
+/// One cell per size for each pair a runtime's harness passed, its null
+/// hasher included: single-thread messages in memory, as the Rust rows.
+fn runtime_cells(started: &[StartedRuntime], sizes: &[usize]) -> Vec<crate::plan::CellSpec> {
+    let mut once: Vec<usize> = Vec::new();
+    for &s in sizes {
+        if !once.contains(&s) {
+            once.push(s);
+        }
+    }
+    let mut cells = Vec::new();
+    for runtime in started {
+        for (algorithm, library) in &runtime.pairs {
+            for &size in &once {
+                cells.push(crate::plan::CellSpec {
+                    algorithm: algorithm.clone(),
+                    backend: library.clone(),
+                    size,
+                    mode: crate::plan::Mode::Streams { threads: 1 },
+                });
+            }
+        }
+    }
+    cells
+}
+
+/// Routes each cell to hashlab's own workbench or to the harness that
+/// measures it, so the runner's shuffled rounds interleave both: whatever
+/// drift the machine has hits the runtimes and the Rust backends alike.
+struct WithRuntimes<'b, 'r> {
+    own: &'b mut Workbench<'r>,
+    runtimes: &'b mut [StartedRuntime],
+    /// Cell index → the runtime measuring it.
+    routes: std::collections::HashMap<usize, usize>,
+    /// The (runtime, algorithm, library) whose code a JIT has compiled.
+    warmed: std::collections::HashSet<(usize, String, String)>,
+}
+
+/// Java's and Node's JITs compile a hot loop after thousands of calls: each
+/// pair's first cell is run this long before the runner's own warm-up, so
+/// the samples time compiled code (a long-running service's speed).
+const JIT_WARMUP: std::time::Duration = std::time::Duration::from_millis(200);
+
+impl<'b, 'r> WithRuntimes<'b, 'r> {
+    fn new(own: &'b mut Workbench<'r>, runtimes: &'b mut [StartedRuntime]) -> Self {
+        WithRuntimes {
+            own,
+            runtimes,
+            routes: std::collections::HashMap::new(),
+            warmed: std::collections::HashSet::new(),
+        }
+    }
+}
+
+impl Measure for WithRuntimes<'_, '_> {
+    fn prepare(&mut self, index: usize, cell: &crate::plan::CellSpec) -> Result<(), String> {
+        let pair = (cell.algorithm.clone(), cell.backend.clone());
+        let Some(r) = self.runtimes.iter().position(|s| s.pairs.contains(&pair)) else {
+            return self.own.prepare(index, cell);
+        };
+        self.routes.insert(index, r);
+        let runtime = &mut self.runtimes[r];
+        let name = runtime.runtime.name();
+        let harness = &mut runtime.harness;
+        harness
+            .prepare(index, &cell.algorithm, &cell.backend, cell.size)
+            .map_err(|e| format!("{name} harness: {e}"))?;
+        let jit = matches!(runtime.runtime, Runtime::Java | Runtime::Node);
+        if jit && self.warmed.insert((r, pair.0, pair.1)) {
+            let start = std::time::Instant::now();
+            let mut batch = 1u64;
+            while start.elapsed() < JIT_WARMUP {
+                let took = harness
+                    .time(index, batch)
+                    .map_err(|e| format!("{name} harness: {e}"))?;
+                if took < std::time::Duration::from_millis(10) {
+                    batch = batch.saturating_mul(2);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn sample(&mut self, index: usize, batch: u64) -> Result<std::time::Duration, String> {
+        match self.routes.get(&index) {
+            Some(&r) => {
+                let runtime = &mut self.runtimes[r];
+                let name = runtime.runtime.name();
+                runtime
+                    .harness
+                    .time(index, batch)
+                    .map_err(|e| format!("{name} harness: {e}"))
+            }
+            None => self.own.sample(index, batch),
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.own.notes()
+    }
 }
 
 /// What the time budget cut short: fewer rounds than wanted.

@@ -182,16 +182,32 @@ pub fn document(report: &Report, view: &View) -> Document {
         .iter()
         .filter(|c| c.mode == Mode::Streams { threads: 1 })
         .collect();
-    if let Some(t) = singles
-        .iter()
-        .find(|c| c.algorithm == NULL_ALGORITHM && c.size == sizes[0])
-        .and_then(|null| null.throughput.as_ref())
-    {
-        doc.preamble.push(format!(
-            "harness overhead (null hasher): {:.1} ns per message at {}",
-            t.ns_per_message,
-            size_label(sizes[0])
-        ));
+    // hashlab's null hasher, then each runtime's: the cost of the loop
+    // that calls a hash, per message, which every row of that runner pays.
+    let mut nulls: Vec<(&str, &str)> = Vec::new();
+    for c in &singles {
+        if c.algorithm == NULL_ALGORITHM && !nulls.contains(&(NULL_ALGORITHM, c.backend.as_str())) {
+            nulls.push((NULL_ALGORITHM, c.backend.as_str()));
+        }
+    }
+    nulls.sort_by_key(|(_, backend)| *backend != NULL_BACKEND);
+    for (_, backend) in &nulls {
+        if let Some(t) = singles
+            .iter()
+            .find(|c| c.algorithm == NULL_ALGORITHM && c.backend == *backend && c.size == sizes[0])
+            .and_then(|null| null.throughput.as_ref())
+        {
+            let whose = if *backend == NULL_BACKEND {
+                "harness overhead (null hasher)".to_string()
+            } else {
+                format!("{backend} overhead (its null hasher)")
+            };
+            doc.preamble.push(format!(
+                "{whose}: {:.1} ns per message at {}",
+                t.ns_per_message,
+                size_label(sizes[0])
+            ));
+        }
     }
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for c in &singles {
@@ -230,8 +246,8 @@ pub fn document(report: &Report, view: &View) -> Document {
         };
         // The null hasher's row means something as time per message (the
         // harness's own cost), not as a throughput.
-        let null = (NULL_ALGORITHM, NULL_BACKEND);
-        for &(alg, backend) in pairs.iter().chain((unit == Unit::Ns).then_some(&null)) {
+        let shown_nulls: &[(&str, &str)] = if unit == Unit::Ns { &nulls } else { &[] };
+        for &(alg, backend) in pairs.iter().chain(shown_nulls) {
             let mut row = vec![Cell::text(alg), Cell::text(backend)];
             for &size in sizes {
                 row.push(
@@ -273,8 +289,41 @@ pub fn document(report: &Report, view: &View) -> Document {
                 .map(|e| format!("left out: {} / {}: {}", e.algorithm, e.backend, e.reason)),
         )
         .collect();
+    if !report.runtimes.is_empty() {
+        doc.push_list("Runtimes", runtime_lines(report));
+    }
     doc.push_list("Notes", notes);
     doc
+}
+
+/// One line per runtime asked for: what it measured, or why nothing; then
+/// each library it could not use, and why.
+pub fn runtime_lines(report: &Report) -> Vec<String> {
+    use crate::runtimes::{LibraryState, RuntimeState};
+    let mut lines = Vec::new();
+    for r in &report.runtimes {
+        let state = match r.state {
+            RuntimeState::Measured => "measured",
+            RuntimeState::Absent => "absent",
+            RuntimeState::Failed => "failed",
+            RuntimeState::TimedOut => "timed out",
+        };
+        let version = r
+            .version
+            .as_deref()
+            .map(|v| format!(" ({v})"))
+            .unwrap_or_default();
+        lines.push(format!("{}{version}: {state}: {}", r.runtime, r.detail));
+        for l in &r.libraries {
+            let why = match l.state {
+                LibraryState::Measured | LibraryState::NotAsked => continue,
+                LibraryState::Absent => "absent",
+                LibraryState::WrongDigest => "wrong digest, left out",
+            };
+            lines.push(format!("{}: {why}: {}", l.library, l.detail));
+        }
+    }
+    lines
 }
 
 fn scaling(report: &Report, largest: usize, doc: &mut Document) {

@@ -138,6 +138,22 @@ pub struct BenchArgs {
     /// Pin the measuring thread to this CPU (stream threads take the following ones).
     #[arg(long, value_name = "CPU")]
     pub pin: Option<usize>,
+    /// Also measure the algorithms as these runtimes and their usual libraries
+    /// compute them (all, or a list of go, python, node, java, c): a harness
+    /// per runtime, built in the cache directory on first use, checked against
+    /// hashlab's digests, timed in the same rounds as the Rust backends. A
+    /// runtime that is missing or wrong is listed with the reason.
+    #[arg(long, value_name = "LIST")]
+    pub runtime: Option<String>,
+    /// With --runtime: how long a runtime's harness may take to answer one
+    /// request before it is killed and reported (a build may take longer).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 20.0,
+        requires = "runtime"
+    )]
+    pub runtime_timeout: f64,
     /// Seed for the input bytes and the sampling order.
     #[arg(long, default_value_t = crate::bench_defaults::DEFAULT_SEED)]
     pub seed: u64,

@@ -38,7 +38,13 @@ pub struct SpeedLine {
     pub backend: String,
     pub mb_per_s: f64,
     pub mb_per_s_iqr: Option<(f64, f64)>,
+    /// The SIMD path a hashlab backend takes; for another runtime's row,
+    /// that runtime's version line.
     pub path: Option<String>,
+    /// The runtime that measured the row (`bench --runtime`); `None` for
+    /// hashlab's own backends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -145,18 +151,29 @@ fn speeds(registry: &Registry, report: &Report, algorithm: &str) -> Vec<SpeedLin
     let mut lines = Vec::new();
     for size in sizes {
         for c in cells.iter().filter(|c| c.size == size) {
+            let runtime = report.runtime_of(&c.backend);
             lines.push(SpeedLine {
                 size,
                 backend: c.backend.clone(),
                 mb_per_s: c.throughput.as_ref().map_or(0.0, |t| t.mb_per_s),
                 mb_per_s_iqr: c.mb_per_s_iqr,
-                path: registry
-                    .backend(algorithm, &c.backend)
-                    .ok()
-                    .and_then(|b| dispatch::choose(b, &cpu))
-                    .map(|p| p.path),
+                path: match runtime {
+                    Some(r) => r.version.clone(),
+                    None => registry
+                        .backend(algorithm, &c.backend)
+                        .ok()
+                        .and_then(|b| dispatch::choose(b, &cpu))
+                        .map(|p| p.path),
+                },
+                runtime: runtime.map(|r| r.runtime.clone()),
             });
         }
+        // hashlab's rows first as measured, then each runtime's, fastest first.
+        let at = lines.len() - cells.iter().filter(|c| c.size == size).count();
+        lines[at..].sort_by(|a, b| match (&a.runtime, &b.runtime) {
+            (Some(x), Some(y)) => x.cmp(y).then(b.mb_per_s.total_cmp(&a.mb_per_s)),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        });
     }
     lines
 }

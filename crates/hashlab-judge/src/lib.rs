@@ -11,7 +11,7 @@ pub mod ecosystem;
 pub mod facts;
 pub mod info;
 pub mod pick;
-pub mod run;
+pub use hashlab_bench::programs as run;
 pub mod speed;
 
 pub use availability::{Availability, Entry, Offer};

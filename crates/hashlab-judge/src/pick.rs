@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::availability::{Availability, Entry, Offer};
 use crate::facts::{AlgorithmFacts, Facts, Keyed, LengthExtension, Status};
-use crate::speed::{group_thousands, short_keys_speed, speed_at, Measured};
+use crate::speed::{group_thousands, runtime_speed_at, short_keys_speed, speed_at, Measured};
 
 /// What the hash is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -294,6 +294,22 @@ fn refuse(
     }
 }
 
+/// The speed of `algorithm` in the measured runtimes of `ecosystems`: each
+/// one's fastest library, and of those the slowest. `None` when none of
+/// them measured it.
+fn interop_speed(
+    registry: &Registry,
+    report: &Report,
+    algorithm: &str,
+    size: usize,
+    ecosystems: &[&str],
+) -> Option<Measured> {
+    ecosystems
+        .iter()
+        .filter_map(|eco| runtime_speed_at(registry, report, algorithm, size, eco))
+        .min_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s))
+}
+
 fn refuse_interop(
     request: &PickRequest,
     algorithm: &str,
@@ -389,9 +405,25 @@ pub fn rank(
             .cells
             .iter()
             .any(|c| c.mode == Mode::Keys { chained: false });
+    // `--interop` ecosystems whose own runtime the report measured (`bench
+    // --runtime`): what counts there is the speed a program in that language
+    // gets, not hashlab's.
+    let in_runtimes: Vec<&str> = request
+        .interop
+        .iter()
+        .map(String::as_str)
+        .filter(|eco| {
+            report.runtimes.iter().flat_map(|r| &r.libraries).any(|l| {
+                l.ecosystem == *eco && l.state == hashlab_bench::runtimes::LibraryState::Measured
+            })
+        })
+        .collect();
     for name in &candidates.names {
         let speed = if by_keys {
             short_keys_speed(know.registry, report, name)
+        } else if !in_runtimes.is_empty() {
+            interop_speed(know.registry, report, name, size, &in_runtimes)
+                .or_else(|| speed_at(know.registry, report, name, size))
         } else {
             speed_at(know.registry, report, name, size)
         };
@@ -435,6 +467,12 @@ pub fn rank(
                 size_label(first.size)
             ));
         }
+    }
+    if !in_runtimes.is_empty() && !by_keys {
+        notes.push(format!(
+            "ranked by the speed measured in {} (bench --runtime: each ecosystem's fastest library; with several, the slowest of them, which a system using all of them waits for); an algorithm none of them measured ranks by hashlab's own speed",
+            in_runtimes.join(", ")
+        ));
     }
     if !unmeasured.is_empty() {
         let what = if by_keys {

@@ -94,6 +94,27 @@ pub fn speed_at(
         algorithm,
         size,
         Mode::Streams { threads: 1 },
+        &|backend| report.runtime_of(backend).is_none(),
+    )
+}
+
+/// As [`speed_at`], from the rows `bench --runtime` measured in the runtime
+/// libraries of `ecosystem` (`go`, `python`, `node`, `java`, `libgcrypt`,
+/// `nettle`): the fastest there. `None` when no such row was measured.
+pub fn runtime_speed_at(
+    registry: &hashlab::Registry,
+    report: &Report,
+    algorithm: &str,
+    size: usize,
+    ecosystem: &str,
+) -> Option<Measured> {
+    speed_in(
+        registry,
+        report,
+        algorithm,
+        size,
+        Mode::Streams { threads: 1 },
+        &|backend| report.ecosystem_of(backend) == Some(ecosystem),
     )
 }
 
@@ -111,6 +132,7 @@ pub fn short_keys_speed(
         algorithm,
         size,
         Mode::Keys { chained: false },
+        &|_| true,
     )
 }
 
@@ -120,11 +142,14 @@ fn speed_in(
     algorithm: &str,
     size: usize,
     mode: Mode,
+    rows: &dyn Fn(&str) -> bool,
 ) -> Option<Measured> {
     let cells: Vec<_> = report
         .cells
         .iter()
-        .filter(|c| c.algorithm == algorithm && c.mode == mode && c.throughput.is_some())
+        .filter(|c| {
+            c.algorithm == algorithm && c.mode == mode && c.throughput.is_some() && rows(&c.backend)
+        })
         .collect();
     let distance = |s: usize| ((s as f64).log2() - (size as f64).log2()).abs();
     let nearest = cells

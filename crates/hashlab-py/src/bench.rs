@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use hashlab_bench::limits::{time_budget, MAX_THREADS};
 use hashlab_bench::report::{measure, Request};
+use hashlab_bench::runtimes::Runtime;
 use hashlab_bench::selection::{Algorithms, Backends, Selection};
 use hashlab_bench::sizes::parse_size;
 use hashlab_bench::words::{WordList, WordListError, SYSTEM_WORDS};
@@ -156,9 +157,12 @@ fn word_list(table: Option<&Bound<'_, PyAny>>) -> PyResult<Option<WordList>> {
 /// algorithm's default, "all", or names. `quick=True` is `bench --quick`.
 /// `latency`, `keys` and `table` are the CLI's `--latency`, `--keys` and
 /// `--table [WORDS]`: `table=True` for the system word list, or a path.
+/// `runtimes` is the CLI's `--runtime`: "all" or names ("go", "python",
+/// "node", "java", "c"; a list or a comma-separated str), measured beside the
+/// Rust backends; the report's `runtimes` says what each offered or why not.
 /// The GIL is released while measuring.
 #[pyfunction]
-#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256", latency=false, keys=false, table=None))]
+#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256", latency=false, keys=false, table=None, runtimes=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench<'py>(
     py: Python<'py>,
@@ -173,8 +177,14 @@ pub fn bench<'py>(
     latency: bool,
     keys: bool,
     table: Option<&Bound<'py, PyAny>>,
+    runtimes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry();
+    let runtimes = match runtimes {
+        None => Vec::new(),
+        Some(r) => Runtime::parse_list(&words(r, "runtimes")?.join(","))
+            .map_err(|e| PyValueError::new_err(format!("runtimes: {e}")))?,
+    };
     let table = word_list(table)?;
     let algorithms = match algorithms {
         None => Algorithms::Default,
@@ -229,6 +239,10 @@ pub fn bench<'py>(
         format!("latency={latency}"),
         format!("keys={keys}"),
         format!("table={:?}", table.as_ref().map(WordList::path)),
+        format!(
+            "runtimes={:?}",
+            runtimes.iter().map(|r| r.name()).collect::<Vec<_>>()
+        ),
     ];
     let request = Request {
         selection: Selection {
@@ -245,6 +259,7 @@ pub fn bench<'py>(
         budget,
         seed,
         command_line,
+        runtimes,
         ..defaults
     };
     let stop = AtomicBool::new(false);

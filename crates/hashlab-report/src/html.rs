@@ -277,6 +277,11 @@ fn input_section(
             (chart_or_note(charts::boxes::chart(&id("box"), input, size), Some(box_table(input, size, &order))))
             h3 { "Backends side by side at " (size_label(size)) }
             (chart_or_note(charts::backends::chart(&id("backends"), input, size), Some(backends_table(input, size))))
+            @if !report.runtimes.is_empty() {
+                h3 { "Runtimes" }
+                p.note { "Rows named after a runtime (go, python, node, java, c) were measured by that runtime's own harness and library, in the same rounds as hashlab's backends, after their digests matched hashlab's." }
+                ul.runtimes { @for line in hashlab_bench::tables::runtime_lines(report) { li { (line) } } }
+            }
             h3 { "Thread scaling at " (size_label(size)) }
             (chart_or_note(charts::scaling::chart(&id("scaling"), input, size, &scaling_rows), Some(scaling_table(input, size, &scaling_rows))))
             h3 { "Cycles per byte" }

@@ -12,6 +12,7 @@ use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS
 use hashlab_bench::mask;
 use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
 use hashlab_bench::runner::{Phase, Progress};
+use hashlab_bench::runtimes::{Runtime, RuntimeOptions};
 use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes};
 use hashlab_bench::tables;
@@ -59,6 +60,7 @@ pub(crate) fn request_error(error: RequestError) -> Failure {
         RequestError::MaxTime { .. } => "--max-time",
         RequestError::Pin { .. } => "--pin",
         RequestError::UnknownBackends { .. } => "--backends",
+        RequestError::RuntimesWith { .. } => "--runtime",
         // Set by this command, not by an option.
         RequestError::ClockBudget { .. } => "internal",
     };
@@ -185,9 +187,30 @@ pub(crate) fn request(args: &BenchArgs, registry: &Registry) -> Result<Request, 
         clock_budget: defaults.clock_budget,
         command_line: crate::stdio::command_line(),
         pin: args.pin,
+        runtimes: args
+            .runtime
+            .as_deref()
+            .map(|list| Runtime::parse_list(list).map_err(|e| usage(format!("--runtime: {e}"))))
+            .transpose()?
+            .unwrap_or_default(),
+        runtime_options: RuntimeOptions {
+            answer_deadline: runtime_timeout(args.runtime_timeout)?,
+            ..defaults.runtime_options.clone()
+        },
     };
     request.validate(registry).map_err(request_error)?;
     Ok(request)
+}
+
+/// `--runtime-timeout`: a positive number of seconds, at most an hour.
+fn runtime_timeout(seconds: f64) -> Result<Duration, Failure> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(Failure::Usage(format!(
+            "--runtime-timeout: {seconds} is not a number of seconds from more than 0 to 3600"
+        )))
+    }
 }
 
 /// The output format: `--format`, else the `-o` file's extension, else a table.

@@ -66,8 +66,14 @@ impl Runner {
         timeout: Duration,
     ) -> Result<Output, RunError> {
         let mut command = Command::new(program);
+        command.args(args);
+        self.run_command(command, timeout)
+    }
+
+    /// Runs a command the caller set up (arguments, directory, environment),
+    /// with PATH set to this runner's and no input, as [`Runner::run`] does.
+    pub fn run_command(&self, mut command: Command, timeout: Duration) -> Result<Output, RunError> {
         command
-            .args(args)
             .env("PATH", &self.path)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
