@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hashlab::{HashParams, Registry};
 use serde::{Deserialize, Serialize};
@@ -839,11 +839,14 @@ fn cached(
     }
     std::fs::create_dir_all(&options.cache)
         .map_err(|e| failed(format!("{}: {e}", options.cache.display())))?;
-    let scratch = options.cache.join(format!(
-        ".{name}-{key}.{}.{}",
-        std::process::id(),
-        Instant::now().elapsed().as_nanos() ^ u128::from(std::process::id())
-    ));
+    // The process id keeps concurrent runs apart; the clock, a run that
+    // reuses the id of a killed one whose scratch is still there.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let scratch = options
+        .cache
+        .join(format!(".{name}-{key}.{}.{now}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir(&scratch).map_err(|e| failed(format!("{}: {e}", scratch.display())))?;
     let outcome = make(&scratch).and_then(|()| write(&scratch, ".complete", ""));
