@@ -228,8 +228,10 @@ pub fn measure(
             }
         }
     }
-    plan.cells
-        .extend(runtime_cells(&harnesses, &request.selection.sizes));
+    plan.cells.extend(runtime_cells(
+        &harnesses,
+        &request.selection.distinct_sizes(),
+    ));
     let clock_before = calibrate(request.clock_budget);
     let clock_hz = (clock_before.source == ClockSource::DependentAddChain && clock_before.hz > 0.0)
         .then_some(clock_before.hz);
@@ -281,16 +283,7 @@ pub fn measure(
         environment,
         clock_after,
         settings: Settings {
-            sizes: request
-                .selection
-                .sizes
-                .iter()
-                .fold(Vec::new(), |mut once, &s| {
-                    if !once.contains(&s) {
-                        once.push(s);
-                    }
-                    once
-                }),
+            sizes: request.selection.distinct_sizes(),
             threads: thread_counts.clone(),
             seed: request.seed,
             misalign: request.misalign,
@@ -325,16 +318,10 @@ pub fn measure(
 /// One cell per size for each pair a runtime's harness passed, its null
 /// hasher included: single-thread messages in memory, as the Rust rows.
 fn runtime_cells(started: &[StartedRuntime], sizes: &[usize]) -> Vec<crate::plan::CellSpec> {
-    let mut once: Vec<usize> = Vec::new();
-    for &s in sizes {
-        if !once.contains(&s) {
-            once.push(s);
-        }
-    }
     let mut cells = Vec::new();
     for runtime in started {
         for (algorithm, library) in &runtime.pairs {
-            for &size in &once {
+            for &size in sizes {
                 cells.push(crate::plan::CellSpec {
                     algorithm: algorithm.clone(),
                     backend: library.clone(),

@@ -101,8 +101,6 @@ pub struct RuntimeOptions {
     pub answer_deadline: Duration,
     /// Deadline for one build step (a Go build may fetch its modules first).
     pub build_deadline: Duration,
-    /// Extra directories searched for a BouncyCastle `bcprov*.jar`.
-    pub jars: Vec<PathBuf>,
 }
 
 impl RuntimeOptions {
@@ -125,7 +123,6 @@ impl RuntimeOptions {
             cache,
             answer_deadline: Duration::from_secs(20),
             build_deadline: Duration::from_secs(180),
-            jars: Vec::new(),
         }
     }
 }
@@ -345,13 +342,12 @@ fn start_one(
                 entry.state = LibraryState::WrongDigest;
                 entry.algorithms = vec![ours.clone()];
                 entry.detail = why;
-                // The library's other algorithms are not trusted either.
-                pairs.retain(|(_, l)| l != library);
             }
             Err(Mismatch::Harness(e)) => return Err(harness_problem(e)),
         }
     }
-    // A library found wrong after some of its algorithms passed is out whole.
+    // A library found wrong on one algorithm is out whole: its other
+    // algorithms are not trusted either, whichever were checked first.
     pairs.retain(|(_, l)| {
         libraries
             .get(l)
@@ -594,27 +590,23 @@ fn build_go(
     })
 }
 
-/// A BouncyCastle provider jar: the options' directories, Debian's
-/// libbcprov-java, then Maven's local repository (the newest version).
-fn bouncycastle_jar(options: &RuntimeOptions) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = options.jars.clone();
-    dirs.push("/usr/share/java".into());
-    for dir in &dirs {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("bcprov") && n.ends_with(".jar"))
-            })
-            .collect();
-        found.sort();
-        if let Some(jar) = found.pop() {
-            return Some(jar);
-        }
+/// A BouncyCastle provider jar: Debian's libbcprov-java, then Maven's local
+/// repository (the newest version).
+fn bouncycastle_jar() -> Option<PathBuf> {
+    let mut debian: Vec<PathBuf> = std::fs::read_dir("/usr/share/java")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("bcprov") && n.ends_with(".jar"))
+        })
+        .collect();
+    debian.sort();
+    if let Some(jar) = debian.pop() {
+        return Some(jar);
     }
     let home = std::env::var_os("HOME")?;
     let maven = PathBuf::from(home).join(".m2/repository/org/bouncycastle/bcprov-jdk18on");
@@ -649,7 +641,7 @@ fn build_java(
     let javac = program(runner, &["javac"])
         .map_err(|_| absent("java is on PATH but javac is not (a JRE without a JDK)"))?;
     let version = version_line(runner, &javac, &["-version"])?;
-    let jar = bouncycastle_jar(options);
+    let jar = bouncycastle_jar();
     let jar_id = jar
         .as_ref()
         .map(|j| {

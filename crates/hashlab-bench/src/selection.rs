@@ -50,6 +50,20 @@ pub struct Selection {
     pub table: Option<crate::words::WordList>,
 }
 
+impl Selection {
+    /// The sizes in the order given, each once: a size asked for twice
+    /// (`sizes="64,64"`, from any caller) is one cell.
+    pub fn distinct_sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = Vec::with_capacity(self.sizes.len());
+        for &size in &self.sizes {
+            if !sizes.contains(&size) {
+                sizes.push(size);
+            }
+        }
+        sizes
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileTarget {
     pub path: std::path::PathBuf,
@@ -166,13 +180,7 @@ pub fn pairs_on(
 /// then the multi-thread and latency cells.
 pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<CellSpec> {
     let mut cells = Vec::new();
-    // A size asked for twice (`sizes="64,64"`, from any caller) is one cell.
-    let mut sizes: Vec<usize> = Vec::with_capacity(selection.sizes.len());
-    for &size in &selection.sizes {
-        if !sizes.contains(&size) {
-            sizes.push(size);
-        }
-    }
+    let sizes = selection.distinct_sizes();
     let cell = |alg: &str, backend: &str, size, mode| CellSpec {
         algorithm: alg.to_string(),
         backend: backend.to_string(),
