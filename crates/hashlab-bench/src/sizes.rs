@@ -64,7 +64,7 @@ pub fn size_label(bytes: usize) -> String {
         (1_000, "KB"),
     ];
     for (unit, name) in UNITS {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name}", bytes / unit);
         }
     }

@@ -139,7 +139,7 @@ pub fn resolve_tag(registry: &Registry, tag: &str) -> Option<TagHint> {
         return None;
     }
     let bits: usize = bits.parse().ok()?;
-    if bits == 0 || bits % 8 != 0 {
+    if bits == 0 || !bits.is_multiple_of(8) {
         return None;
     }
     let algorithm = registry.algorithms().iter().find(|a| a.tag == base)?;
@@ -185,7 +185,7 @@ pub(crate) fn unescape(name: &[u8]) -> Option<Vec<u8>> {
 fn decode_digest(text: &[u8]) -> Option<Vec<u8>> {
     decode_hex(text).or_else(|| {
         use base64::Engine;
-        if text.len() % 4 != 0 {
+        if !text.len().is_multiple_of(4) {
             return None;
         }
         // The shortest digest any algorithm has is 4 bytes (XXH32, CRC-32):
@@ -198,7 +198,7 @@ fn decode_digest(text: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
-    if text.is_empty() || text.len() % 2 != 0 {
+    if text.is_empty() || !text.len().is_multiple_of(2) {
         return None;
     }
     let nibble = |b: u8| (b as char).to_digit(16).map(|d| d as u8);

@@ -140,7 +140,7 @@ pub fn used_for(feature: &str) -> Option<&'static str> {
         "sse4.2" => "the crc32 instruction (CRC-32C)",
         "avx" => "the AVX SHA code of OpenSSL, ring and AWS-LC (taken on Intel CPUs only)",
         "avx2" => "256-bit BLAKE2, BLAKE3, XXH3, HighwayHash, K12 and SHA-512 code",
-        "avx512f" => "512-bit BLAKE3 and K12 code (with AVX-512VL)",
+        "avx512f" => "512-bit BLAKE3 and K12 code (with AVX-512VL), the XXH3 loop",
         "avx512vl" => "AVX-512 on 128/256-bit registers: BLAKE3, K12, crc-fast",
         "avx512bw" => "512-bit byte and word operations (no current backend requires it)",
         "sha" => "SHA-1 and SHA-256 rounds in hardware",

@@ -23,7 +23,7 @@ pub fn encode_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
 /// Decodes hex (either case). The error says what is wrong and where.
 pub fn decode(text: &str) -> Result<Vec<u8>, String> {
     let text = text.trim();
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(format!(
             "odd number of hex digits ({}): hex needs two digits per byte",
             text.len()

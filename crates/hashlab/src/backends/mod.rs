@@ -35,6 +35,8 @@ mod siphash;
 mod xkcp;
 #[cfg(feature = "xxhash")]
 mod xxh;
+#[cfg(feature = "xxhash")]
+mod xxh3_wide;
 
 /// Every backend entry this build has.
 pub(crate) fn all() -> Vec<Backend> {
@@ -60,6 +62,8 @@ pub(crate) fn all() -> Vec<Backend> {
     all.extend(siphash::entries());
     #[cfg(feature = "xxhash")]
     all.extend(xxh::entries());
+    #[cfg(feature = "xxhash")]
+    all.extend(xxh3_wide::entries());
     #[cfg(feature = "crc")]
     all.extend(crc::entries());
     #[cfg(feature = "fasthash")]

@@ -1,0 +1,751 @@
+//! XXH3 (64 and 128 bits) with its long-input loop written here, for
+//! AVX-512 and AVX2 chosen at run time.
+//!
+//! Why by hand: no maintained crate runs XXH3's accumulate loop with AVX-512
+//! chosen at run time. twox-hash 2.1 stops at AVX2, xxhash-rust fixes its
+//! path when it is compiled (SSE2 without `-C target-cpu`), xxhash-c-sys
+//! builds xxHash's C without its x86 dispatcher (SSE2), and rscrypto 0.9's
+//! AVX-512 path hashed a cached 1 MiB at 28 GB/s where xxHash's own C code
+//! (PyPI's xxhash) did 52 and twox-hash 23, on the same Xeon. The loop is
+//! the whole cost of a long input, and one 512-bit register holds all eight
+//! of XXH3's accumulators.
+//!
+//! Inputs of up to 240 bytes have no loop (XXH3's short and mid-size
+//! formulas); they, and whole messages up to 512 bytes, go to twox-hash's
+//! one-shot functions, the fastest there.
+//! The long path follows xxHash's `XXH3_hashLong_*` exactly: stripes of 64
+//! bytes, a scramble after every 16 (one block of the 192-byte secret), the
+//! input's last 64 bytes as a final stripe, and the accumulators merged.
+
+use super::{Native, WithOneShot};
+use crate::dispatch::{dispatch, x86, Dispatch, Need::Feature as F};
+use crate::Backend;
+
+const STRIPE: usize = 64;
+const SECRET_LEN: usize = 192;
+const STRIPES_PER_BLOCK: usize = (SECRET_LEN - STRIPE) / 8;
+/// The longest input XXH3 hashes without the accumulate loop.
+const MIDSIZE_MAX: usize = 240;
+/// Input held before the first stripe is taken: more than [`MIDSIZE_MAX`],
+/// so a message that ends within it is hashed by the short formulas.
+const BUFFER: usize = 4 * STRIPE;
+/// A whole message up to this long goes to twox-hash's one-shot function:
+/// below it the SIMD loop's entry and exit cost what its wider stripes save
+/// (241-512 bytes: twox-hash 22-52 ns, the AVX-512 loop 39-53; at 1 KiB
+/// the loop is ahead, 65 against 72 ns).
+const SHORT_ONE_SHOT_MAX: usize = 512;
+/// Where the final stripe's and the merges' secret begins (xxHash's
+/// XXH_SECRET_LASTACC_START and XXH_SECRET_MERGEACCS_START).
+const LAST_STRIPE_SECRET: usize = SECRET_LEN - STRIPE - 7;
+const MERGE_SECRET: usize = 11;
+
+const PRIME32_1: u64 = 0x9E37_79B1;
+const PRIME32_2: u64 = 0x85EB_CA77;
+const PRIME32_3: u64 = 0xC2B2_AE3D;
+const PRIME64_1: u64 = 0x9E37_79B1_85EB_CA87;
+const PRIME64_2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+const PRIME64_3: u64 = 0x1656_67B1_9E37_79F9;
+const PRIME64_4: u64 = 0x85EB_CA77_C2B2_AE63;
+const PRIME64_5: u64 = 0x27D4_EB2F_1656_67C5;
+const PRIME_MX1: u64 = 0x1656_6791_9E37_79F9;
+
+const INITIAL_ACCUMULATORS: [u64; 8] = [
+    PRIME32_3, PRIME64_1, PRIME64_2, PRIME64_3, PRIME64_4, PRIME32_2, PRIME64_5, PRIME32_1,
+];
+
+/// XXH3's default secret (xxhash.h, XXH3_kSecret).
+const DEFAULT_SECRET: [u8; SECRET_LEN] = [
+    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+    0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+    0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+    0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+    0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+    0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+    0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+    0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+    0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+];
+
+// The same rule as `Kernel::detect`, as data for `hashlab cpu` and --mask-cpu.
+const WIDE_XXH3: Dispatch = dispatch(
+    &[x86("AVX-512", &[F("avx512f")]), x86("AVX2", &[F("avx2")])],
+    "scalar Rust",
+);
+
+fn read64(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The secret of a seeded long hash (xxHash's XXH3_initCustomSecret): seed 0
+/// gives the default secret back.
+fn secret_for(seed: u64) -> [u8; SECRET_LEN] {
+    let mut secret = DEFAULT_SECRET;
+    if seed != 0 {
+        for pair in secret.chunks_exact_mut(16) {
+            let low = read64(pair, 0).wrapping_add(seed);
+            let high = read64(pair, 8).wrapping_sub(seed);
+            pair[..8].copy_from_slice(&low.to_le_bytes());
+            pair[8..].copy_from_slice(&high.to_le_bytes());
+        }
+    }
+    secret
+}
+
+/// The code that runs the loop, chosen once when a hasher is made. A SIMD
+/// variant exists only where [`Kernel::detect`] found its feature, which is
+/// what makes calling its `target_feature` functions sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    Scalar,
+}
+
+impl Kernel {
+    fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Kernel::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Scalar
+    }
+
+    /// Every kernel this CPU can run (for the tests that hold each to the others).
+    #[cfg(test)]
+    fn available() -> Vec<Kernel> {
+        #[allow(unused_mut)]
+        let mut all = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                all.push(Kernel::Avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                all.push(Kernel::Avx512);
+            }
+        }
+        all
+    }
+
+    /// Accumulates whole stripes from stripe `in_block` of a block on,
+    /// scrambling at every block's end. The SIMD kernels keep the
+    /// accumulators in registers across blocks, as xxHash's C does: with a
+    /// store and a load around each block and each scramble the same AVX-512
+    /// loop ran at the speed of twox-hash's AVX2 one.
+    fn consume(
+        self,
+        acc: &mut [u64; 8],
+        in_block: &mut usize,
+        secret: &[u8; SECRET_LEN],
+        stripes: &[u8],
+    ) {
+        assert!(stripes.len().is_multiple_of(STRIPE), "whole stripes");
+        assert!(*in_block < STRIPES_PER_BLOCK, "a stripe within a block");
+        match self {
+            // SAFETY: the variant exists only where detect() found the
+            // feature; the kernels read the secret only below
+            // 8 * (STRIPES_PER_BLOCK - 1) + STRIPE = SECRET_LEN.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { x86::consume_avx512(acc, in_block, secret, stripes) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { x86::consume_avx2(acc, in_block, secret, stripes) },
+            Kernel::Scalar => {
+                let tail = secret[SECRET_LEN - STRIPE..]
+                    .try_into()
+                    .expect("one stripe");
+                for stripe in stripes.chunks_exact(STRIPE) {
+                    accumulate_scalar(acc, stripe, &secret[8 * *in_block..]);
+                    *in_block += 1;
+                    if *in_block == STRIPES_PER_BLOCK {
+                        scramble_scalar(acc, tail);
+                        *in_block = 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Accumulates whole stripes, stripe `i` against `secret[8 * i..]`.
+    fn accumulate(self, acc: &mut [u64; 8], stripes: &[u8], secret: &[u8]) {
+        let count = stripes.len() / STRIPE;
+        assert!(stripes.len().is_multiple_of(STRIPE), "whole stripes");
+        if count == 0 {
+            return;
+        }
+        assert!(
+            secret.len() >= 8 * (count - 1) + STRIPE,
+            "secret for every stripe"
+        );
+        match self {
+            // SAFETY: the variant exists only where detect() found the
+            // feature, and the asserts above keep every load in bounds.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { x86::accumulate_avx512(acc, stripes, secret, count) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { x86::accumulate_avx2(acc, stripes, secret, count) },
+            Kernel::Scalar => {
+                for (i, stripe) in stripes.chunks_exact(STRIPE).enumerate() {
+                    accumulate_scalar(acc, stripe, &secret[8 * i..]);
+                }
+            }
+        }
+    }
+}
+
+fn scramble_scalar(acc: &mut [u64; 8], secret: &[u8; STRIPE]) {
+    for (i, lane) in acc.iter_mut().enumerate() {
+        let mixed = *lane ^ (*lane >> 47) ^ read64(secret, 8 * i);
+        *lane = mixed.wrapping_mul(PRIME32_1);
+    }
+}
+
+fn accumulate_scalar(acc: &mut [u64; 8], stripe: &[u8], secret: &[u8]) {
+    for i in 0..8 {
+        let data = read64(stripe, 8 * i);
+        let keyed = data ^ read64(secret, 8 * i);
+        acc[i ^ 1] = acc[i ^ 1].wrapping_add(data);
+        acc[i] = acc[i].wrapping_add((keyed & 0xFFFF_FFFF) * (keyed >> 32));
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{PRIME32_1, SECRET_LEN, STRIPE, STRIPES_PER_BLOCK};
+
+    // One stripe: acc += swap64(data) + lo32(data ^ key) * hi32(data ^ key),
+    // eight 64-bit lanes at once; the sum of the two terms is formed first
+    // so the accumulators' dependency chain is one add per stripe.
+    macro_rules! stripe512 {
+        ($lanes:expr, $data:expr, $key:expr) => {{
+            let data = _mm512_loadu_si512($data.cast());
+            let keyed = _mm512_xor_si512(data, _mm512_loadu_si512($key.cast()));
+            let product = _mm512_mul_epu32(keyed, _mm512_srli_epi64::<32>(keyed));
+            let mut sum = _mm512_add_epi64(product, _mm512_shuffle_epi32::<_MM_PERM_BADC>(data));
+            // An empty asm the sum passes through: LLVM would otherwise
+            // reassociate the adds into two on the accumulators' chain
+            // (xxHash's C has XXH_COMPILER_GUARD for the same reason).
+            std::arch::asm!("/* {0} */", inout(zmm_reg) sum, options(pure, nomem, nostack, preserves_flags));
+            _mm512_add_epi64($lanes, sum)
+        }};
+    }
+
+    // acc = (acc ^ (acc >> 47) ^ key) * PRIME32_1, the 64-bit product from
+    // two 32x32 multiplies (0x96: a three-way XOR in one instruction).
+    macro_rules! scramble512 {
+        ($lanes:expr, $key:expr, $prime:expr) => {{
+            let lanes = $lanes;
+            let mixed =
+                _mm512_ternarylogic_epi32::<0x96>(lanes, _mm512_srli_epi64::<47>(lanes), $key);
+            let low = _mm512_mul_epu32(mixed, $prime);
+            let high = _mm512_mul_epu32(_mm512_srli_epi64::<32>(mixed), $prime);
+            _mm512_add_epi64(low, _mm512_slli_epi64::<32>(high))
+        }};
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn consume_avx512(
+        acc: &mut [u64; 8],
+        in_block: &mut usize,
+        secret: &[u8; SECRET_LEN],
+        stripes: &[u8],
+    ) {
+        unsafe {
+            let mut lanes = _mm512_loadu_si512(acc.as_ptr().cast());
+            let prime = _mm512_set1_epi32(PRIME32_1 as i32);
+            let scramble_key = _mm512_loadu_si512(secret.as_ptr().add(SECRET_LEN - STRIPE).cast());
+            let mut at = *in_block;
+            let mut rest = stripes;
+            // The current block's remaining stripes, whole blocks, then the tail.
+            while !rest.is_empty() {
+                let take = (rest.len() / STRIPE).min(STRIPES_PER_BLOCK - at);
+                let (now, after) = rest.split_at(take * STRIPE);
+                if take == STRIPES_PER_BLOCK {
+                    for i in 0..STRIPES_PER_BLOCK {
+                        lanes = stripe512!(
+                            lanes,
+                            now.as_ptr().add(STRIPE * i),
+                            secret.as_ptr().add(8 * i)
+                        );
+                    }
+                } else {
+                    for i in 0..take {
+                        lanes = stripe512!(
+                            lanes,
+                            now.as_ptr().add(STRIPE * i),
+                            secret.as_ptr().add(8 * (at + i))
+                        );
+                    }
+                }
+                at += take;
+                if at == STRIPES_PER_BLOCK {
+                    lanes = scramble512!(lanes, scramble_key, prime);
+                    at = 0;
+                }
+                rest = after;
+            }
+            _mm512_storeu_si512(acc.as_mut_ptr().cast(), lanes);
+            *in_block = at;
+        }
+    }
+
+    // One stripe as two halves of four lanes.
+    macro_rules! stripe256 {
+        ($lanes:expr, $data:expr, $key:expr) => {{
+            let mut lanes = $lanes;
+            for (half, lane) in lanes.iter_mut().enumerate() {
+                let data = _mm256_loadu_si256($data.add(32 * half).cast());
+                let keyed = _mm256_xor_si256(data, _mm256_loadu_si256($key.add(32 * half).cast()));
+                let product = _mm256_mul_epu32(keyed, _mm256_srli_epi64::<32>(keyed));
+                let mut sum =
+                    _mm256_add_epi64(product, _mm256_shuffle_epi32::<0b01_00_11_10>(data));
+                // As in stripe512: one add on the accumulators' chain.
+                std::arch::asm!("/* {0} */", inout(ymm_reg) sum, options(pure, nomem, nostack, preserves_flags));
+                *lane = _mm256_add_epi64(*lane, sum);
+            }
+            lanes
+        }};
+    }
+
+    macro_rules! scramble256 {
+        ($lanes:expr, $key:expr, $prime:expr) => {{
+            let mut lanes = $lanes;
+            for (lane, key) in lanes.iter_mut().zip($key) {
+                let mixed =
+                    _mm256_xor_si256(_mm256_xor_si256(*lane, _mm256_srli_epi64::<47>(*lane)), key);
+                let low = _mm256_mul_epu32(mixed, $prime);
+                let high = _mm256_mul_epu32(_mm256_srli_epi64::<32>(mixed), $prime);
+                *lane = _mm256_add_epi64(low, _mm256_slli_epi64::<32>(high));
+            }
+            lanes
+        }};
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn consume_avx2(
+        acc: &mut [u64; 8],
+        in_block: &mut usize,
+        secret: &[u8; SECRET_LEN],
+        stripes: &[u8],
+    ) {
+        unsafe {
+            let acc_ptr = acc.as_mut_ptr().cast::<__m256i>();
+            let mut lanes = [
+                _mm256_loadu_si256(acc_ptr),
+                _mm256_loadu_si256(acc_ptr.add(1)),
+            ];
+            let prime = _mm256_set1_epi32(PRIME32_1 as i32);
+            let tail = secret.as_ptr().add(SECRET_LEN - STRIPE);
+            let scramble_key = [
+                _mm256_loadu_si256(tail.cast()),
+                _mm256_loadu_si256(tail.add(32).cast()),
+            ];
+            let mut at = *in_block;
+            let mut rest = stripes;
+            while !rest.is_empty() {
+                let take = (rest.len() / STRIPE).min(STRIPES_PER_BLOCK - at);
+                let (now, after) = rest.split_at(take * STRIPE);
+                if take == STRIPES_PER_BLOCK {
+                    for i in 0..STRIPES_PER_BLOCK {
+                        lanes = stripe256!(
+                            lanes,
+                            now.as_ptr().add(STRIPE * i),
+                            secret.as_ptr().add(8 * i)
+                        );
+                    }
+                } else {
+                    for i in 0..take {
+                        lanes = stripe256!(
+                            lanes,
+                            now.as_ptr().add(STRIPE * i),
+                            secret.as_ptr().add(8 * (at + i))
+                        );
+                    }
+                }
+                at += take;
+                if at == STRIPES_PER_BLOCK {
+                    lanes = scramble256!(lanes, scramble_key, prime);
+                    at = 0;
+                }
+                rest = after;
+            }
+            _mm256_storeu_si256(acc_ptr, lanes[0]);
+            _mm256_storeu_si256(acc_ptr.add(1), lanes[1]);
+            *in_block = at;
+        }
+    }
+
+    // Stripes outside the block loop (the final stripe, whose secret starts
+    // at an odd offset), stripe `i` against `secret[8 * i..]`.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn accumulate_avx512(
+        acc: &mut [u64; 8],
+        stripes: &[u8],
+        secret: &[u8],
+        count: usize,
+    ) {
+        unsafe {
+            let mut lanes = _mm512_loadu_si512(acc.as_ptr().cast());
+            for i in 0..count {
+                lanes = stripe512!(
+                    lanes,
+                    stripes.as_ptr().add(STRIPE * i),
+                    secret.as_ptr().add(8 * i)
+                );
+            }
+            _mm512_storeu_si512(acc.as_mut_ptr().cast(), lanes);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn accumulate_avx2(
+        acc: &mut [u64; 8],
+        stripes: &[u8],
+        secret: &[u8],
+        count: usize,
+    ) {
+        unsafe {
+            let acc_ptr = acc.as_mut_ptr().cast::<__m256i>();
+            let mut lanes = [
+                _mm256_loadu_si256(acc_ptr),
+                _mm256_loadu_si256(acc_ptr.add(1)),
+            ];
+            for i in 0..count {
+                lanes = stripe256!(
+                    lanes,
+                    stripes.as_ptr().add(STRIPE * i),
+                    secret.as_ptr().add(8 * i)
+                );
+            }
+            _mm256_storeu_si256(acc_ptr, lanes[0]);
+            _mm256_storeu_si256(acc_ptr.add(1), lanes[1]);
+        }
+    }
+}
+
+/// The accumulators of a long hash and where in its block the next stripe falls.
+#[derive(Clone)]
+struct Accumulators {
+    acc: [u64; 8],
+    stripes_in_block: usize,
+    kernel: Kernel,
+}
+
+impl Accumulators {
+    fn new(kernel: Kernel) -> Self {
+        Accumulators {
+            acc: INITIAL_ACCUMULATORS,
+            stripes_in_block: 0,
+            kernel,
+        }
+    }
+
+    /// Takes whole stripes, scrambling at every block's end.
+    fn consume(&mut self, secret: &[u8; SECRET_LEN], stripes: &[u8]) {
+        self.kernel
+            .consume(&mut self.acc, &mut self.stripes_in_block, secret, stripes)
+    }
+
+    /// Takes the input's last 64 bytes and gives the accumulators to merge.
+    fn finish(mut self, secret: &[u8; SECRET_LEN], last: &[u8]) -> [u64; 8] {
+        self.kernel
+            .accumulate(&mut self.acc, last, &secret[LAST_STRIPE_SECRET..]);
+        self.acc
+    }
+}
+
+fn avalanche(mut h: u64) -> u64 {
+    h ^= h >> 37;
+    h = h.wrapping_mul(PRIME_MX1);
+    h ^ (h >> 32)
+}
+
+fn merge(acc: &[u64; 8], secret: &[u8], start: u64) -> u64 {
+    let mut sum = start;
+    for i in 0..4 {
+        let a = acc[2 * i] ^ read64(secret, 16 * i);
+        let b = acc[2 * i + 1] ^ read64(secret, 16 * i + 8);
+        let product = u128::from(a) * u128::from(b);
+        sum = sum.wrapping_add(product as u64 ^ (product >> 64) as u64);
+    }
+    avalanche(sum)
+}
+
+/// The two widths, as XXH3_finalizeLong_64b and _128b merge the accumulators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    Bits64,
+    Bits128,
+}
+
+impl Width {
+    fn len(self) -> usize {
+        match self {
+            Width::Bits64 => 8,
+            Width::Bits128 => 16,
+        }
+    }
+
+    fn write_long(self, acc: &[u64; 8], secret: &[u8; SECRET_LEN], len: u64, out: &mut [u8]) {
+        let low = merge(acc, &secret[MERGE_SECRET..], len.wrapping_mul(PRIME64_1));
+        match self {
+            Width::Bits64 => out.copy_from_slice(&low.to_be_bytes()),
+            Width::Bits128 => {
+                let high = merge(
+                    acc,
+                    &secret[SECRET_LEN - STRIPE - MERGE_SECRET..],
+                    !len.wrapping_mul(PRIME64_2),
+                );
+                out.copy_from_slice(&((u128::from(high) << 64) | u128::from(low)).to_be_bytes())
+            }
+        }
+    }
+
+    /// Through twox-hash's one-shot functions: inputs of up to 240 bytes (no
+    /// loop) and whole messages up to [`SHORT_ONE_SHOT_MAX`].
+    fn write_short(self, seed: u64, data: &[u8], out: &mut [u8]) {
+        match self {
+            Width::Bits64 => out.copy_from_slice(
+                &twox_hash::XxHash3_64::oneshot_with_seed(seed, data).to_be_bytes(),
+            ),
+            Width::Bits128 => out.copy_from_slice(
+                &twox_hash::XxHash3_128::oneshot_with_seed(seed, data).to_be_bytes(),
+            ),
+        }
+    }
+
+    /// One whole message: no buffer, the stripes read where they lie.
+    fn one_shot(self, seed: u64, data: &[u8], out: &mut [u8]) {
+        if data.len() <= SHORT_ONE_SHOT_MAX {
+            return self.write_short(seed, data, out);
+        }
+        let secret = secret_for(seed);
+        let mut acc = Accumulators::new(Kernel::detect());
+        let stripes = (data.len() - 1) / STRIPE;
+        acc.consume(&secret, &data[..stripes * STRIPE]);
+        let acc = acc.finish(&secret, &data[data.len() - STRIPE..]);
+        self.write_long(&acc, &secret, data.len() as u64, out)
+    }
+}
+
+/// A streaming XXH3: stripes are taken straight from the caller's slices;
+/// only the tail of each (at most [`BUFFER`] bytes) is held, because the
+/// final stripe is hashed differently and is known to be final only at the end.
+#[derive(Clone)]
+struct Streaming {
+    width: Width,
+    seed: u64,
+    secret: [u8; SECRET_LEN],
+    acc: Accumulators,
+    /// Input not yet taken as a stripe: the whole message while it is at
+    /// most [`BUFFER`] bytes, else 1 to 64 bytes (or 256 right after a fill).
+    held: [u8; BUFFER],
+    held_len: usize,
+    /// The last 64 bytes taken as stripes: the start of the final stripe
+    /// when fewer than 64 bytes are held.
+    last_taken: [u8; STRIPE],
+    total: u64,
+}
+
+impl Streaming {
+    fn new(width: Width, seed: u64, kernel: Kernel) -> Self {
+        Streaming {
+            width,
+            seed,
+            secret: secret_for(seed),
+            acc: Accumulators::new(kernel),
+            held: [0; BUFFER],
+            held_len: 0,
+            last_taken: [0; STRIPE],
+            total: 0,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.acc = Accumulators::new(self.acc.kernel);
+        self.held_len = 0;
+        self.total = 0;
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        self.total += data.len() as u64;
+        if self.held_len + data.len() <= BUFFER {
+            self.held[self.held_len..self.held_len + data.len()].copy_from_slice(data);
+            self.held_len += data.len();
+            return;
+        }
+        if self.held_len > 0 {
+            // Fill the buffer: more input follows it, so none of it is final.
+            let (fill, rest) = data.split_at(BUFFER - self.held_len);
+            self.held[self.held_len..].copy_from_slice(fill);
+            self.acc.consume(&self.secret, &self.held);
+            self.last_taken
+                .copy_from_slice(&self.held[BUFFER - STRIPE..]);
+            self.held_len = 0;
+            data = rest;
+        }
+        // Every whole stripe but one that ends the input so far.
+        let stripes = data.len().saturating_sub(1) / STRIPE;
+        if stripes > 0 {
+            let (taken, _) = data.split_at(stripes * STRIPE);
+            self.acc.consume(&self.secret, taken);
+            self.last_taken
+                .copy_from_slice(&taken[taken.len() - STRIPE..]);
+        }
+        let tail = &data[stripes * STRIPE..];
+        self.held[..tail.len()].copy_from_slice(tail);
+        self.held_len = tail.len();
+    }
+
+    fn digest(&self, out: &mut [u8]) {
+        if self.total <= MIDSIZE_MAX as u64 {
+            return self
+                .width
+                .write_short(self.seed, &self.held[..self.held_len], out);
+        }
+        let held = &self.held[..self.held_len];
+        let mut acc = self.acc.clone();
+        let stripes = (held.len() - 1) / STRIPE;
+        acc.consume(&self.secret, &held[..stripes * STRIPE]);
+        let acc = if held.len() >= STRIPE {
+            acc.finish(&self.secret, &held[held.len() - STRIPE..])
+        } else {
+            let mut last = [0u8; STRIPE];
+            let from_before = STRIPE - held.len();
+            last[..from_before].copy_from_slice(&self.last_taken[held.len()..]);
+            last[from_before..].copy_from_slice(held);
+            acc.finish(&self.secret, &last)
+        };
+        self.width.write_long(&acc, &self.secret, self.total, out)
+    }
+}
+
+fn entry(algorithm: &'static str, width: Width) -> Backend {
+    const WHAT: &str =
+        "hashlab's XXH3 loop (AVX-512/AVX2 at run time; up to 240 bytes via twox-hash)";
+    let one_shot: fn(u64, &[u8], &mut [u8]) = match width {
+        Width::Bits64 => |seed, data, out| Width::Bits64.one_shot(seed, data, out),
+        Width::Bits128 => |seed, data, out| Width::Bits128.one_shot(seed, data, out),
+    };
+    Backend::new(algorithm, "hashlab", WHAT, move |config| {
+        let native = Native {
+            state: Streaming::new(width, config.seed, Kernel::detect()),
+            out_len: width.len(),
+            update: Streaming::update,
+            finish_reset: |s, out| {
+                s.digest(out);
+                s.reset();
+            },
+            reset: Streaming::reset,
+        };
+        Ok(Box::new(WithOneShot::new(native, config.seed, one_shot)))
+    })
+    .with_parameters()
+    .with_dispatch(&WIDE_XXH3)
+}
+
+pub(crate) fn entries() -> Vec<Backend> {
+    vec![
+        entry("xxh3-64", Width::Bits64),
+        entry("xxh3-128", Width::Bits128),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::Hasher as _;
+
+    use super::*;
+
+    fn reference(width: Width, seed: u64, data: &[u8]) -> Vec<u8> {
+        let mut hasher = twox_hash::XxHash3_128::with_seed(seed);
+        let mut h64 = twox_hash::XxHash3_64::with_seed(seed);
+        hasher.write(data);
+        h64.write(data);
+        match width {
+            Width::Bits64 => h64.finish().to_be_bytes().to_vec(),
+            Width::Bits128 => hasher.finish_128().to_be_bytes().to_vec(),
+        }
+    }
+
+    fn streamed(width: Width, seed: u64, kernel: Kernel, pieces: &[&[u8]]) -> Vec<u8> {
+        let mut s = Streaming::new(width, seed, kernel);
+        for piece in pieces {
+            s.update(piece);
+        }
+        let mut out = vec![0; width.len()];
+        s.digest(&mut out);
+        out
+    }
+
+    /// Every length through the block and buffer boundaries, every kernel,
+    /// whole and cut at awkward places, against twox-hash.
+    #[test]
+    fn every_kernel_agrees_with_twox_hash_at_every_length() {
+        let data: Vec<u8> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let lengths = (0..=1200).chain([2047, 2048, 2049, 3071, 3072, 3073, 4096, 5000]);
+        for kernel in Kernel::available() {
+            for len in lengths.clone() {
+                let message = &data[..len];
+                for width in [Width::Bits64, Width::Bits128] {
+                    for seed in [0, 0x9E37_79B9_7F4A_7C15] {
+                        let want = reference(width, seed, message);
+                        assert_eq!(
+                            streamed(width, seed, kernel, &[message]),
+                            want,
+                            "{kernel:?} {len}"
+                        );
+                        for cut in [1, 63, 64, 65, 200, 256, 257, 1024, 1100] {
+                            let cut = cut.min(len);
+                            let (a, b) = message.split_at(cut);
+                            let got = streamed(width, seed, kernel, &[a, b]);
+                            assert_eq!(got, want, "{kernel:?} {len} cut at {cut}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_by_byte_and_in_odd_pieces() {
+        let data: Vec<u8> = (0..3000u32).map(|i| (i * 7 + 3) as u8).collect();
+        for kernel in Kernel::available() {
+            let bytes: Vec<&[u8]> = data.chunks(1).collect();
+            assert_eq!(
+                streamed(Width::Bits64, 5, kernel, &bytes),
+                reference(Width::Bits64, 5, &data)
+            );
+            let odd: Vec<&[u8]> = data.chunks(97).collect();
+            assert_eq!(
+                streamed(Width::Bits128, 0, kernel, &odd),
+                reference(Width::Bits128, 0, &data)
+            );
+        }
+    }
+
+    #[test]
+    fn one_shot_matches_streaming() {
+        let data: Vec<u8> = (0..4000u32).map(|i| (i % 251) as u8).collect();
+        for len in [0, 1, 240, 241, 512, 513, 1024, 1025, 4000] {
+            for width in [Width::Bits64, Width::Bits128] {
+                let mut out = vec![0; width.len()];
+                width.one_shot(7, &data[..len], &mut out);
+                assert_eq!(out, reference(width, 7, &data[..len]), "{len}");
+            }
+        }
+    }
+}
