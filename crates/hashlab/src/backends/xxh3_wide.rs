@@ -304,6 +304,41 @@ mod x86 {
         }};
     }
 
+    // Takes whole stripes from stripe `$at` of a block on: the block's
+    // remaining stripes, whole blocks, then the rest, scrambling at each
+    // block's end, with a kernel's `$stripe` and `$scramble` macros. Whole
+    // blocks prefetch ahead as xxHash's C does: the loop outruns the L1
+    // prefetcher on data from L2 (the address is formed by wrapping: it may
+    // lie past the input, which a prefetch never faults on).
+    macro_rules! walk_blocks {
+        ($lanes:ident, $at:ident, $stripes:expr, $keys:expr, $stripe:ident, $scramble:ident,
+         $scramble_key:expr, $prime:expr) => {{
+            let mut rest: &[u8] = $stripes;
+            while !rest.is_empty() {
+                let take = (rest.len() / STRIPE).min(STRIPES_PER_BLOCK - $at);
+                let (now, after) = rest.split_at(take * STRIPE);
+                if take == STRIPES_PER_BLOCK {
+                    for (i, key) in $keys.iter().enumerate() {
+                        let ahead = now.as_ptr().wrapping_add(STRIPE * i + PREFETCH_AHEAD);
+                        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
+                        $lanes = $stripe!($lanes, now.as_ptr().add(STRIPE * i), key.as_ptr());
+                    }
+                } else {
+                    for i in 0..take {
+                        let key = $keys[$at + i].as_ptr();
+                        $lanes = $stripe!($lanes, now.as_ptr().add(STRIPE * i), key);
+                    }
+                }
+                $at += take;
+                if $at == STRIPES_PER_BLOCK {
+                    $lanes = $scramble!($lanes, $scramble_key, $prime);
+                    $at = 0;
+                }
+                rest = after;
+            }
+        }};
+    }
+
     #[target_feature(enable = "avx512f")]
     pub(super) unsafe fn consume_avx512(
         acc: &mut [u64; 8],
@@ -317,33 +352,16 @@ mod x86 {
             let scramble_key = _mm512_load_si512(secret.scramble_key().as_ptr().cast());
             let keys = &secret.stripe_keys;
             let mut at = *in_block;
-            let mut rest = stripes;
-            // The current block's remaining stripes, whole blocks, then the tail.
-            while !rest.is_empty() {
-                let take = (rest.len() / STRIPE).min(STRIPES_PER_BLOCK - at);
-                let (now, after) = rest.split_at(take * STRIPE);
-                if take == STRIPES_PER_BLOCK {
-                    for (i, key) in keys.iter().enumerate() {
-                        // As xxHash's C: the loop outruns the L1 prefetcher
-                        // on data from L2 (wrapping: the address may lie
-                        // past the input, which a prefetch never faults on).
-                        let ahead = now.as_ptr().wrapping_add(STRIPE * i + PREFETCH_AHEAD);
-                        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
-                        lanes = stripe512!(lanes, now.as_ptr().add(STRIPE * i), key.as_ptr());
-                    }
-                } else {
-                    for i in 0..take {
-                        lanes =
-                            stripe512!(lanes, now.as_ptr().add(STRIPE * i), keys[at + i].as_ptr());
-                    }
-                }
-                at += take;
-                if at == STRIPES_PER_BLOCK {
-                    lanes = scramble512!(lanes, scramble_key, prime);
-                    at = 0;
-                }
-                rest = after;
-            }
+            walk_blocks!(
+                lanes,
+                at,
+                stripes,
+                keys,
+                stripe512,
+                scramble512,
+                scramble_key,
+                prime
+            );
             _mm512_storeu_si512(acc.as_mut_ptr().cast(), lanes);
             *in_block = at;
         }
@@ -402,27 +420,16 @@ mod x86 {
                 _mm256_loadu_si256(tail.add(32).cast()),
             ];
             let mut at = *in_block;
-            let mut rest = stripes;
-            while !rest.is_empty() {
-                let take = (rest.len() / STRIPE).min(STRIPES_PER_BLOCK - at);
-                let (now, after) = rest.split_at(take * STRIPE);
-                if take == STRIPES_PER_BLOCK {
-                    for (i, key) in keys.iter().enumerate() {
-                        lanes = stripe256!(lanes, now.as_ptr().add(STRIPE * i), key.as_ptr());
-                    }
-                } else {
-                    for i in 0..take {
-                        lanes =
-                            stripe256!(lanes, now.as_ptr().add(STRIPE * i), keys[at + i].as_ptr());
-                    }
-                }
-                at += take;
-                if at == STRIPES_PER_BLOCK {
-                    lanes = scramble256!(lanes, scramble_key, prime);
-                    at = 0;
-                }
-                rest = after;
-            }
+            walk_blocks!(
+                lanes,
+                at,
+                stripes,
+                keys,
+                stripe256,
+                scramble256,
+                scramble_key,
+                prime
+            );
             _mm256_storeu_si256(acc_ptr, lanes[0]);
             _mm256_storeu_si256(acc_ptr.add(1), lanes[1]);
             *in_block = at;
