@@ -305,6 +305,57 @@ def test_hash_objects_come_from_constructors_only():
         type(hashlab.sha256())()
 
 
+def test_the_hash_type_is_immutable_and_final_as_hashlibs():
+    hash_type = type(hashlab.sha256())
+    assert hash_type is hashlab.Hash and hash_type.__module__ == "hashlab"
+    with pytest.raises(TypeError, match="immutable type"):
+        hash_type.value = False
+    with pytest.raises(TypeError):
+        type("Sub", (hash_type,), {})
+
+
+def test_digest_arguments_are_checked_as_hashlibs():
+    shake = hashlab.shake_128(b"abc")
+    assert shake.digest(length=20) == shake.digest(20) == hashlib.shake_128(b"abc").digest(20)
+    assert shake.hexdigest(length=5) == hashlib.shake_128(b"abc").hexdigest(5)
+    with pytest.raises(TypeError, match="takes at most 1 argument"):
+        shake.digest(1, 2)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'size'"):
+        shake.hexdigest(size=3)
+    with pytest.raises(TypeError, match="given by name"):
+        shake.digest(3, length=3)
+    with pytest.raises(TypeError, match="missing required argument 'length'"):
+        shake.digest()
+    with pytest.raises(TypeError, match="takes no length"):
+        hashlab.sha256().digest(4)
+    with pytest.raises(TypeError):
+        hashlab.sha256().update()
+    with pytest.raises(TypeError, match="strings must be encoded"):
+        hashlab.sha256().update("text")
+
+
+def test_objects_do_xxhashs_intdigest_and_reset():
+    data = bytes(range(256)) * 40
+    ours = hashlab.xxh3_64(data[:100])
+    theirs = xxhash.xxh3_64(data[:100])
+    assert ours.intdigest() == theirs.intdigest()
+    ours.update(data)  # past the short buffer: the streaming state
+    theirs.update(data)
+    copy = ours.copy()
+    assert ours.intdigest() == theirs.intdigest() == copy.intdigest()
+    assert hashlab.xxh3_128(data).intdigest() == xxhash.xxh3_128(data).intdigest()
+    ours.reset()
+    theirs.reset()
+    assert ours.digest() == theirs.digest() == hashlab.xxh3_64().digest()
+    seeded = hashlab.xxh3_64(data, seed=7)
+    seeded.reset()
+    assert seeded.digest() == xxhash.xxh3_64(b"", seed=7).digest()
+    copy.update(b"x")
+    assert copy.digest() != ours.digest()
+    with pytest.raises(ValueError, match="not a number"):
+        hashlab.sha256(b"abc").intdigest()
+
+
 def test_the_builtin_constructor_lookup_is_hashlabs():
     get = getattr(hashlab, "__get_builtin_constructor")
     assert get("sha256") is hashlab.sha256

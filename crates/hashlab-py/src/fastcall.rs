@@ -88,9 +88,7 @@ unsafe extern "C" fn call_fast_function(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a builtin function with the interpreter attached.
-    let py = unsafe { Python::assume_attached() };
-    let called = std::panic::catch_unwind(AssertUnwindSafe(|| {
+    guarded(|py| {
         // SAFETY: `slf` is the nameless capsule made with this function.
         let state = unsafe { ffi::PyCapsule_GetPointer(slf, std::ptr::null()) };
         if state.is_null() {
@@ -98,20 +96,35 @@ unsafe extern "C" fn call_fast_function(
         }
         // SAFETY: the capsule points to a leaked `FastFunction`, and CPython
         // passes `nargs` positional arguments and one value per keyword name.
-        unsafe { (*(state as *const FastFunction)).call(py, args, nargs, kwnames) }
-    }));
-    let result = called.unwrap_or_else(|_| {
+        let value = unsafe { (*(state as *const FastFunction)).call(py, args, nargs, kwnames)? };
+        Ok(value.into_ptr())
+    })
+}
+
+/// The body of a C entry point called by CPython (with the interpreter
+/// attached): its value, or NULL with the error set. A panic becomes a
+/// SystemError rather than unwinding into C.
+pub(crate) fn guarded(
+    body: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls functions, methods and slots with the interpreter attached.
+    let py = unsafe { Python::assume_attached() };
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| body(py))).unwrap_or_else(|_| {
         Err(PySystemError::new_err(
             "hashlab: a function panicked (a bug: please report it)",
         ))
     });
-    match result {
-        Ok(value) => value.into_ptr(),
-        Err(e) => {
-            e.restore(py);
-            std::ptr::null_mut()
-        }
-    }
+    result.unwrap_or_else(|e| {
+        e.restore(py);
+        std::ptr::null_mut()
+    })
+}
+
+/// The positional arguments of a fast call (PY_VECTORCALL_ARGUMENTS_OFFSET
+/// may be set in `nargs`).
+pub(crate) fn positional_count(nargs: ffi::Py_ssize_t) -> usize {
+    // The flag is the top bit; pyo3's ffi names it only outside the limited API.
+    (nargs as usize) & !(1usize << (usize::BITS - 1))
 }
 
 impl FastFunction {
@@ -125,8 +138,7 @@ impl FastFunction {
         nargs: ffi::Py_ssize_t,
         kwnames: *mut ffi::PyObject,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // PY_VECTORCALL_ARGUMENTS_OFFSET may be set in nargs.
-        let positional = (nargs as usize) & !(1usize << (usize::BITS - 1));
+        let positional = positional_count(nargs);
         // SAFETY: `positional` arguments, alive for the call.
         let argument = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
         let keywords = if kwnames.is_null() {

@@ -1,12 +1,13 @@
 //! `hashlab.new()` and the hash object, shaped like hashlib's.
 
 use std::collections::HashMap;
+use std::mem::MaybeUninit;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use hashlab::{Choice, FileBound, HashParams, Hasher, KeyRule, XOF_MAX_OUTPUT};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyString};
 
 use crate::buffer::Borrowed;
 use crate::{python_names, registry, value_error};
@@ -41,10 +42,12 @@ const SHORT_MAX: usize = 256;
 // this state exists to avoid.
 #[allow(clippy::large_enum_variant)]
 enum State {
-    /// Fewer than [`SHORT_MAX`] bytes so far, not yet hashed.
+    /// Fewer than [`SHORT_MAX`] bytes so far, not yet hashed. Only the first
+    /// `len` bytes are written: an object is made and dropped per message,
+    /// and zeroing the whole buffer each time showed in the profile.
     Short {
         len: usize,
-        bytes: [u8; SHORT_MAX],
+        bytes: [MaybeUninit<u8>; SHORT_MAX],
     },
     Streaming(Box<dyn Hasher>),
 }
@@ -53,19 +56,33 @@ impl State {
     fn empty() -> State {
         State::Short {
             len: 0,
-            bytes: [0; SHORT_MAX],
+            bytes: [MaybeUninit::uninit(); SHORT_MAX],
         }
+    }
+
+    /// The bytes of a short state.
+    fn short(len: usize, bytes: &[MaybeUninit<u8>; SHORT_MAX]) -> &[u8] {
+        // SAFETY: the first `len` bytes have been written (`absorb` keeps
+        // `len` to what it copied in), and u8 has no invalid values.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u8>(), len) }
     }
 
     fn absorb(&mut self, data: &[u8], made: &Made) {
         match self {
             State::Short { len, bytes } if data.len() <= SHORT_MAX - *len => {
-                bytes[*len..*len + data.len()].copy_from_slice(data);
+                // SAFETY: `data.len()` bytes fit after the `len` written ones.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        data.as_ptr(),
+                        bytes.as_mut_ptr().add(*len).cast::<u8>(),
+                        data.len(),
+                    );
+                }
                 *len += data.len();
             }
             State::Short { len, bytes } => {
                 let mut hasher = made.take_hasher();
-                hasher.update(&bytes[..*len]);
+                hasher.update(State::short(*len, bytes));
                 hasher.update(data);
                 *self = State::Streaming(hasher);
             }
@@ -76,7 +93,7 @@ impl State {
     /// The digest at the configured length; the state is left as it was.
     fn finish_into(&mut self, made: &Made, out: &mut [u8]) {
         match self {
-            State::Short { len, bytes } => made.one_shot(&bytes[..*len], out),
+            State::Short { len, bytes } => made.one_shot(State::short(*len, bytes), out),
             State::Streaming(hasher) => hasher.finalize_copy_into(out),
         }
     }
@@ -87,7 +104,7 @@ impl State {
         match self {
             State::Short { len, bytes } => {
                 let mut hasher = made.take_hasher();
-                hasher.update(&bytes[..*len]);
+                hasher.update(State::short(*len, bytes));
                 let extended = hasher.finalize_extendable_into_reset(out);
                 if !extended {
                     hasher.reset();
@@ -108,17 +125,32 @@ impl State {
             State::Streaming(hasher) => State::Streaming(hasher.box_clone()),
         }
     }
+
+    /// Back to the initial state; a streaming hasher goes back to the pool
+    /// the next object of this name takes from (an OpenSSL context or a large
+    /// XXH3 state is then not allocated and set up again per object).
+    fn clear(&mut self, made: &Made) {
+        if let State::Streaming(_) = self {
+            if let State::Streaming(mut hasher) = std::mem::replace(self, State::empty()) {
+                hasher.reset();
+                made.give_back(hasher);
+            }
+        } else {
+            *self = State::empty();
+        }
+    }
 }
 
-/// A running hash: `update`, `digest`, `hexdigest`, `copy`, as hashlib's objects.
+/// The state of a running hash, the payload of a `hashlab.Hash` object
+/// (the type is in `hash_type.rs`): `update`, `digest`, `hexdigest`, `copy`,
+/// as hashlib's objects.
 ///
 /// The state sits behind a mutex because `update` on a large input runs
 /// without the GIL: two threads updating one object take turns instead of
 /// racing. The mutex is only ever waited for with the GIL released or by a
 /// thread that holds it while the other side never needs the GIL before
 /// unlocking, so it cannot deadlock with the GIL.
-#[pyclass(module = "hashlab", name = "Hash", frozen)]
-pub struct Hash {
+pub(crate) struct Hash {
     state: Mutex<State>,
     /// The algorithm, backend and parameters, resolved once when the first
     /// object of this name was made; copies share it.
@@ -127,26 +159,31 @@ pub struct Hash {
 
 impl Drop for Hash {
     fn drop(&mut self) {
-        // The streaming state goes back to the pool the next object of this
-        // name takes from: an OpenSSL context or a large XXH3 state is not
-        // allocated and set up again per object.
         let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        if let State::Streaming(hasher) = std::mem::replace(state, State::empty()) {
-            let mut hasher = hasher;
-            hasher.reset();
-            self.made.give_back(hasher);
-        }
+        state.clear(&self.made);
     }
 }
 
 impl Hash {
+    pub(crate) fn new(made: Arc<Made>) -> Hash {
+        Hash {
+            state: Mutex::new(State::empty()),
+            made,
+        }
+    }
+
+    pub(crate) fn made(&self) -> &Arc<Made> {
+        &self.made
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         // A panic while hashing cannot leave the state half-updated in a way
         // that matters more than the exception Python already saw.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Absorbs more data (any C-contiguous buffer).
+    pub(crate) fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         // bytes, the common case, are immutable and need no buffer export
         // (which costs an allocation and two calls into Python).
         if let Ok(bytes) = data.cast::<PyBytes>() {
@@ -172,11 +209,87 @@ impl Hash {
         out
     }
 
+    /// `digest()` without a length: written straight into the bytes object.
+    pub(crate) fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        if self.made.length_required {
+            return Ok(PyBytes::new(py, &self.output("digest", None)?));
+        }
+        PyBytes::new_with(py, self.made.choice.output_len(), |out| {
+            self.state().finish_into(&self.made, out);
+            Ok(())
+        })
+    }
+
+    pub(crate) fn hexdigest<'py>(
+        &self,
+        py: Python<'py>,
+        length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let digest = self.output("hexdigest", length)?;
+        let mut hex = [0u8; 128];
+        if digest.len() * 2 <= hex.len() {
+            return Ok(PyString::new(
+                py,
+                hashlab::hex::encode_into(&digest, &mut hex),
+            ));
+        }
+        Ok(PyString::new(py, &hashlab::hex::encode(&digest)))
+    }
+
+    /// xxhash's `intdigest()`: the digest as an unsigned big-endian int.
+    pub(crate) fn intdigest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        int_of(py, &self.made, &self.output("intdigest", None)?)
+    }
+
+    /// Takes `other`'s state (for `copy()`, into a new object).
+    pub(crate) fn copy_state_from(&self, other: &Hash) {
+        let copied = other.state().copy();
+        *self.state() = copied;
+    }
+
+    pub(crate) fn reset(&self) {
+        self.state().clear(&self.made);
+    }
+
+    pub(crate) fn python_name(&self) -> &str {
+        python_names().python(self.made.choice.name())
+    }
+
+    pub(crate) fn backend_name(&self) -> &str {
+        self.made.choice.backend_name()
+    }
+
+    /// 0 for `shake_128()` and `shake_256()` made without a length, as hashlib says.
+    pub(crate) fn digest_size(&self) -> usize {
+        if self.made.length_required {
+            0
+        } else {
+            self.made.choice.output_len()
+        }
+    }
+
+    pub(crate) fn block_size(&self) -> usize {
+        self.made.choice.algorithm().block_size
+    }
+
+    pub(crate) fn repr(&self) -> String {
+        format!(
+            "<hashlab.Hash {} ({}), {} bytes>",
+            self.made.choice.name(),
+            self.made.choice.backend_name(),
+            self.made.choice.output_len()
+        )
+    }
+
     /// The output `digest(length)` or `hexdigest(length)` (`method`) returns.
-    fn output(&self, method: &str, length: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
+    pub(crate) fn output(
+        &self,
+        method: &str,
+        length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<u8>> {
         // Only the errors name the algorithm: a lookup per digest() was a
         // tenth of a short message's cost.
-        let name = || python_names().python(self.made.choice.name());
+        let name = || self.python_name();
         let Some(length) = length else {
             if self.made.length_required {
                 // hashlib's message for its shake objects.
@@ -216,95 +329,6 @@ impl Hash {
             name(),
             self.made.choice.output_len()
         )))
-    }
-}
-
-#[pymethods]
-impl Hash {
-    /// Hash objects come from `new()` and the named constructors, as
-    /// hashlib's do (with hashlib's message).
-    #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn py_new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyAny>>) -> PyResult<Hash> {
-        Err(PyTypeError::new_err(
-            "cannot create 'hashlab.Hash' instances",
-        ))
-    }
-
-    /// Absorbs more data (any C-contiguous buffer).
-    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.absorb(py, data)
-    }
-
-    /// The digest of everything absorbed so far; the object can go on
-    /// absorbing. An extendable-output function gives `length` bytes, any
-    /// number (hashlib's `shake_128().digest(length)`).
-    #[pyo3(signature = (length=None))]
-    fn digest<'py>(
-        &self,
-        py: Python<'py>,
-        length: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        if length.is_none() && !self.made.length_required {
-            // The usual call: written straight into the bytes object.
-            return PyBytes::new_with(py, self.made.choice.output_len(), |out| {
-                self.state().finish_into(&self.made, out);
-                Ok(())
-            });
-        }
-        Ok(PyBytes::new(py, &self.output("digest", length)?))
-    }
-
-    #[pyo3(signature = (length=None))]
-    fn hexdigest(&self, length: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        Ok(hashlab::hex::encode(&self.output("hexdigest", length)?))
-    }
-
-    /// An independent copy in the same state.
-    fn copy(&self) -> Hash {
-        Hash {
-            state: Mutex::new(self.state().copy()),
-            made: Arc::clone(&self.made),
-        }
-    }
-
-    /// The algorithm's name as hashlib spells it (`sha3_256`, `shake_128`),
-    /// or for those hashlib lacks the canonical name with `-` as `_` (`xxh3_64`).
-    #[getter]
-    fn name(&self) -> &str {
-        python_names().python(self.made.choice.name())
-    }
-
-    /// The implementation that computes it (`openssl`, `rustcrypto`, ...).
-    #[getter]
-    fn backend(&self) -> &str {
-        self.made.choice.backend_name()
-    }
-
-    /// Output length in bytes; 0 for `shake_128()` and `shake_256()` made
-    /// without a length, as hashlib says.
-    #[getter]
-    fn digest_size(&self) -> usize {
-        if self.made.length_required {
-            0
-        } else {
-            self.made.choice.output_len()
-        }
-    }
-
-    /// Internal block (or rate) size in bytes, as hashlib reports it.
-    #[getter]
-    fn block_size(&self) -> usize {
-        self.made.choice.algorithm().block_size
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<hashlab.Hash {} ({}), {} bytes>",
-            self.made.choice.name(),
-            self.made.choice.backend_name(),
-            self.made.choice.output_len()
-        )
     }
 }
 
@@ -489,9 +513,9 @@ pub(crate) fn one_shot_call<'py>(
         let hash = new(py, name, Some(data), Some(keywords))?;
         return match output {
             Output::Int => {
-                let hash = hash.cast_into::<Hash>()?;
-                let digest = hash.get().finish();
-                int_of(py, &hash.get().made, &digest)
+                let hash = crate::hash_type::hash_of(&hash)
+                    .ok_or_else(|| PyTypeError::new_err("new() made no hashlab.Hash"))?;
+                hash.intdigest(py)
             }
             _ => hash.call_method0(output.method()),
         };
@@ -865,14 +889,13 @@ impl Made {
         py: Python<'py>,
         data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let hash = Hash {
-            state: Mutex::new(State::empty()),
-            made: self,
-        };
+        let object = crate::hash_type::new_object(py, self)?;
         if let Some(data) = data {
-            hash.absorb(py, data)?;
+            crate::hash_type::hash_of(&object)
+                .expect("new_object makes a hashlab.Hash")
+                .absorb(py, data)?;
         }
-        Ok(Bound::new(py, hash)?.into_any())
+        Ok(object)
     }
 }
 

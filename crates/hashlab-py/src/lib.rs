@@ -10,6 +10,7 @@ mod buffer;
 mod fastcall;
 mod files;
 mod hash;
+mod hash_type;
 mod interrupt;
 mod kdf;
 mod objects;
@@ -127,7 +128,7 @@ mod _hashlab {
         format_manifest, format_sidecar, hash_paths, read_manifest, read_sidecar, walk, write_file,
     };
     #[pymodule_export]
-    use super::hash::{algorithm_info, digest, hexdigest, named_functions, new, Hash};
+    use super::hash::{algorithm_info, digest, hexdigest, named_functions, new};
     #[pymodule_export]
     use super::kdf::scrypt;
     #[pymodule_export]
@@ -157,6 +158,7 @@ mod _hashlab {
         )?;
         m.add("python_names", pairs)?;
         m.add("__version__", hashlab::VERSION)?;
+        m.add("Hash", super::hash_type::hash_type(m.py())?)?;
         Ok(())
     }
 }
