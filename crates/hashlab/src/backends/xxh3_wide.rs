@@ -29,11 +29,13 @@ const MIDSIZE_MAX: usize = 240;
 /// Input held before the first stripe is taken: more than [`MIDSIZE_MAX`],
 /// so a message that ends within it is hashed by the short formulas.
 const BUFFER: usize = 4 * STRIPE;
-/// A whole message up to this long goes to twox-hash's one-shot function:
-/// below it the SIMD loop's entry and exit cost what its wider stripes save
-/// (`hashlab bench`, one run: twox-hash 1.24x at 1 KiB, 1.07x at 2 KiB,
-/// 1.02x at 3 KiB, 0.96x at 4 KiB, 0.81x at 8 KiB).
-const SHORT_ONE_SHOT_MAX: usize = 3 * 1024;
+/// A whole message up to this long goes to twox-hash's one-shot function.
+/// Below it the loop's entry and exit cost more than its wider stripes
+/// save in `hashlab bench` (one run, twox-hash against this loop: 1.13x at
+/// 256 B, 1.07x at 320 B, a tie at 512 B, 0.85x at 1 KiB). A tight loop
+/// over one buffer had this loop ahead from 256 B; the bench, which is what
+/// a user runs, decides.
+const SHORT_ONE_SHOT_MAX: usize = 512;
 /// Where the final stripe's and the merges' secret begins (xxHash's
 /// XXH_SECRET_LASTACC_START and XXH_SECRET_MERGEACCS_START).
 const LAST_STRIPE_SECRET: usize = SECRET_LEN - STRIPE - 7;
@@ -109,6 +111,18 @@ impl Secret {
         Secret { stripe_keys, bytes }
     }
 
+    /// The secret of a seed other than 0 (xxHash's XXH3_initCustomSecret).
+    fn seeded(seed: u64) -> Secret {
+        let mut bytes = DEFAULT_SECRET;
+        for pair in bytes.chunks_exact_mut(16) {
+            let low = read64(pair, 0).wrapping_add(seed);
+            let high = read64(pair, 8).wrapping_sub(seed);
+            pair[..8].copy_from_slice(&low.to_le_bytes());
+            pair[8..].copy_from_slice(&high.to_le_bytes());
+        }
+        Secret::new(bytes)
+    }
+
     /// The key of a message's final stripe, at an odd offset of the secret.
     fn last_stripe_key(&self) -> &[u8; STRIPE] {
         self.bytes[LAST_STRIPE_SECRET..LAST_STRIPE_SECRET + STRIPE]
@@ -138,14 +152,7 @@ impl Keys {
         if seed == 0 {
             return Keys::Default;
         }
-        let mut bytes = DEFAULT_SECRET;
-        for pair in bytes.chunks_exact_mut(16) {
-            let low = read64(pair, 0).wrapping_add(seed);
-            let high = read64(pair, 8).wrapping_sub(seed);
-            pair[..8].copy_from_slice(&low.to_le_bytes());
-            pair[8..].copy_from_slice(&high.to_le_bytes());
-        }
-        Keys::Seeded(Box::new(Secret::new(bytes)))
+        Keys::Seeded(Box::new(Secret::seeded(seed)))
     }
 
     fn secret(&self) -> &Secret {
@@ -612,9 +619,16 @@ impl Width {
     // small as twox-hash's own.
     #[inline(never)]
     fn long_one_shot(self, seed: u64, data: &[u8], out: &mut [u8]) {
-        let keys = Keys::for_seed(seed);
+        // A seeded secret on the stack: one message needs no allocation.
+        let seeded;
+        let secret = if seed == 0 {
+            &DEFAULT
+        } else {
+            seeded = Secret::seeded(seed);
+            &seeded
+        };
         let end = End {
-            secret: keys.secret(),
+            secret,
             stripes: &data[..(data.len() - 1) / STRIPE * STRIPE],
             last: data[data.len() - STRIPE..].try_into().expect("one stripe"),
             len: data.len() as u64,
@@ -836,11 +850,15 @@ mod tests {
     #[test]
     fn one_shot_matches_streaming() {
         let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
-        for len in [0, 1, 240, 241, 3072, 3073, 4000, 4096, 4097] {
-            for width in [Width::Bits64, Width::Bits128] {
+        for len in [
+            0, 1, 240, 241, 255, 256, 300, 1024, 1025, 3072, 3073, 4000, 4096, 4097,
+        ] {
+            for (width, seed) in [Width::Bits64, Width::Bits128].into_iter().zip([0, 7]) {
                 let mut out = vec![0; width.len()];
-                width.one_shot(7, &data[..len], &mut out);
-                assert_eq!(out, reference(width, 7, &data[..len]), "{len}");
+                width.one_shot(seed, &data[..len], &mut out);
+                assert_eq!(out, reference(width, seed, &data[..len]), "{len}");
+                width.one_shot(seed ^ 7, &data[..len], &mut out);
+                assert_eq!(out, reference(width, seed ^ 7, &data[..len]), "{len}");
             }
         }
     }
