@@ -356,6 +356,45 @@ def test_objects_do_xxhashs_intdigest_and_reset():
         hashlab.sha256(b"abc").intdigest()
 
 
+def test_a_bytes_object_given_whole_is_held_not_copied_and_given_back():
+    """Objects made from one `bytes` object of 257 B to the GIL-release size
+    reference it and hash it in one call at digest(); every path away from
+    that state (update, copy, reset, digest(length), drop) must give the
+    reference back and hash as hashlib and xxhash do."""
+    data = bytes(range(256)) * 16 + b"tail"  # 4,100 bytes
+    more = b"more" * 30_000  # past every GIL-release size: the streaming path
+    for name, theirs in (("sha256", hashlib.sha256), ("xxh3_64", xxhash.xxh3_64), ("md5", hashlib.md5)):
+        before = sys.getrefcount(data)
+        ours = getattr(hashlab, name)(data)
+        assert ours.digest() == theirs(data).digest() and ours.hexdigest() == theirs(data).hexdigest()
+        copy = ours.copy()
+        ours.update(b"x")
+        assert sys.getrefcount(data) <= before + 1  # only the copy holds it now
+        assert ours.digest() == theirs(data + b"x").digest()
+        assert copy.digest() == theirs(data).digest()
+        copy.update(more)
+        assert copy.digest() == theirs(data + more).digest()
+        assert sys.getrefcount(data) == before
+        held = getattr(hashlab, name)(data)
+        held.reset()
+        assert sys.getrefcount(data) == before and held.digest() == theirs(b"").digest()
+        held = getattr(hashlab, name)(data)
+        del held
+        assert sys.getrefcount(data) == before, name
+
+    class Subclass(bytes):
+        pass
+
+    assert hashlab.xxh3_64(Subclass(data)).digest() == xxhash.xxh3_64(data).digest()
+    shake = hashlab.shake_128(data)
+    assert shake.digest(40) == hashlib.shake_128(data).digest(40)
+    assert shake.hexdigest(length=8) == hashlib.shake_128(data).hexdigest(8)
+    # Two objects from the same bytes, one grown from a bytearray view.
+    grown = hashlab.sha256(bytearray(data))
+    grown.update(memoryview(data))
+    assert grown.digest() == hashlib.sha256(data + data).digest()
+
+
 def test_the_builtin_constructor_lookup_is_hashlabs():
     get = getattr(hashlab, "__get_builtin_constructor")
     assert get("sha256") is hashlab.sha256

@@ -229,9 +229,12 @@ unsafe extern "C" fn dealloc(object: *mut ffi::PyObject) {
     // reference (taken by PyObject_Init) given back.
     unsafe {
         let object_type = ffi::Py_TYPE(object);
-        // Dropping returns the hasher to its pool; a panic there must not
-        // cross into C, and leaking one hasher is then the lesser harm.
+        // Dropping returns the hasher to its pool and a held bytes object's
+        // reference (given up first, with the GIL CPython deallocates with);
+        // a panic there must not cross into C, and leaking is then the
+        // lesser harm.
         let dropped = std::panic::catch_unwind(|| {
+            hash_at(object).clear(Python::assume_attached());
             std::ptr::drop_in_place(addr_of_mut!((*(object as *mut HashObject)).hash))
         });
         drop(dropped);
@@ -309,7 +312,7 @@ unsafe extern "C" fn digest(
         }
         // SAFETY: as above.
         let length = unsafe { length_argument(py, "digest", args, nargs, kwnames)? };
-        Ok(PyBytes::new(py, &hash.output("digest", length.as_ref())?).into_ptr())
+        Ok(PyBytes::new(py, &hash.output(py, "digest", length.as_ref())?).into_ptr())
     })
 }
 
@@ -349,7 +352,7 @@ unsafe extern "C" fn copy(
         let copy = new_object(py, Arc::clone(hash.made()))?;
         hash_of(&copy)
             .expect("new_object makes a hashlab.Hash")
-            .copy_state_from(hash);
+            .copy_state_from(py, hash);
         Ok(copy.into_ptr())
     })
 }
@@ -360,7 +363,7 @@ unsafe extern "C" fn reset(
 ) -> *mut ffi::PyObject {
     guarded(|py| {
         // SAFETY: CPython passes a live `self` of this type.
-        unsafe { hash_at(object) }.reset();
+        unsafe { hash_at(object) }.reset(py);
         Ok(py.None().into_ptr())
     })
 }

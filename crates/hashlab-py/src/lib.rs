@@ -159,6 +159,7 @@ mod _hashlab {
         m.add("python_names", pairs)?;
         m.add("__version__", hashlab::VERSION)?;
         m.add("Hash", super::hash_type::hash_type(m.py())?)?;
+        super::buffer::measure_bytes_layout(m.py());
         Ok(())
     }
 }

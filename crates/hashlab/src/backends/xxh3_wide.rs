@@ -17,9 +17,9 @@
 //! bytes, a scramble after every 16 (one block of the 192-byte secret), the
 //! input's last 64 bytes as a final stripe, and the accumulators merged.
 
-use super::{Native, WithOneShot};
+use super::WithOneShot;
 use crate::dispatch::{dispatch, x86, Dispatch, Need::Feature as F};
-use crate::Backend;
+use crate::{Backend, Hasher};
 
 const STRIPE: usize = 64;
 const SECRET_LEN: usize = 192;
@@ -736,6 +736,32 @@ impl Streaming {
     }
 }
 
+// Its own Hasher rather than a `Native` adapter: a digest that leaves the
+// state as it was (hashlib's `digest()`) then reads the state in place,
+// where the adapter copied all of it (the 256-byte buffer included) first.
+impl Hasher for Streaming {
+    fn update(&mut self, data: &[u8]) {
+        Streaming::update(self, data)
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.finalize_copy_into(out);
+        Streaming::reset(self);
+    }
+    fn finalize_copy_into(&mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.width.len(), "output buffer length");
+        self.digest(out)
+    }
+    fn reset(&mut self) {
+        Streaming::reset(self)
+    }
+    fn output_len(&self) -> usize {
+        self.width.len()
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+}
+
 fn entry(algorithm: &'static str, width: Width) -> Backend {
     const WHAT: &str = "hashlab's XXH3 loop (AVX-512/AVX2 at run time; short inputs via twox-hash)";
     fn one_shot_64(seed: u64, data: &[u8], out: &mut [u8]) {
@@ -749,17 +775,8 @@ fn entry(algorithm: &'static str, width: Width) -> Backend {
         Width::Bits128 => one_shot_128,
     };
     Backend::new(algorithm, "hashlab", WHAT, move |config| {
-        let native = Native {
-            state: Streaming::new(width, config.seed, Kernel::detect()),
-            out_len: width.len(),
-            update: Streaming::update,
-            finish_reset: |s, out| {
-                s.digest(out);
-                s.reset();
-            },
-            reset: Streaming::reset,
-        };
-        Ok(Box::new(WithOneShot::new(native, config.seed, one_shot)))
+        let streaming = Streaming::new(width, config.seed, Kernel::detect());
+        Ok(Box::new(WithOneShot::new(streaming, config.seed, one_shot)))
     })
     .with_parameters()
     .with_dispatch(&WIDE_XXH3)
