@@ -404,6 +404,31 @@ def test_one_object_updated_from_two_threads_takes_turns():
     assert h.hexdigest() == hashlib.sha256(chunk * 16).hexdigest()
 
 
+@pytest.mark.parametrize("name", ["sha256", "xxh3_64"])
+def test_small_calls_wait_for_an_update_hashing_without_the_gil(name):
+    """Two threads feed one object large chunks (hashed without the GIL)
+    while a third feeds it small ones and asks for digests and copies: each
+    call must wait its turn, so the result is the hash of all the input.
+    Every piece is zeros, so any interleaving gives the same message."""
+    h = hashlab.new(name)
+    big, small = bytes(4 << 20), bytes(300)
+    seen = []
+
+    def small_calls():
+        for _ in range(400):
+            h.update(small)
+            seen.append(h.copy().digest() == h.digest())
+
+    threads = [threading.Thread(target=lambda: [h.update(big) for _ in range(6)]) for _ in range(2)]
+    threads.append(threading.Thread(target=small_calls))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = hashlab.new(name, bytes(12 * len(big) + 400 * len(small))).digest()
+    assert h.digest() == expected and all(seen) and len(seen) == 400
+
+
 def test_errors_are_python_exceptions():
     cases = [
         (ValueError, "unknown algorithm", lambda: hashlab.new("sha-257")),
