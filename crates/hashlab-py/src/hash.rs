@@ -344,7 +344,7 @@ impl Hash {
         if self.made.length_required {
             return Ok(PyBytes::new(py, &self.output(py, "digest", None)?));
         }
-        let len = self.made.choice.output_len();
+        let len = self.made.output_len;
         let mut small = [0u8; 64];
         if len <= small.len() {
             // On the stack, then copied: PyBytes::new_with would zero its buffer first.
@@ -373,14 +373,14 @@ impl Hash {
 
     /// xxhash's `intdigest()`: the digest as an unsigned big-endian int.
     pub(crate) fn intdigest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let len = self.made.choice.output_len();
-        let mut small = [0u8; 16];
-        if self.made.length_required || len > small.len() {
+        let len = self.made.output_len;
+        if self.made.length_required || !self.made.small_integer {
             return int_of(py, &self.made, &self.output(py, "intdigest", None)?);
         }
-        let out = &mut small[..len];
+        let mut wide = [0u8; 8];
+        let out = &mut wide[8 - len..];
         self.with_state(py, |state| state.finish_into(&self.made, out));
-        int_of(py, &self.made, &small[..len])
+        Ok(u64::from_be_bytes(wide).into_pyobject(py)?.into_any())
     }
 
     /// Takes `other`'s state (for `copy()`, into a new object).
@@ -929,6 +929,11 @@ pub(crate) struct Made {
     /// The backend's one-shot function, where it has one that needs no
     /// state: a message per call then touches no hasher at all.
     stateless: Option<hashlab::Stateless>,
+    /// The output length, and whether the digest is a number of at most 64
+    /// bits (XXH3-64, the CRCs): read per call, so kept here rather than
+    /// looked up through the choice.
+    output_len: usize,
+    small_integer: bool,
 }
 
 /// Spare hashers kept per name: enough for the objects a loop has alive at
@@ -938,7 +943,10 @@ const SPARE_MAX: usize = 4;
 impl Made {
     fn new(choice: Choice, length_required: bool) -> Made {
         let first = choice.hasher();
+        let output_len = choice.output_len();
         Made {
+            output_len,
+            small_integer: choice.algorithm().integer_digest && output_len <= 8,
             gil_release_min: gil_release_min(&choice),
             length_required,
             stateless: first.stateless(),
@@ -1005,7 +1013,14 @@ impl Made {
                 self.one_shot(bytes, out);
             }
         };
-        let len = self.choice.output_len();
+        let len = self.output_len;
+        if output == Output::Int && self.small_integer {
+            // Right-aligned in a u64: a variable-length copy into a u128 (a
+            // call to memcpy) was an eighth of a 64-byte intdigest call.
+            let mut wide = [0u8; 8];
+            hash(&mut wide[8 - len..]);
+            return Ok(u64::from_be_bytes(wide).into_pyobject(py)?.into_any());
+        }
         // Written on the stack and copied into the result: PyBytes::new_with
         // zeroes its buffer first, a call to memset per digest.
         let mut small = [0u8; 64];
