@@ -120,3 +120,22 @@ pub fn exact_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
         ))
     }
 }
+
+/// The bytes of `object`: a `bytes` object's read in place, anything else's
+/// through its buffer, which `borrowed` then keeps exported. `what` names the
+/// argument in error messages.
+pub fn bytes_of<'a>(
+    object: &'a Bound<'_, PyAny>,
+    borrowed: &'a mut Option<Borrowed>,
+    what: &str,
+) -> PyResult<&'a [u8]> {
+    if let Some(bytes) = exact_bytes(object) {
+        return Ok(bytes);
+    }
+    // A subclass of bytes is as immutable, and needs no export either (which
+    // costs an allocation and two calls into Python).
+    if let Ok(bytes) = object.cast::<PyBytes>() {
+        return Ok(bytes.as_bytes());
+    }
+    Ok(borrowed.insert(Borrowed::get(object, what)?).as_bytes())
+}

@@ -78,6 +78,13 @@ impl HeldBytes {
         // SAFETY: see the `Send` impl: `len` bytes at `data`, alive while `owner` is.
         unsafe { std::slice::from_raw_parts(self.data.as_ptr(), self.len) }
     }
+
+    /// A hasher that has absorbed the held bytes, for a state that streams on.
+    fn streamed(&self, made: &Made) -> Box<dyn Hasher> {
+        let mut hasher = made.take_hasher();
+        hasher.update(self.bytes());
+        hasher
+    }
 }
 
 impl State {
@@ -115,8 +122,7 @@ impl State {
                 *self = State::Streaming(hasher);
             }
             State::Held(held) => {
-                let mut hasher = made.take_hasher();
-                hasher.update(held.bytes());
+                let mut hasher = held.streamed(made);
                 hasher.update(data);
                 // Callers release a held reference first, with the GIL
                 // (`release`); one left here would go through PyO3's pool.
@@ -146,12 +152,10 @@ impl State {
     /// `out.len()` bytes of an extendable output, if the function has one
     /// (see [`Hasher::finalize_extendable_into_reset`]); the state is left as it was.
     fn extend_into(&self, made: &Made, out: &mut [u8]) -> bool {
-        let Some(whole) = self.whole() else {
-            let State::Streaming(hasher) = self else {
-                unreachable!("a state without its whole message is streaming")
-            };
+        if let State::Streaming(hasher) = self {
             return hasher.box_clone().finalize_extendable_into_reset(out);
-        };
+        }
+        let whole = self.whole().expect("not streaming");
         let mut hasher = made.take_hasher();
         hasher.update(whole);
         let extended = hasher.finalize_extendable_into_reset(out);
@@ -182,10 +186,8 @@ impl State {
     fn release(&mut self, py: Python<'_>, made: &Made) {
         if let State::Held(_) = self {
             if let State::Held(held) = std::mem::replace(self, State::empty()) {
-                let mut hasher = made.take_hasher();
-                hasher.update(held.bytes());
+                *self = State::Streaming(held.streamed(made));
                 held.owner.drop_ref(py);
-                *self = State::Streaming(hasher);
             }
         }
     }
@@ -293,21 +295,12 @@ impl Hash {
 
     /// Absorbs more data (any C-contiguous buffer).
     pub(crate) fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        // bytes, the common case, are immutable and need no buffer export
-        // (which costs an allocation and two calls into Python).
-        if let Some(bytes) = crate::buffer::exact_bytes(data) {
-            // SAFETY: exact_bytes found a bytes object.
-            let owner = unsafe { data.cast_unchecked::<PyBytes>() };
-            self.absorb_bytes(py, bytes, Some(owner));
-            return Ok(());
-        }
-        if let Ok(bytes) = data.cast::<PyBytes>() {
-            // A subclass may have a __del__: never held (see with_state).
-            self.absorb_bytes(py, bytes.as_bytes(), None);
-            return Ok(());
-        }
-        let borrowed = Borrowed::get(data, "data")?;
-        self.absorb_bytes(py, borrowed.as_bytes(), None);
+        let mut borrowed = None;
+        let bytes = crate::buffer::bytes_of(data, &mut borrowed, "data")?;
+        // Only an exact bytes object is held: a subclass may have a __del__
+        // (see with_state).
+        let owner = data.cast_exact::<PyBytes>().ok();
+        self.absorb_bytes(py, bytes, owner);
         Ok(())
     }
 
@@ -339,7 +332,7 @@ impl Hash {
         out
     }
 
-    /// `digest()` without a length: written straight into the bytes object.
+    /// `digest()` without a length.
     pub(crate) fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         if self.made.length_required {
             return Ok(PyBytes::new(py, &self.output(py, "digest", None)?));
@@ -360,15 +353,7 @@ impl Hash {
         py: Python<'py>,
         length: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let digest = self.output(py, "hexdigest", length)?;
-        let mut hex = [0u8; 128];
-        if digest.len() * 2 <= hex.len() {
-            return Ok(PyString::new(
-                py,
-                hashlab::hex::encode_into(&digest, &mut hex),
-            ));
-        }
-        Ok(PyString::new(py, &hashlab::hex::encode(&digest)))
+        Ok(hex_string(py, &self.output(py, "hexdigest", length)?))
     }
 
     /// xxhash's `intdigest()`: the digest as an unsigned big-endian int.
@@ -390,13 +375,9 @@ impl Hash {
         self.with_state(py, |state| *state = copied);
     }
 
-    /// Back to the initial state.
+    /// Back to the initial state, giving up what the state holds with the
+    /// GIL (`reset()`, and before a drop).
     pub(crate) fn reset(&self, py: Python<'_>) {
-        self.with_state(py, |state| state.clear(Some(py), &self.made));
-    }
-
-    /// Gives up what the state holds, with the GIL (before a drop).
-    pub(crate) fn clear(&self, py: Python<'_>) {
         self.with_state(py, |state| state.clear(Some(py), &self.made));
     }
 
@@ -671,6 +652,15 @@ pub(crate) fn one_shot_call<'py>(
         };
     }
     made()?.output_of(py, data, output)
+}
+
+/// A digest in lowercase hex, as a str (on the stack up to 64 bytes).
+fn hex_string<'py>(py: Python<'py>, digest: &[u8]) -> Bound<'py, PyString> {
+    let mut hex = [0u8; 128];
+    if digest.len() * 2 <= hex.len() {
+        return PyString::new(py, hashlab::hex::encode_into(digest, &mut hex));
+    }
+    PyString::new(py, &hashlab::hex::encode(digest))
 }
 
 /// An integer digest as a Python int; an error for the digests that are not numbers.
@@ -995,17 +985,8 @@ impl Made {
                 python_names().python(self.choice.name())
             )));
         }
-        let borrowed;
-        let bytes = match crate::buffer::exact_bytes(data) {
-            Some(bytes) => bytes,
-            None => match data.cast::<PyBytes>() {
-                Ok(bytes) => bytes.as_bytes(),
-                Err(_) => {
-                    borrowed = Borrowed::get(data, "data")?;
-                    borrowed.as_bytes()
-                }
-            },
-        };
+        let mut borrowed = None;
+        let bytes = crate::buffer::bytes_of(data, &mut borrowed, "data")?;
         let hash = |out: &mut [u8]| {
             if bytes.len() >= self.gil_release_min {
                 py.detach(|| self.one_shot(bytes, out));
@@ -1034,15 +1015,7 @@ impl Made {
         hash(out);
         match output {
             Output::Bytes => Ok(PyBytes::new(py, out).into_any()),
-            Output::Hex => {
-                let mut hex = [0u8; 128];
-                let text = if out.len() * 2 <= hex.len() {
-                    pyo3::types::PyString::new(py, hashlab::hex::encode_into(out, &mut hex))
-                } else {
-                    pyo3::types::PyString::new(py, &hashlab::hex::encode(out))
-                };
-                Ok(text.into_any())
-            }
+            Output::Hex => Ok(hex_string(py, out).into_any()),
             _ => int_of(py, self, out),
         }
     }

@@ -234,7 +234,7 @@ unsafe extern "C" fn dealloc(object: *mut ffi::PyObject) {
         // a panic there must not cross into C, and leaking is then the
         // lesser harm.
         let dropped = std::panic::catch_unwind(|| {
-            hash_at(object).clear(Python::assume_attached());
+            hash_at(object).reset(Python::assume_attached());
             std::ptr::drop_in_place(addr_of_mut!((*(object as *mut HashObject)).hash))
         });
         drop(dropped);
@@ -260,7 +260,7 @@ unsafe extern "C" fn update(
 /// # Safety
 /// `args` holds the positional arguments and then one value per name in
 /// `kwnames` (a tuple, or NULL), all alive for the call.
-unsafe fn length_argument<'py>(
+unsafe fn given_length<'py>(
     py: Python<'py>,
     method: &str,
     args: *const *mut ffi::PyObject,
@@ -311,7 +311,7 @@ unsafe extern "C" fn digest(
             return Ok(hash.digest(py)?.into_ptr());
         }
         // SAFETY: as above.
-        let length = unsafe { length_argument(py, "digest", args, nargs, kwnames)? };
+        let length = unsafe { given_length(py, "digest", args, nargs, kwnames)? };
         Ok(PyBytes::new(py, &hash.output(py, "digest", length.as_ref())?).into_ptr())
     })
 }
@@ -327,7 +327,7 @@ unsafe extern "C" fn hexdigest(
         let (hash, length) = unsafe {
             (
                 hash_at(object),
-                length_argument(py, "hexdigest", args, nargs, kwnames)?,
+                given_length(py, "hexdigest", args, nargs, kwnames)?,
             )
         };
         Ok(hash.hexdigest(py, length.as_ref())?.into_ptr())

@@ -344,8 +344,7 @@ mod x86 {
                     // Unrolled in fours: LLVM keeps the sixteen as a loop,
                     // whose counter and branch were a fifth of the work
                     // per stripe (xxHash's C is unrolled whole).
-                    for quad in $keys.chunks_exact(4).enumerate() {
-                        let (q, four) = quad;
+                    for (q, four) in $keys.chunks_exact(4).enumerate() {
                         for (j, key) in four.iter().enumerate() {
                             let i = 4 * q + j;
                             let ahead = now.as_ptr().wrapping_add(STRIPE * i + PREFETCH_AHEAD);
