@@ -154,12 +154,17 @@ def test_every_algorithm_agrees_with_the_cli(tmp_path, hashlab_bin):
         assert hashlab.hash_file(path, name) == cli, name
 
 
+class Subclass(bytes):
+    pass
+
+
 def test_one_shot_functions_equal_the_objects_for_every_algorithm():
     """hashlab.digest/hexdigest and the per-algorithm one-shot functions give
     new(name, data).digest() for every algorithm, short and long, and the
     integer form where the digest is a number (xxhash's intdigest)."""
     for python_name in sorted(hashlab.algorithms_available):
-        for data in (b"", b"abc", message(255), message(257), message(5000)):
+        # 70,000 bytes: past the size hashed with the GIL released.
+        for data in (b"", b"abc", message(255), message(257), message(5000), message(70_000)):
             if python_name in ("shake_128", "shake_256"):
                 # hashlib's names: the length is required, as by digest().
                 with pytest.raises(TypeError, match="length"):
@@ -170,10 +175,15 @@ def test_one_shot_functions_equal_the_objects_for_every_algorithm():
             assert hashlab.digest(python_name, data) == expected, python_name
             assert hashlab.hexdigest(python_name, data) == expected.hex(), python_name
             assert getattr(hashlab, f"{python_name}_digest")(data) == expected, python_name
-            assert getattr(hashlab, f"{python_name}_hexdigest")(memoryview(data)) == expected.hex()
+            # An exact bytes object takes a quick path; a memoryview or a
+            # subclass of bytes, the general one: the same answer.
+            hexdigest = getattr(hashlab, f"{python_name}_hexdigest")
+            assert hexdigest(data) == hexdigest(memoryview(data)) == expected.hex(), python_name
+            assert getattr(hashlab, f"{python_name}_digest")(Subclass(data)) == expected
             intdigest = getattr(hashlab, f"{python_name}_intdigest", None)
             if intdigest is not None:
                 assert intdigest(data) == int.from_bytes(expected, "big"), python_name
+                assert intdigest(bytearray(data)) == int.from_bytes(expected, "big"), python_name
     # The digests that are numbers (xxHash's canonical form, the CRCs) have one.
     for python_name in ("xxh32", "xxh64", "xxh3_64", "xxh3_128", "crc32", "crc32c", "crc64nvme"):
         assert callable(getattr(hashlab, f"{python_name}_intdigest")), python_name
@@ -217,6 +227,9 @@ def test_one_shot_functions_take_arguments_as_python_functions_do():
         run = staticmethod(f)
 
     assert Holder().run(data) == f(data)
+    # The function's state is an object of its own type, made only here.
+    with pytest.raises(TypeError, match="cannot create 'hashlab.FunctionState' instances"):
+        type(f.__self__)()
     with pytest.raises(TypeError, match=r"exactly 1 positional argument, data \(2 given\)"):
         f(data, data)
     with pytest.raises(TypeError, match=r"\(0 given\)"):

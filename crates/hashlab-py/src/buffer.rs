@@ -102,22 +102,29 @@ pub fn measure_bytes_layout(py: Python<'_>) {
 /// The data of `object` if it is exactly `bytes` (not a subclass), read in
 /// place; `None` for anything else.
 pub fn exact_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
-    let pointer = object.as_ptr();
+    // SAFETY: a live object, borrowed for as long as the result.
+    unsafe { exact_bytes_at(object.as_ptr()) }
+}
+
+/// As [`exact_bytes`], for a borrowed pointer (no reference taken).
+///
+/// # Safety
+/// `pointer` is a live object that stays alive, unchanged, for `'a`.
+pub unsafe fn exact_bytes_at<'a>(pointer: *mut ffi::PyObject) -> Option<&'a [u8]> {
     // SAFETY: PyBytes_Type is a static of libpython; a type compared equal
-    // to it means a bytes object, immutable and alive while `object` is.
+    // to it means a bytes object, immutable and alive while `pointer` is.
     unsafe {
         if ffi::Py_TYPE(pointer) != std::ptr::addr_of_mut!(ffi::PyBytes_Type) {
             return None;
         }
         let offset = BYTES_DATA_OFFSET.load(Ordering::Relaxed);
-        if offset == 0 {
-            return Some(object.cast_unchecked::<PyBytes>().as_bytes());
-        }
         let size = (*(pointer as *const ffi::PyVarObject)).ob_size as usize;
-        Some(std::slice::from_raw_parts(
-            pointer.cast::<u8>().add(offset),
-            size,
-        ))
+        let data = if offset == 0 {
+            ffi::PyBytes_AsString(pointer) as *const u8
+        } else {
+            pointer.cast::<u8>().add(offset)
+        };
+        Some(std::slice::from_raw_parts(data, size))
     }
 }
 
