@@ -11,8 +11,7 @@
 //! of XXH3's accumulators.
 //!
 //! Inputs of up to 240 bytes have no loop (XXH3's short and mid-size
-//! formulas); they, and whole messages up to 3 KiB, go to twox-hash's
-//! one-shot functions, the fastest there.
+//! formulas); they go to twox-hash's one-shot functions.
 //! The long path follows xxHash's `XXH3_hashLong_*` exactly: stripes of 64
 //! bytes, a scramble after every 16 (one block of the 192-byte secret), the
 //! input's last 64 bytes as a final stripe, and the accumulators merged.
@@ -29,13 +28,13 @@ const MIDSIZE_MAX: usize = 240;
 /// Input held before the first stripe is taken: more than [`MIDSIZE_MAX`],
 /// so a message that ends within it is hashed by the short formulas.
 const BUFFER: usize = 4 * STRIPE;
-/// A whole message up to this long goes to twox-hash's one-shot function.
-/// Below it the loop's entry and exit cost more than its wider stripes
-/// save in `hashlab bench` (one run, twox-hash against this loop: 1.13x at
-/// 256 B, 1.07x at 320 B, a tie at 512 B, 0.85x at 1 KiB). A tight loop
-/// over one buffer had this loop ahead from 256 B; the bench, which is what
-/// a user runs, decides.
-const SHORT_ONE_SHOT_MAX: usize = 512;
+/// A whole message up to this long goes to twox-hash's one-shot function:
+/// those without XXH3's loop. Since the end of a message is merged from
+/// registers the loop wins from the first input that has it (`hashlab bench`,
+/// three runs, this loop against twox-hash: 1.10-1.12x at 256 B, 1.18x at
+/// 320 B, 1.19-1.23x at 384-512 B, 1.32-1.41x at 768 B); before, twox-hash
+/// was faster up to 512 B.
+const SHORT_ONE_SHOT_MAX: usize = MIDSIZE_MAX;
 /// Where the final stripe's and the merges' secret begins (xxHash's
 /// XXH_SECRET_LASTACC_START and XXH_SECRET_MERGEACCS_START).
 const LAST_STRIPE_SECRET: usize = SECRET_LEN - STRIPE - 7;
@@ -548,15 +547,33 @@ fn avalanche(mut h: u64) -> u64 {
     h ^ (h >> 32)
 }
 
+// Inlined into the kernels' ends, so the accumulators are taken from their
+// registers rather than stored and read back (a wide store cannot be
+// forwarded to the narrow loads).
+#[inline(always)]
 fn merge(acc: &[u64; 8], secret: &[u8], start: u64) -> u64 {
     let mut sum = start;
     for i in 0..4 {
         let a = acc[2 * i] ^ read64(secret, 16 * i);
         let b = acc[2 * i + 1] ^ read64(secret, 16 * i + 8);
         let product = u128::from(a) * u128::from(b);
-        sum = sum.wrapping_add(product as u64 ^ (product >> 64) as u64);
+        sum = sum.wrapping_add(in_register(product as u64 ^ (product >> 64) as u64));
     }
     avalanche(sum)
+}
+
+/// `value`, made opaque to the optimiser in a general register: in the
+/// AVX-512 kernel LLVM moved the four products of a merge into vector
+/// registers to add them (eight moves and three shuffles on the message's
+/// last path, where xxHash's C adds them where `mul` left them).
+#[inline(always)]
+fn in_register(mut value: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: an empty asm statement; it only pins the value to a register.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(reg) value, options(pure, nomem, nostack, preserves_flags));
+    }
+    value
 }
 
 /// The two widths, as XXH3_finalizeLong_64b and _128b merge the accumulators.
@@ -574,6 +591,7 @@ impl Width {
         }
     }
 
+    #[inline(always)]
     fn write_long(self, acc: &[u64; 8], secret: &Secret, len: u64, out: &mut [u8]) {
         let secret = &secret.bytes;
         let low = merge(acc, &secret[MERGE_SECRET..], len.wrapping_mul(PRIME64_1));
