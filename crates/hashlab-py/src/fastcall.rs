@@ -10,15 +10,16 @@
 
 use std::ffi::c_void;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::AtomicPtr;
 use std::sync::{Arc, OnceLock};
 
-use pyo3::exceptions::{PyMemoryError, PySystemError, PyTypeError};
+use pyo3::exceptions::{PySystemError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::hash::{new, one_shot_call, resolved_once, Made, Output};
+use crate::hash_type::{free_object, new_object_of, sealed_type_spec, type_made_once};
 
 /// What a function made per algorithm does.
 #[derive(Clone, Copy)]
@@ -86,27 +87,12 @@ struct StateObject {
 static STATE_TYPE: AtomicPtr<ffi::PyTypeObject> = AtomicPtr::new(std::ptr::null_mut());
 
 fn state_object<'py>(py: Python<'py>, state: &'static FastFunction) -> PyResult<Bound<'py, PyAny>> {
-    let mut state_type = STATE_TYPE.load(Ordering::Acquire);
-    if state_type.is_null() {
-        // SAFETY: a spec leaked for the life of the process; the GIL
-        // serialises the module's imports, which make the functions.
-        let made = unsafe { ffi::PyType_FromSpec(state_type_spec()) };
-        if made.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        state_type = made.cast();
-        STATE_TYPE.store(state_type, Ordering::Release);
-    }
-    // SAFETY: a block of the object's size from Python's allocator, its
-    // header initialised (taking a reference to the type) before the field.
+    let state_type = type_made_once(py, &STATE_TYPE, state_type_spec)?;
+    // SAFETY: the type's objects are StateObjects, freed by `dealloc_state`.
     unsafe {
-        let object = ffi::PyObject_Malloc(std::mem::size_of::<StateObject>()) as *mut StateObject;
-        if object.is_null() {
-            return Err(PyMemoryError::new_err(()));
-        }
-        ffi::PyObject_Init(object.cast(), state_type);
-        std::ptr::addr_of_mut!((*object).state).write(state);
-        Ok(Bound::from_owned_ptr(py, object.cast()))
+        new_object_of(py, state_type, state, |o: *mut StateObject| {
+            std::ptr::addr_of_mut!((*o).state)
+        })
     }
 }
 
@@ -118,27 +104,18 @@ fn state_type_spec() -> *mut ffi::PyType_Spec {
         },
         ffi::PyType_Slot::default(),
     ]));
-    Box::leak(Box::new(ffi::PyType_Spec {
-        name: c"hashlab.FunctionState".as_ptr(),
-        basicsize: std::mem::size_of::<StateObject>() as i32,
-        itemsize: 0,
-        // Seen only as a function's `__self__`; nothing makes one from Python.
-        flags: (ffi::Py_TPFLAGS_DEFAULT
-            | ffi::Py_TPFLAGS_DISALLOW_INSTANTIATION
-            | ffi::Py_TPFLAGS_IMMUTABLETYPE) as _,
-        slots: slots.as_mut_ptr(),
-    }))
+    // Seen only as a function's `__self__`; nothing makes one from Python.
+    sealed_type_spec(
+        c"hashlab.FunctionState",
+        std::mem::size_of::<StateObject>(),
+        slots,
+    )
 }
 
 unsafe extern "C" fn dealloc_state(object: *mut ffi::PyObject) {
     // SAFETY: once, at the last reference; the state itself is leaked (a
-    // function's, as a C extension's statics), so only the block is freed
-    // and the type's reference given back.
-    unsafe {
-        let object_type = ffi::Py_TYPE(object);
-        ffi::PyObject_Free(object.cast());
-        ffi::Py_DECREF(object_type.cast());
-    }
+    // function's, as a C extension's statics), so there is nothing to drop.
+    unsafe { free_object(object) }
 }
 
 /// The C entry point: `slf` is the function's state object, `args` the

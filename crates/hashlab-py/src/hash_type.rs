@@ -37,20 +37,89 @@ static HASH_TYPE: AtomicPtr<ffi::PyTypeObject> = AtomicPtr::new(null_mut());
 /// The type object, made at the module's first import (later imports, as
 /// after `del sys.modules["hashlab"]`, get the same one).
 pub(crate) fn hash_type(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
-    let mut made = HASH_TYPE.load(Ordering::Acquire);
-    if made.is_null() {
-        // SAFETY: a spec and tables leaked for the life of the process, as a
-        // C extension's are static; the GIL serialises module imports.
-        let object = unsafe { ffi::PyType_FromSpec(type_spec()) };
-        if object.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        // The static keeps the type's reference for the life of the process.
-        made = object.cast();
-        HASH_TYPE.store(made, Ordering::Release);
-    }
+    let made = type_made_once(py, &HASH_TYPE, type_spec)?;
     // SAFETY: a live type object, kept alive by the static's reference.
     Ok(unsafe { Bound::from_borrowed_ptr(py, made.cast()).cast_into_unchecked() })
+}
+
+/// The type in `cell`, made from `spec` the first time. The static keeps the
+/// type's reference for the life of the process.
+pub(crate) fn type_made_once(
+    py: Python<'_>,
+    cell: &AtomicPtr<ffi::PyTypeObject>,
+    spec: fn() -> *mut ffi::PyType_Spec,
+) -> PyResult<*mut ffi::PyTypeObject> {
+    let made = cell.load(Ordering::Acquire);
+    if !made.is_null() {
+        return Ok(made);
+    }
+    // SAFETY: a spec and tables leaked for the life of the process, as a C
+    // extension's are static; the GIL serialises module imports.
+    let object = unsafe { ffi::PyType_FromSpec(spec()) };
+    if object.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    cell.store(object.cast(), Ordering::Release);
+    Ok(object.cast())
+}
+
+/// The spec of a type of this extension: not a base type and made only by
+/// the extension ("cannot create '...' instances"), immutable, as hashlib's
+/// types are; `basicsize` is the object's whole size, header included.
+pub(crate) fn sealed_type_spec(
+    name: &'static CStr,
+    basicsize: usize,
+    slots: &'static mut [ffi::PyType_Slot],
+) -> *mut ffi::PyType_Spec {
+    Box::leak(Box::new(ffi::PyType_Spec {
+        name: name.as_ptr(),
+        basicsize: basicsize as i32,
+        itemsize: 0,
+        flags: (ffi::Py_TPFLAGS_DEFAULT
+            | ffi::Py_TPFLAGS_DISALLOW_INSTANTIATION
+            | ffi::Py_TPFLAGS_IMMUTABLETYPE) as _,
+        slots: slots.as_mut_ptr(),
+    }))
+}
+
+/// A new object of `object_type` holding `value`: one block from Python's
+/// allocator, its header initialised (which takes a reference to the heap
+/// type) before the value is written in place after it.
+///
+/// # Safety
+/// `object_type` is a live type whose objects are `Object`s (a `#[repr(C)]`
+/// header followed by the value) and whose dealloc frees them with
+/// [`free_object`] after dropping the value.
+pub(crate) unsafe fn new_object_of<'py, Object, Value>(
+    py: Python<'py>,
+    object_type: *mut ffi::PyTypeObject,
+    value: Value,
+    field: impl FnOnce(*mut Object) -> *mut Value,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: as the caller promises; the block is Object's size.
+    unsafe {
+        let object = ffi::PyObject_Malloc(std::mem::size_of::<Object>()) as *mut Object;
+        if object.is_null() {
+            return Err(PyMemoryError::new_err(()));
+        }
+        ffi::PyObject_Init(object.cast(), object_type);
+        field(object).write(value);
+        Ok(Bound::from_owned_ptr(py, object.cast()))
+    }
+}
+
+/// Frees an object made by [`new_object_of`] whose value is dropped, and
+/// gives back its reference to its type.
+///
+/// # Safety
+/// Called once, from the type's dealloc, with the object's last reference gone.
+pub(crate) unsafe fn free_object(object: *mut ffi::PyObject) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        let object_type = ffi::Py_TYPE(object);
+        ffi::PyObject_Free(object.cast());
+        ffi::Py_DECREF(object_type.cast());
+    }
 }
 
 /// A new `hashlab.Hash` object in the initial state of `made`.
@@ -61,17 +130,11 @@ pub(crate) fn new_object(py: Python<'_>, made: Arc<Made>) -> PyResult<Bound<'_, 
             "hashlab.Hash is not ready: the hashlab module was not initialized",
         ));
     }
-    // SAFETY: a block of the object's size from Python's allocator, with its
-    // header initialised (which takes a reference to the heap type) before
-    // its fields are written in place.
+    // SAFETY: the Hash type's objects are HashObjects, freed by `dealloc`.
     unsafe {
-        let object = ffi::PyObject_Malloc(std::mem::size_of::<HashObject>()) as *mut HashObject;
-        if object.is_null() {
-            return Err(PyMemoryError::new_err(()));
-        }
-        ffi::PyObject_Init(object.cast(), object_type);
-        addr_of_mut!((*object).hash).write(Hash::new(made));
-        Ok(Bound::from_owned_ptr(py, object.cast()))
+        new_object_of(py, object_type, Hash::new(made), |o: *mut HashObject| {
+            addr_of_mut!((*o).hash)
+        })
     }
 }
 
@@ -182,17 +245,9 @@ fn type_spec() -> *mut ffi::PyType_Spec {
         ),
         ffi::PyType_Slot::default(),
     ]));
-    Box::leak(Box::new(ffi::PyType_Spec {
-        name: c"hashlab.Hash".as_ptr(),
-        basicsize: std::mem::size_of::<HashObject>() as i32,
-        itemsize: 0,
-        // Not a base type, as hashlib's are not; made only by hashlab.new()
-        // and the constructors ("cannot create 'hashlab.Hash' instances").
-        flags: (ffi::Py_TPFLAGS_DEFAULT
-            | ffi::Py_TPFLAGS_DISALLOW_INSTANTIATION
-            | ffi::Py_TPFLAGS_IMMUTABLETYPE) as _,
-        slots: slots.as_mut_ptr(),
-    }))
+    // Not a base type, as hashlib's are not; made only by hashlab.new() and
+    // the constructors.
+    sealed_type_spec(c"hashlab.Hash", std::mem::size_of::<HashObject>(), slots)
 }
 
 fn method(
@@ -228,7 +283,6 @@ unsafe extern "C" fn dealloc(object: *mut ffi::PyObject) {
     // goes; the state is dropped, then the block freed and the type's
     // reference (taken by PyObject_Init) given back.
     unsafe {
-        let object_type = ffi::Py_TYPE(object);
         // Dropping returns the hasher to its pool and a held bytes object's
         // reference (given up first, with the GIL CPython deallocates with);
         // a panic there must not cross into C, and leaking is then the
@@ -238,8 +292,7 @@ unsafe extern "C" fn dealloc(object: *mut ffi::PyObject) {
             std::ptr::drop_in_place(addr_of_mut!((*(object as *mut HashObject)).hash))
         });
         drop(dropped);
-        ffi::PyObject_Free(object.cast());
-        ffi::Py_DECREF(object_type.cast());
+        free_object(object);
     }
 }
 
