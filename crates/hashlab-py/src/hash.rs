@@ -988,6 +988,18 @@ impl Made {
         }
         let mut borrowed = None;
         let bytes = crate::buffer::bytes_of(data, &mut borrowed, "data")?;
+        self.output_of_bytes(py, bytes, output)
+    }
+
+    /// The digest of `bytes` in `output`'s form, for a choice that needs no
+    /// length; the GIL is released for long inputs, as for `update`.
+    #[inline]
+    fn output_of_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        bytes: &[u8],
+        output: Output,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let hash = |out: &mut [u8]| {
             if bytes.len() >= self.gil_release_min {
                 py.detach(|| self.one_shot(bytes, out));
@@ -1021,11 +1033,11 @@ impl Made {
         }
     }
 
-    /// [`Made::output_of`] for the common call, one exact `bytes` object
-    /// short enough to hash with the GIL held, on raw pointers: the result
-    /// (or NULL with the error set), or `None` when the call needs the
-    /// general path. Taking and dropping a reference to the argument is two
-    /// calls into libpython under abi3, and a 64-byte XXH3 call is 60 ns.
+    /// [`Made::output_of`] for the common call, one exact `bytes` object,
+    /// on raw pointers: the result (or NULL with the error set), or `None`
+    /// when the call needs the general path. Taking and dropping a reference
+    /// to the argument is two calls into libpython under abi3, and a 64-byte
+    /// XXH3 call is 60 ns.
     ///
     /// # Safety
     /// `data` is a live object, borrowed for the call.
@@ -1037,38 +1049,10 @@ impl Made {
     ) -> Option<PyResult<*mut ffi::PyObject>> {
         // SAFETY: the caller's borrowed argument outlives this call.
         let bytes = unsafe { crate::buffer::exact_bytes_at(data) }?;
-        if self.length_required || bytes.len() >= self.gil_release_min {
+        if self.length_required {
             return None;
         }
-        let len = self.output_len;
-        const STACK_DIGEST: usize = 64;
-        let result = match output {
-            Output::Int if self.small_integer => {
-                let mut wide = [0u8; 8];
-                self.one_shot(bytes, &mut wide[8 - len..]);
-                // SAFETY: the interpreter is attached.
-                unsafe { ffi::PyLong_FromUnsignedLongLong(u64::from_be_bytes(wide)) }
-            }
-            Output::Bytes if len <= STACK_DIGEST => {
-                let mut digest = [0u8; STACK_DIGEST];
-                self.one_shot(bytes, &mut digest[..len]);
-                // SAFETY: `len` initialised bytes on the stack, copied in.
-                unsafe {
-                    ffi::PyBytes_FromStringAndSize(digest.as_ptr().cast(), len as ffi::Py_ssize_t)
-                }
-            }
-            Output::Hex if len <= STACK_DIGEST => {
-                let mut digest = [0u8; STACK_DIGEST];
-                self.one_shot(bytes, &mut digest[..len]);
-                return Some(Ok(hex_string(py, &digest[..len]).into_ptr()));
-            }
-            _ => return None,
-        };
-        Some(if result.is_null() {
-            Err(PyErr::fetch(py))
-        } else {
-            Ok(result)
-        })
+        Some(self.output_of_bytes(py, bytes, output).map(Bound::into_ptr))
     }
 
     /// A hash object in the initial state, fed `data` if any.
