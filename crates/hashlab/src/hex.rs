@@ -5,7 +5,7 @@
 //! Decoding stays here, because its errors name the offending character and
 //! its position.
 
-/// Below this many input bytes the pair table beats const-hex's SIMD entry.
+/// Up to this many input bytes the pair table beats const-hex's SIMD entry.
 const TABLE_MAX: usize = 16;
 
 /// The two digits of each byte value.
