@@ -1,14 +1,18 @@
 //! The system's OpenSSL 3 libcrypto through EVP: every algorithm here that it
-//! offers, MACs included. The `openssl` crate wraps neither EVP_MAC nor context
-//! copies, so this talks to `openssl-sys` directly. Each hasher fetches its
-//! `EVP_MD`/`EVP_MAC` once and re-initialises the same context per message, so
-//! a 16-byte message pays no name lookup.
+//! offers, MACs included. libcrypto is opened at first use (`libcrypto`), so
+//! a run that hashes with other backends never loads it. Each hasher fetches
+//! its `EVP_MD`/`EVP_MAC` once and re-initialises the same context per
+//! message, so a 16-byte message pays no name lookup.
 
-use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CString};
+mod libcrypto;
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 use std::ptr;
 use std::sync::Arc;
 
-use openssl_sys as ffi;
+use libcrypto::{
+    crypto, Crypto, EVP_MAC, EVP_MAC_CTX, EVP_MD, EVP_MD_CTX, OSSL_LIB_CTX, OSSL_PARAM,
+};
 
 use super::key_of;
 use crate::dispatch::{
@@ -53,31 +57,18 @@ const SHA512: Dispatch = dispatch(
 const KECCAK: Dispatch = scalar("scalar Keccak assembly");
 const PORTABLE_C: Dispatch = scalar("portable C");
 
-extern "C" {
-    // In libcrypto 3.x but not declared by openssl-sys.
-    fn EVP_MD_up_ref(md: *mut ffi::EVP_MD) -> c_int;
-    fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
-    fn OSSL_PARAM_construct_utf8_string(
-        key: *const c_char,
-        buf: *mut c_char,
-        bsize: usize,
-    ) -> ffi::OSSL_PARAM;
-    fn OSSL_PARAM_construct_size_t(key: *const c_char, buf: *mut usize) -> ffi::OSSL_PARAM;
-    fn OSSL_PARAM_construct_int(key: *const c_char, buf: *mut c_int) -> ffi::OSSL_PARAM;
-}
-
 /// The most recent OpenSSL error as text, and the error queue cleared.
-fn last_error() -> String {
+fn last_error(c: &Crypto) -> String {
     let mut message = String::from("unknown OpenSSL error");
     loop {
         // SAFETY: ERR_get_error only reads this thread's error queue.
-        let code = unsafe { ffi::ERR_get_error() };
+        let code = unsafe { (c.ERR_get_error)() };
         if code == 0 {
             break;
         }
         let mut buf = [0 as c_char; 256];
         // SAFETY: the buffer is 256 bytes and OpenSSL NUL-terminates within `len`.
-        unsafe { ERR_error_string_n(code, buf.as_mut_ptr(), buf.len()) };
+        unsafe { (c.ERR_error_string_n)(code, buf.as_mut_ptr(), buf.len()) };
         // SAFETY: NUL-terminated by ERR_error_string_n.
         message = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }
             .to_string_lossy()
@@ -95,13 +86,12 @@ fn backend_error(algorithm: &str, message: String) -> HashError {
 }
 
 /// `EVP_MD_fetch` from a library context (NULL: the process's default one).
-fn fetch_md_in(lib: *mut ffi::OSSL_LIB_CTX, name: &str) -> Result<*mut ffi::EVP_MD, String> {
-    ffi::init();
+fn fetch_md_in(c: &Crypto, lib: *mut OSSL_LIB_CTX, name: &str) -> Result<*mut EVP_MD, String> {
     let cname = CString::new(name).expect("digest names have no NUL");
     // SAFETY: `lib` is NULL or a live library context; a NULL property query means the defaults.
-    let md = unsafe { ffi::EVP_MD_fetch(lib, cname.as_ptr(), ptr::null()) };
+    let md = unsafe { (c.EVP_MD_fetch)(lib, cname.as_ptr(), ptr::null()) };
     if md.is_null() {
-        Err(last_error())
+        Err(last_error(c))
     } else {
         Ok(md)
     }
@@ -111,7 +101,10 @@ fn fetch_md_in(lib: *mut ffi::OSSL_LIB_CTX, name: &str) -> Result<*mut ffi::EVP_
 /// digests (MD4) that only it carries in most builds. Loading it into the
 /// process's default context would change what every other user of libcrypto
 /// in the process can fetch; this context is private to the hashers that hold it.
-struct LegacyLib(*mut ffi::OSSL_LIB_CTX);
+struct LegacyLib {
+    c: &'static Crypto,
+    ctx: *mut OSSL_LIB_CTX,
+}
 
 // SAFETY: an OSSL_LIB_CTX is thread-safe once its providers are loaded, which
 // happens before it is shared; it is freed once, by the last owner.
@@ -119,19 +112,21 @@ unsafe impl Send for LegacyLib {}
 unsafe impl Sync for LegacyLib {}
 
 impl LegacyLib {
-    fn load() -> Result<Arc<LegacyLib>, String> {
-        ffi::init();
+    fn load(c: &'static Crypto) -> Result<Arc<LegacyLib>, String> {
         // SAFETY: plain allocation, checked below.
-        let lib = LegacyLib(unsafe { ffi::OSSL_LIB_CTX_new() });
-        if lib.0.is_null() {
-            return Err(format!("OSSL_LIB_CTX_new failed ({})", last_error()));
+        let lib = LegacyLib {
+            c,
+            ctx: unsafe { (c.OSSL_LIB_CTX_new)() },
+        };
+        if lib.ctx.is_null() {
+            return Err(format!("OSSL_LIB_CTX_new failed ({})", last_error(c)));
         }
         // SAFETY: a live context and a NUL-terminated provider name. The
         // provider is freed with the context.
-        if unsafe { ffi::OSSL_PROVIDER_load(lib.0, c"legacy".as_ptr()) }.is_null() {
+        if unsafe { (c.OSSL_PROVIDER_load)(lib.ctx, c"legacy".as_ptr()) }.is_null() {
             return Err(format!(
                 "its legacy provider does not load ({})",
-                last_error()
+                last_error(c)
             ));
         }
         Ok(Arc::new(lib))
@@ -142,7 +137,7 @@ impl Drop for LegacyLib {
     fn drop(&mut self) {
         // SAFETY: allocated by OSSL_LIB_CTX_new and freed once, after every
         // EVP_MD fetched from it (their owners hold this Arc).
-        unsafe { ffi::OSSL_LIB_CTX_free(self.0) };
+        unsafe { (self.c.OSSL_LIB_CTX_free)(self.ctx) };
     }
 }
 
@@ -157,31 +152,34 @@ enum Provider {
 /// Fetches `name` as `provider` says, with the library context it came from
 /// (None: the process's default, which outlives everything).
 fn fetch_md_from(
+    c: &'static Crypto,
     name: &str,
     provider: Provider,
-) -> Result<(*mut ffi::EVP_MD, Option<Arc<LegacyLib>>), String> {
-    match (fetch_md_in(ptr::null_mut(), name), provider) {
+) -> Result<(*mut EVP_MD, Option<Arc<LegacyLib>>), String> {
+    match (fetch_md_in(c, ptr::null_mut(), name), provider) {
         (Ok(md), _) => Ok((md, None)),
         (Err(e), Provider::Default) => Err(format!("this OpenSSL has no digest {name} ({e})")),
         (Err(default), Provider::DefaultOrLegacy) => {
             let no = |legacy: String| {
                 format!("this OpenSSL has no digest {name}: not in its default provider ({default}), and {legacy}")
             };
-            let lib = LegacyLib::load().map_err(no)?;
-            let md = fetch_md_in(lib.0, name)
+            let lib = LegacyLib::load(c).map_err(no)?;
+            let md = fetch_md_in(c, lib.ctx, name)
                 .map_err(|e| no(format!("not in its legacy provider either ({e})")))?;
             Ok((md, Some(lib)))
         }
     }
 }
 
-fn fetch_mac(name: &str) -> Result<*mut ffi::EVP_MAC, String> {
-    ffi::init();
+fn fetch_mac(c: &Crypto, name: &str) -> Result<*mut EVP_MAC, String> {
     let cname = CString::new(name).expect("MAC names have no NUL");
     // SAFETY: as for EVP_MD_fetch.
-    let mac = unsafe { ffi::EVP_MAC_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+    let mac = unsafe { (c.EVP_MAC_fetch)(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
     if mac.is_null() {
-        Err(format!("this OpenSSL has no MAC {name} ({})", last_error()))
+        Err(format!(
+            "this OpenSSL has no MAC {name} ({})",
+            last_error(c)
+        ))
     } else {
         Ok(mac)
     }
@@ -192,26 +190,29 @@ fn probe_md(
     provider: Provider,
 ) -> impl Fn() -> Result<(), String> + Send + Sync {
     move || {
-        let (md, _lib) = fetch_md_from(name, provider)?;
+        let c = crypto()?;
+        let (md, _lib) = fetch_md_from(c, name, provider)?;
         // SAFETY: md came from EVP_MD_fetch and is released once.
-        unsafe { ffi::EVP_MD_free(md) };
+        unsafe { (c.EVP_MD_free)(md) };
         Ok(())
     }
 }
 
 fn probe_mac(name: &'static str) -> impl Fn() -> Result<(), String> + Send + Sync {
     move || {
-        let mac = fetch_mac(name)?;
+        let c = crypto()?;
+        let mac = fetch_mac(c, name)?;
         // SAFETY: mac came from EVP_MAC_fetch and is released once.
-        unsafe { ffi::EVP_MAC_free(mac) };
+        unsafe { (c.EVP_MAC_free)(mac) };
         Ok(())
     }
 }
 
 /// A digest context bound to one fetched `EVP_MD`.
 struct EvpDigest {
-    md: *mut ffi::EVP_MD,
-    ctx: *mut ffi::EVP_MD_CTX,
+    c: &'static Crypto,
+    md: *mut EVP_MD,
+    ctx: *mut EVP_MD_CTX,
     out_len: usize,
     xof: bool,
     /// The private library context `md` came from, if not the default one:
@@ -229,10 +230,12 @@ impl EvpDigest {
     }
 
     fn from(name: &str, provider: Provider, out_len: usize, xof: bool) -> Result<Self, String> {
-        let (md, lib) = fetch_md_from(name, provider)?;
+        let c = crypto()?;
+        let (md, lib) = fetch_md_from(c, name, provider)?;
         // SAFETY: plain allocation; checked for NULL below.
-        let ctx = unsafe { ffi::EVP_MD_CTX_new() };
+        let ctx = unsafe { (c.EVP_MD_CTX_new)() };
         let digest = EvpDigest {
+            c,
             md,
             ctx,
             out_len,
@@ -248,8 +251,8 @@ impl EvpDigest {
 
     fn init(&self) -> Result<(), String> {
         // SAFETY: ctx and md are live; passing the same md again skips any lookup.
-        if unsafe { ffi::EVP_DigestInit_ex(self.ctx, self.md, ptr::null_mut()) } != 1 {
-            return Err(last_error());
+        if unsafe { (self.c.EVP_DigestInit_ex)(self.ctx, self.md, ptr::null_mut()) } != 1 {
+            return Err(last_error(self.c));
         }
         Ok(())
     }
@@ -259,8 +262,8 @@ impl Drop for EvpDigest {
     fn drop(&mut self) {
         // SAFETY: both were allocated by OpenSSL and are freed exactly once (NULL is allowed).
         unsafe {
-            ffi::EVP_MD_CTX_free(self.ctx);
-            ffi::EVP_MD_free(self.md);
+            (self.c.EVP_MD_CTX_free)(self.ctx);
+            (self.c.EVP_MD_free)(self.md);
         }
     }
 }
@@ -268,9 +271,10 @@ impl Drop for EvpDigest {
 impl Hasher for EvpDigest {
     fn update(&mut self, data: &[u8]) {
         // SAFETY: data is a valid slice; ctx was initialised.
-        let rc =
-            unsafe { ffi::EVP_DigestUpdate(self.ctx, data.as_ptr().cast::<c_void>(), data.len()) };
-        assert_eq!(rc, 1, "EVP_DigestUpdate: {}", last_error());
+        let rc = unsafe {
+            (self.c.EVP_DigestUpdate)(self.ctx, data.as_ptr().cast::<c_void>(), data.len())
+        };
+        assert_eq!(rc, 1, "EVP_DigestUpdate: {}", last_error(self.c));
     }
 
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
@@ -278,13 +282,13 @@ impl Hasher for EvpDigest {
         // SAFETY: `out` has room for out_len bytes, which is the digest's size or the XOF length asked for.
         let rc = unsafe {
             if self.xof {
-                ffi::EVP_DigestFinalXOF(self.ctx, out.as_mut_ptr(), out.len())
+                (self.c.EVP_DigestFinalXOF)(self.ctx, out.as_mut_ptr(), out.len())
             } else {
                 let mut written: c_uint = 0;
-                ffi::EVP_DigestFinal_ex(self.ctx, out.as_mut_ptr(), &mut written)
+                (self.c.EVP_DigestFinal_ex)(self.ctx, out.as_mut_ptr(), &mut written)
             }
         };
-        assert_eq!(rc, 1, "EVP_DigestFinal: {}", last_error());
+        assert_eq!(rc, 1, "EVP_DigestFinal: {}", last_error(self.c));
         self.reset();
     }
 
@@ -293,8 +297,8 @@ impl Hasher for EvpDigest {
             return false;
         }
         // SAFETY: `out` is a valid buffer of out.len() bytes; SHAKE squeezes any length.
-        let rc = unsafe { ffi::EVP_DigestFinalXOF(self.ctx, out.as_mut_ptr(), out.len()) };
-        assert_eq!(rc, 1, "EVP_DigestFinalXOF: {}", last_error());
+        let rc = unsafe { (self.c.EVP_DigestFinalXOF)(self.ctx, out.as_mut_ptr(), out.len()) };
+        assert_eq!(rc, 1, "EVP_DigestFinalXOF: {}", last_error(self.c));
         self.reset();
         true
     }
@@ -311,15 +315,17 @@ impl Hasher for EvpDigest {
     fn box_clone(&self) -> Box<dyn Hasher> {
         // SAFETY: up-ref keeps md alive for the copy; the new ctx is checked and copied from a live one.
         unsafe {
-            EVP_MD_up_ref(self.md);
-            let ctx = ffi::EVP_MD_CTX_new();
+            let c = self.c;
+            (c.EVP_MD_up_ref)(self.md);
+            let ctx = (c.EVP_MD_CTX_new)();
             assert!(!ctx.is_null(), "EVP_MD_CTX_new failed");
             assert_eq!(
-                ffi::EVP_MD_CTX_copy_ex(ctx, self.ctx),
+                (c.EVP_MD_CTX_copy_ex)(ctx, self.ctx),
                 1,
                 "EVP_MD_CTX_copy_ex"
             );
             Box::new(EvpDigest {
+                c,
                 md: self.md,
                 ctx,
                 out_len: self.out_len,
@@ -344,7 +350,7 @@ struct MacParams {
 
 impl MacParams {
     /// Calls `f` with an OSSL_PARAM array pointing into copies owned by this call.
-    fn with_params<R>(&self, f: impl FnOnce(*const ffi::OSSL_PARAM) -> R) -> R {
+    fn with_params<R>(&self, c: &Crypto, f: impl FnOnce(*const OSSL_PARAM) -> R) -> R {
         let mut digest = self.digest.clone();
         let mut size = self.size;
         let mut custom = self.custom.clone();
@@ -355,40 +361,41 @@ impl MacParams {
         // SAFETY: each constructor stores a pointer to a local that outlives `f`.
         unsafe {
             if let Some(d) = digest.as_mut() {
-                params.push(OSSL_PARAM_construct_utf8_string(
+                params.push((c.OSSL_PARAM_construct_utf8_string)(
                     c"digest".as_ptr(),
                     d.as_ptr().cast_mut(),
                     0,
                 ));
             }
             if let Some(s) = size.as_mut() {
-                params.push(OSSL_PARAM_construct_size_t(c"size".as_ptr(), s));
+                params.push((c.OSSL_PARAM_construct_size_t)(c"size".as_ptr(), s));
             }
             if !custom.is_empty() {
-                params.push(ffi::OSSL_PARAM_construct_octet_string(
+                params.push((c.OSSL_PARAM_construct_octet_string)(
                     c"custom".as_ptr(),
                     custom.as_mut_ptr().cast::<c_void>(),
                     custom.len(),
                 ));
             }
-            if let Some(c) = c_rounds.as_mut() {
-                params.push(ffi::OSSL_PARAM_construct_uint(c"c-rounds".as_ptr(), c));
+            if let Some(rounds) = c_rounds.as_mut() {
+                params.push((c.OSSL_PARAM_construct_uint)(c"c-rounds".as_ptr(), rounds));
             }
             if let Some(d) = d_rounds.as_mut() {
-                params.push(ffi::OSSL_PARAM_construct_uint(c"d-rounds".as_ptr(), d));
+                params.push((c.OSSL_PARAM_construct_uint)(c"d-rounds".as_ptr(), d));
             }
             if let Some(x) = xof.as_mut() {
-                params.push(OSSL_PARAM_construct_int(c"xof".as_ptr(), x));
+                params.push((c.OSSL_PARAM_construct_int)(c"xof".as_ptr(), x));
             }
-            params.push(ffi::OSSL_PARAM_construct_end());
+            params.push((c.OSSL_PARAM_construct_end)());
         }
         f(params.as_ptr())
     }
 }
 
 struct EvpMac {
-    mac: *mut ffi::EVP_MAC,
-    ctx: *mut ffi::EVP_MAC_CTX,
+    c: &'static Crypto,
+    mac: *mut EVP_MAC,
+    ctx: *mut EVP_MAC_CTX,
     out_len: usize,
     key: Vec<u8>,
     params: MacParams,
@@ -408,10 +415,12 @@ impl EvpMac {
         params: MacParams,
         rekey_on_reset: bool,
     ) -> Result<Self, String> {
-        let mac = fetch_mac(name)?;
+        let c = crypto()?;
+        let mac = fetch_mac(c, name)?;
         // SAFETY: plain allocation from a live EVP_MAC.
-        let ctx = unsafe { ffi::EVP_MAC_CTX_new(mac) };
+        let ctx = unsafe { (c.EVP_MAC_CTX_new)(mac) };
         let this = EvpMac {
+            c,
             mac,
             ctx,
             out_len,
@@ -420,7 +429,7 @@ impl EvpMac {
             rekey_on_reset,
         };
         if ctx.is_null() {
-            return Err(format!("EVP_MAC_CTX_new failed ({})", last_error()));
+            return Err(format!("EVP_MAC_CTX_new failed ({})", last_error(c)));
         }
         this.init(true)?;
         Ok(this)
@@ -434,11 +443,12 @@ impl EvpMac {
             (ptr::null(), 0)
         };
         // SAFETY: ctx is live; key points to `len` readable bytes; params outlive the call.
-        let rc = self
-            .params
-            .with_params(|params| unsafe { ffi::EVP_MAC_init(self.ctx, key, len, params) });
+        let c = self.c;
+        let rc = self.params.with_params(c, |params| unsafe {
+            (c.EVP_MAC_init)(self.ctx, key, len, params)
+        });
         if rc != 1 {
-            return Err(last_error());
+            return Err(last_error(c));
         }
         Ok(())
     }
@@ -448,8 +458,8 @@ impl Drop for EvpMac {
     fn drop(&mut self) {
         // SAFETY: allocated by OpenSSL, freed exactly once.
         unsafe {
-            ffi::EVP_MAC_CTX_free(self.ctx);
-            ffi::EVP_MAC_free(self.mac);
+            (self.c.EVP_MAC_CTX_free)(self.ctx);
+            (self.c.EVP_MAC_free)(self.mac);
         }
     }
 }
@@ -457,19 +467,20 @@ impl Drop for EvpMac {
 impl Hasher for EvpMac {
     fn update(&mut self, data: &[u8]) {
         // SAFETY: valid slice, initialised context.
-        let rc = unsafe { ffi::EVP_MAC_update(self.ctx, data.as_ptr(), data.len()) };
-        assert_eq!(rc, 1, "EVP_MAC_update: {}", last_error());
+        let rc = unsafe { (self.c.EVP_MAC_update)(self.ctx, data.as_ptr(), data.len()) };
+        assert_eq!(rc, 1, "EVP_MAC_update: {}", last_error(self.c));
     }
 
     fn finalize_into_reset(&mut self, out: &mut [u8]) {
         assert_eq!(out.len(), self.out_len, "output buffer length");
         let mut written = 0usize;
         // SAFETY: out has out.len() writable bytes and OpenSSL is told so.
-        let rc = unsafe { ffi::EVP_MAC_final(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
+        let rc =
+            unsafe { (self.c.EVP_MAC_final)(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
         assert!(
             rc == 1 && written == out.len(),
             "EVP_MAC_final: {}",
-            last_error()
+            last_error(self.c)
         );
         self.reset();
     }
@@ -485,16 +496,19 @@ impl Hasher for EvpMac {
             ..self.params.clone()
         };
         // SAFETY: ctx is live; the params outlive the call.
-        let rc =
-            asked.with_params(|params| unsafe { ffi::EVP_MAC_CTX_set_params(self.ctx, params) });
-        assert_eq!(rc, 1, "EVP_MAC_CTX_set_params: {}", last_error());
+        let c = self.c;
+        let rc = asked.with_params(c, |params| unsafe {
+            (c.EVP_MAC_CTX_set_params)(self.ctx, params)
+        });
+        assert_eq!(rc, 1, "EVP_MAC_CTX_set_params: {}", last_error(c));
         let mut written = 0usize;
         // SAFETY: out has out.len() writable bytes and OpenSSL is told so.
-        let rc = unsafe { ffi::EVP_MAC_final(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
+        let rc =
+            unsafe { (self.c.EVP_MAC_final)(self.ctx, out.as_mut_ptr(), &mut written, out.len()) };
         assert!(
             rc == 1 && written == out.len(),
             "EVP_MAC_final: {}",
-            last_error()
+            last_error(self.c)
         );
         // init restores the size this hasher was made with.
         self.reset();
@@ -513,10 +527,12 @@ impl Hasher for EvpMac {
     fn box_clone(&self) -> Box<dyn Hasher> {
         // SAFETY: dup of a live context; the EVP_MAC is up-referenced for the copy's Drop.
         unsafe {
-            let ctx = ffi::EVP_MAC_CTX_dup(self.ctx);
+            let c = self.c;
+            let ctx = (c.EVP_MAC_CTX_dup)(self.ctx);
             assert!(!ctx.is_null(), "EVP_MAC_CTX_dup failed");
-            ffi::EVP_MAC_up_ref(self.mac);
+            (c.EVP_MAC_up_ref)(self.mac);
             Box::new(EvpMac {
+                c,
                 mac: self.mac,
                 ctx,
                 out_len: self.out_len,
