@@ -32,8 +32,10 @@ const PARALLEL_UPDATE_MIN: usize = 64 * 1024;
 
 impl Fanout {
     pub fn new(hashers: Vec<Box<dyn Hasher>>) -> Fanout {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let parallel = hashers.len() > 1 && cores > 1;
+        // One hasher needs no count of cores (reading it costs a run four
+        // files in /proc and /sys).
+        let parallel = hashers.len() > 1
+            && std::thread::available_parallelism().is_ok_and(|cores| cores.get() > 1);
         let length_first = hashers.iter().any(|h| h.needs_length_first());
         Fanout {
             hashers,

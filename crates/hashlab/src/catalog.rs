@@ -457,9 +457,11 @@ const fn blake2(
     }
 }
 
-fn specs() -> Vec<Spec> {
+/// Every entry, as data: a constant, so building a registry (every run of the
+/// CLI, every Python import) and asking which hashes have an HMAC copy nothing.
+static SPECS: &[Spec] = {
     use Class::*;
-    vec![
+    &[
         Spec {
             name: "md5",
             aliases: &["md-5"],
@@ -1182,10 +1184,10 @@ fn specs() -> Vec<Spec> {
             ..BASE
         },
     ]
-}
+};
 
 pub(crate) fn algorithms() -> Vec<Algorithm> {
-    let specs = specs();
+    let specs = SPECS;
     let hmacs = specs.iter().filter_map(hmac_of);
     // The HMACs go before the other MACs (KMAC), after every hash.
     let first_mac = specs
@@ -1283,7 +1285,7 @@ fn algorithm(s: &Spec) -> Algorithm {
 // Unused in a build with neither RustCrypto nor OpenSSL.
 #[allow(dead_code)]
 pub(crate) fn hmac_hashes() -> Vec<&'static str> {
-    specs()
+    SPECS
         .iter()
         .filter(|s| s.hmac.is_some())
         .map(|s| s.name)
