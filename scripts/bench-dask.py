@@ -2,7 +2,9 @@
 """hashlab.dask.sum against single-process `hashlab sum` on the same files:
 throughput per worker (the efficiency of running the Rust core as Dask tasks)
 and how the total scales from 1 to 4 workers. Files are in the page cache, so
-this measures hashing and the Dask overhead, not a disk.
+this measures hashing and the Dask overhead, not a disk. Each Dask job is
+also run beside a `sum -j1`, round by round, for a per-worker efficiency that
+the machine's drift over the minutes does not move.
 
     cargo build --release -p hashlab-cli
     scripts/test-python -q          # the venv with the wheel and Dask
@@ -83,6 +85,23 @@ def timed(run, repeats, cpu):
     return times
 
 
+def beside(run, reference, repeats, workers):
+    """Per-worker efficiency measured round by round: each round runs `run`
+    (the Dask job) and `reference` (`sum -j1`) back to back, in turn first,
+    so a machine whose speed drifts over the minutes slows both alike. Gives
+    each round's j1 time / (Dask time x workers)."""
+    ratios = []
+    for r in range(repeats):
+        wait_for_quiet()
+        walls = {}
+        for name, call in ([("dask", run), ("j1", reference)] if r % 2 == 0 else [("j1", reference), ("dask", run)]):
+            start = time.perf_counter()
+            call()
+            walls[name] = time.perf_counter() - start
+        ratios.append(walls["j1"] / (walls["dask"] * workers))
+    return ratios
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.path.join(REPO, "target", "bench-dask-data"))
@@ -136,8 +155,19 @@ def main():
                 args.repeats,
                 lambda: worker_cpu(client) + own_cpu(),
             )
+            ratios = beside(
+                lambda: hashlab.dask.sum([data], args.algorithm, client),
+                lambda: subprocess.run(cli + ["-j1"], check=True, stdout=subprocess.DEVNULL),
+                args.repeats,
+                workers,
+            )
         results["dask"][workers] = times
+        results.setdefault("beside_j1", {})[workers] = ratios
         row(f"`hashlab.dask.sum`, {workers} worker{'s' if workers > 1 else ''}", times, workers)
+    print("\nPer worker against `sum -j1` run beside it, round by round (median, quartiles):")
+    for workers, ratios in results["beside_j1"].items():
+        q1, median, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+        print(f"{workers} worker{'s' if workers > 1 else ''}: {median:.0%} ({q1:.0%}-{q3:.0%}) over {len(ratios)} rounds")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
