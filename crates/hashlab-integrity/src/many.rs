@@ -32,8 +32,8 @@ const PARALLEL_UPDATE_MIN: usize = 64 * 1024;
 
 impl Fanout {
     pub fn new(hashers: Vec<Box<dyn Hasher>>) -> Fanout {
-        // One hasher needs no count of cores (reading it costs a run four
-        // files in /proc and /sys).
+        // One hasher needs no count of cores (counting them reads four files
+        // in /proc and /sys).
         let parallel = hashers.len() > 1
             && std::thread::available_parallelism().is_ok_and(|cores| cores.get() > 1);
         let length_first = hashers.iter().any(|h| h.needs_length_first());
