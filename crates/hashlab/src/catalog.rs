@@ -1187,16 +1187,15 @@ static SPECS: &[Spec] = {
 };
 
 pub(crate) fn algorithms() -> Vec<Algorithm> {
-    let specs = SPECS;
-    let hmacs = specs.iter().filter_map(hmac_of);
+    let hmacs = SPECS.iter().filter_map(hmac_of);
     // The HMACs go before the other MACs (KMAC), after every hash.
-    let first_mac = specs
+    let first_mac = SPECS
         .iter()
         .position(|s| s.class == Class::Mac)
-        .unwrap_or(specs.len());
-    let mut all: Vec<Algorithm> = specs[..first_mac].iter().map(algorithm).collect();
+        .unwrap_or(SPECS.len());
+    let mut all: Vec<Algorithm> = SPECS[..first_mac].iter().map(algorithm).collect();
     all.extend(hmacs);
-    all.extend(specs[first_mac..].iter().map(algorithm));
+    all.extend(SPECS[first_mac..].iter().map(algorithm));
     all
 }
 
@@ -1280,14 +1279,10 @@ fn algorithm(s: &Spec) -> Algorithm {
     }
 }
 
-/// The hashes the catalog has an HMAC over, by name: backends offer
-/// `hmac-NAME` for those of them they implement.
+/// Whether the catalog has an HMAC over the hash `hash`: backends offer
+/// `hmac-NAME` for the hashes of theirs that have one.
 // Unused in a build with neither RustCrypto nor OpenSSL.
 #[allow(dead_code)]
-pub(crate) fn hmac_hashes() -> Vec<&'static str> {
-    SPECS
-        .iter()
-        .filter(|s| s.hmac.is_some())
-        .map(|s| s.name)
-        .collect()
+pub(crate) fn has_hmac(hash: &str) -> bool {
+    SPECS.iter().any(|s| s.name == hash && s.hmac.is_some())
 }

@@ -620,7 +620,7 @@ fn digest_and_hmac(
 ) -> Vec<Backend> {
     let mut entries =
         vec![digest_entry_from(algorithm, md, false, provider).with_dispatch(dispatch)];
-    if crate::catalog::hmac_hashes().contains(&algorithm) {
+    if crate::catalog::has_hmac(algorithm) {
         entries.push(hmac_entry(&format!("hmac-{algorithm}"), md).with_dispatch(dispatch));
     }
     entries

@@ -208,7 +208,7 @@ where
     D: Default + Clone + Update + FixedOutputReset + Reset + Send + 'static,
 {
     let mut entries = vec![fixed::<D>(algorithm, implementation).with_dispatch(dispatch)];
-    if crate::catalog::hmac_hashes().contains(&algorithm) {
+    if crate::catalog::has_hmac(algorithm) {
         let name = format!("hmac-{algorithm}");
         let what = format!("RustCrypto hmac + {implementation}");
         entries.push(hmac_entry(&name, &what).with_dispatch(dispatch));

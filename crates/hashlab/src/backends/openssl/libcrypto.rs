@@ -125,11 +125,10 @@ functions! {
 /// unavailable otherwise (every later call gives the same answer).
 pub(super) fn crypto() -> Result<&'static Crypto, String> {
     static CRYPTO: OnceLock<Result<Crypto, String>> = OnceLock::new();
-    CRYPTO.get_or_init(open).as_ref().map_err(Clone::clone)
-}
-
-fn open() -> Result<Crypto, String> {
-    open_first(NAMES)
+    CRYPTO
+        .get_or_init(|| open_first(NAMES))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// The first of `names` that loads, with every function resolved.
