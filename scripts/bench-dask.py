@@ -85,21 +85,21 @@ def timed(run, repeats, cpu):
     return times
 
 
-def beside(run, reference, repeats, workers):
-    """Per-worker efficiency measured round by round: each round runs `run`
-    (the Dask job) and `reference` (`sum -j1`) back to back, in turn first,
-    so a machine whose speed drifts over the minutes slows both alike. Gives
-    each round's j1 time / (Dask time x workers)."""
-    ratios = []
+def beside(run, reference, repeats, workers, cpu):
+    """`run` (the Dask job) timed as `timed` does, each round beside
+    `reference` (`sum -j1`), the two in turn first, so a machine whose speed
+    drifts over the minutes slows both alike. Gives `run`'s (wall seconds,
+    CPU seconds) and each round's j1 time / (Dask time x workers)."""
+    times, ratios = [], []
     for r in range(repeats):
-        wait_for_quiet()
-        walls = {}
-        for name, call in ([("dask", run), ("j1", reference)] if r % 2 == 0 else [("j1", reference), ("dask", run)]):
-            start = time.perf_counter()
-            call()
-            walls[name] = time.perf_counter() - start
-        ratios.append(walls["j1"] / (walls["dask"] * workers))
-    return ratios
+        if r % 2:
+            j1 = timed(reference, 1, lambda: 0)[0][0]
+            times += timed(run, 1, cpu)
+        else:
+            times += timed(run, 1, cpu)
+            j1 = timed(reference, 1, lambda: 0)[0][0]
+        ratios.append(j1 / (times[-1][0] * workers))
+    return times, ratios
 
 
 def main():
@@ -150,16 +150,12 @@ def main():
                 Client(cluster) as client:
             manifest = hashlab.dask.sum([data], args.algorithm, client)  # warm the workers
             assert sorted(manifest.lines().splitlines()) == expected, "Dask and the CLI disagree"
-            times = timed(
-                lambda: hashlab.dask.sum([data], args.algorithm, client),
-                args.repeats,
-                lambda: worker_cpu(client) + own_cpu(),
-            )
-            ratios = beside(
+            times, ratios = beside(
                 lambda: hashlab.dask.sum([data], args.algorithm, client),
                 lambda: subprocess.run(cli + ["-j1"], check=True, stdout=subprocess.DEVNULL),
                 args.repeats,
                 workers,
+                lambda: worker_cpu(client) + own_cpu(),
             )
         results["dask"][workers] = times
         results.setdefault("beside_j1", {})[workers] = ratios
