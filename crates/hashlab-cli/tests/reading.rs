@@ -82,8 +82,29 @@ fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
     }
 }
 
+/// The binary, with SIGINT and SIGTERM at their default action: a test
+/// started in the background by a shell without job control (or by nohup)
+/// inherits SIGINT ignored, and a run that installs no handler rightly keeps
+/// ignoring it, as `sha256sum` does.
+fn hashlab_with_default_signals() -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hashlab"));
+    // SAFETY: signal(2) is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM] {
+                if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
 fn spawn_in(dir: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_hashlab"))
+    hashlab_with_default_signals()
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
@@ -488,7 +509,7 @@ fn an_interrupt_ends_a_run_waiting_on_an_empty_pipe() {
     let d = Dir::new("pipe");
     std::fs::write(d.path().join("M"), "old\n").unwrap();
     // Standard input is a pipe nobody writes to, held open: the read blocks.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+    let mut child = hashlab_with_default_signals()
         .current_dir(d.path())
         .args(["sum", "-o", "M"])
         .stdin(Stdio::piped())
