@@ -39,7 +39,13 @@ def test_ctrl_c_raises_keyboard_interrupt_in_the_middle_of_a_large_file(tmp_path
     big = tmp_path / "huge"
     with open(big, "wb") as f:
         f.truncate(200 << 30)  # sparse: zeros read at memory speed, no disk space
-    script = f"import hashlab\nBIG = {str(big)!r}\nprint('started', flush=True)\n{call}\n"
+    # Python keeps SIGINT ignored when it starts so (a test run launched in
+    # the background without job control): install the handler Python
+    # installs when it starts with SIGINT at its default action.
+    script = (
+        "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        f"import hashlab\nBIG = {str(big)!r}\nprint('started', flush=True)\n{call}\n"
+    )
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
