@@ -83,9 +83,9 @@ fn finish_within(mut child: Child, limit: Duration, what: &str) -> Output {
 }
 
 /// The binary, with SIGINT and SIGTERM at their default action: a test
-/// started in the background by a shell without job control (or by nohup)
-/// inherits SIGINT ignored, and a run that installs no handler rightly keeps
-/// ignoring it, as `sha256sum` does.
+/// started in the background by a shell without job control inherits SIGINT
+/// ignored, and a run that installs no handler rightly keeps ignoring it, as
+/// `sha256sum` does.
 fn hashlab_with_default_signals() -> Command {
     use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_hashlab"));
