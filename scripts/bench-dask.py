@@ -72,16 +72,22 @@ def worker_cpu(client):
     return sum(client.run(cpu).values())
 
 
+def measured(run, cpu):
+    """(wall seconds, CPU seconds) of one run."""
+    cpu_before = cpu()
+    start = time.perf_counter()
+    run()
+    wall = time.perf_counter() - start
+    return wall, cpu() - cpu_before
+
+
 def timed(run, repeats, cpu):
-    """(wall seconds, CPU seconds) of each of `repeats` runs."""
+    """(wall seconds, CPU seconds) of each of `repeats` runs, each started
+    on a quiet machine."""
     times = []
     for _ in range(repeats):
         wait_for_quiet()
-        cpu_before = cpu()
-        start = time.perf_counter()
-        run()
-        wall = time.perf_counter() - start
-        times.append((wall, cpu() - cpu_before))
+        times.append(measured(run, cpu))
     return times
 
 
@@ -92,12 +98,14 @@ def beside(run, reference, repeats, workers, cpu):
     CPU seconds) and each round's j1 time / (Dask time x workers)."""
     times, ratios = [], []
     for r in range(repeats):
+        # One wait per round: the pair runs back to back.
+        wait_for_quiet()
         if r % 2:
-            j1 = timed(reference, 1, lambda: 0)[0][0]
-            times += timed(run, 1, cpu)
+            j1, _ = measured(reference, lambda: 0)
+            times.append(measured(run, cpu))
         else:
-            times += timed(run, 1, cpu)
-            j1 = timed(reference, 1, lambda: 0)[0][0]
+            times.append(measured(run, cpu))
+            j1, _ = measured(reference, lambda: 0)
         ratios.append(j1 / (times[-1][0] * workers))
     return times, ratios
 
