@@ -5,9 +5,13 @@ during the run slows them alike: sequential runs (hyperfine's) put one
 command in a fast minute and its rival in a slow one. Writes hyperfine's JSON
 shape (results: command, mean, stddev, median, times) plus the quartiles.
 
-    scripts/interleave.py OUT.json ROUNDS [--drop-caches] [--cwd DIR] COMMAND...
+    scripts/interleave.py OUT.json ROUNDS [--drop-caches [--keep-cached FILE]...]
+                          [--cwd DIR] COMMAND...
 
---drop-caches empties the page cache before every run (root only).
+--drop-caches empties the page cache before every run (root only);
+--keep-cached FILE then reads FILE back into it, untimed (the programs
+themselves, to time the reading of an uncached file without the loading of
+an uncached executable).
 Every command runs once untimed first (unless --drop-caches), to warm the
 cache and catch a failing command before the rounds.
 """
@@ -26,21 +30,32 @@ def main():
     if len(args) < 3:
         sys.exit(__doc__)
     out, rounds, rest = args[0], int(args[1]), args[2:]
-    drop, cwd = False, None
+    drop, cwd, keep = False, None, []
     while rest and rest[0].startswith("--"):
         if rest[0] == "--drop-caches":
             drop, rest = True, rest[1:]
+        elif rest[0] == "--keep-cached" and len(rest) > 1:
+            keep, rest = keep + [rest[1]], rest[2:]
         elif rest[0] == "--cwd" and len(rest) > 1:
             cwd, rest = rest[1], rest[2:]
         else:
             sys.exit(f"interleave.py: unknown option {rest[0]}")
     if rounds < 1 or not rest:
         sys.exit("interleave.py: give a number of rounds and at least one command")
+    if keep and not drop:
+        sys.exit("interleave.py: --keep-cached goes with --drop-caches")
+    for path in keep:
+        if not os.path.isfile(path):
+            sys.exit(f"interleave.py: {path}: not a file to keep cached")
     commands = rest
 
     def run(command):
         if drop:
             subprocess.run("sync; echo 3 > /proc/sys/vm/drop_caches", shell=True, check=True)
+            for path in keep:
+                with open(path, "rb") as f:
+                    while f.read(1 << 20):
+                        pass
         start = time.perf_counter()
         subprocess.run(shlex.split(command), check=True, cwd=cwd, stdout=subprocess.DEVNULL)
         return time.perf_counter() - start
