@@ -2,7 +2,7 @@
 the authors' C headers (wyhash.h, rapidhash.h, komihash.h) as a slow,
 readable oracle for scripts/gen_vectors.py. gen_vectors.py holds every
 function here to the authors' own C outputs in
-../shared/conformance/fasthash-ref.json (and to the values their READMEs
+crates/hashlab/tests/vectors/external/fasthash-ref.json (and to the values their READMEs
 publish) before using it. Values are returned as integers; hashlab prints
 them big-endian."""
 

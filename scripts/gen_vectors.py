@@ -825,9 +825,9 @@ ORACLE_TEXT = {
     "sm3": "PyPI gmssl sm3_hash (pure Python from GB/T 32905)",
     "murmur3-32": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash(seed=0, signed=False), the value big-endian",
     "murmur3-128": "PyPI mmh3 (Appleby's MurmurHash3 C++) hash_bytes(seed=0, x64arch=True): h1 then h2, little-endian",
-    "wyhash": "scripts/fasthash_reference.py: wyhash final4 from wyhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json and to their published values",
-    "rapidhash": "scripts/fasthash_reference.py: rapidhash v3 rapidhash_withSeed from rapidhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json",
-    "komihash": "scripts/fasthash_reference.py: komihash 5 from komihash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in ../shared/conformance/fasthash-ref.json and to the README's published values",
+    "wyhash": "scripts/fasthash_reference.py: wyhash final4 from wyhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in crates/hashlab/tests/vectors/external/fasthash-ref.json and to their published values",
+    "rapidhash": "scripts/fasthash_reference.py: rapidhash v3 rapidhash_withSeed from rapidhash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in crates/hashlab/tests/vectors/external/fasthash-ref.json",
+    "komihash": "scripts/fasthash_reference.py: komihash 5 from komihash.h in plain Python (seed 0 unless the record gives one), held by the self-check to every output of the authors' C code in crates/hashlab/tests/vectors/external/fasthash-ref.json and to the README's published values",
     "fnv1a-32": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "fnv1a-64": "scripts/gen_vectors.py FNV-1a from its definition (Python integers), held to the FNV test suite",
     "crc32": "Python zlib.crc32 (zlib's C) integer printed big-endian; agrees with PyPI crcmod",
@@ -1639,11 +1639,9 @@ def verify_roundtrip(path):
 
 def fasthash_reference_outputs():
     """The authors' own C outputs for wyhash final4, rapidhash v3 and
-    komihash 5.29 (../shared/conformance/fasthash-ref.json, built by its
+    komihash 5.29 (crates/hashlab/tests/vectors/external/fasthash-ref.json, built by its
     make_fasthash.py): {name: (values by length, published (msg, seed, value))}."""
-    path = os.path.join(REPO, "..", "shared", "conformance", "fasthash-ref.json")
-    if not os.path.exists(path):
-        path = "/work/shared/conformance/fasthash-ref.json"
+    path = os.path.join(REPO, "crates/hashlab/tests/vectors/external", "fasthash-ref.json")
     with open(path, encoding="utf-8") as f:
         entries = json.load(f)
     wanted = {("wyhash", "final4"): "wyhash", ("rapidhash", "v3"): "rapidhash",
