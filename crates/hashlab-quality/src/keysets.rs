@@ -17,7 +17,11 @@ fn successive_differences(hashes: &[u64]) -> Vec<u64> {
     hashes.windows(2).map(|w| w[0] ^ w[1]).collect()
 }
 
-fn keyset_findings(subject: &Subject, hashes: &[u64], with_differences: bool) -> Findings {
+pub(crate) fn keyset_findings(
+    subject: &Subject,
+    hashes: &[u64],
+    with_differences: bool,
+) -> Findings {
     let width = subject.keyset_bits();
     let mut findings = Findings {
         hashes: hashes.len() as u64,
@@ -32,6 +36,31 @@ fn keyset_findings(subject: &Subject, hashes: &[u64], with_differences: bool) ->
             &mut findings,
         );
     }
+    findings
+}
+
+/// The hashes as a grid of rows of `row` (whole rows only), as SMHasher3's
+/// `testDeltas(row)` reads them: the values, the differences along each row
+/// (cyclic in the row) and the differences down each column (cyclic over
+/// the grid).
+fn grid_findings(subject: &Subject, hashes: &[u64], row: usize) -> Findings {
+    let width = subject.keyset_bits();
+    let mut findings = keyset_findings(subject, hashes, false);
+    let along: Vec<u64> = hashes
+        .par_chunks(row)
+        .flat_map_iter(|r| (0..r.len()).map(move |i| r[i] ^ r[(i + 1) % r.len()]))
+        .collect();
+    analyze(&along, width, Values::RowDifferences { row }, &mut findings);
+    let down: Vec<u64> = (0..hashes.len())
+        .into_par_iter()
+        .map(|i| hashes[i] ^ hashes[(i + row) % hashes.len()])
+        .collect();
+    analyze(
+        &down,
+        width,
+        Values::ColumnDifferences { row },
+        &mut findings,
+    );
     findings
 }
 
@@ -312,34 +341,43 @@ pub(crate) fn bad_seeds(subject: &Subject, random: usize, seed: u64, test: u64) 
     findings
 }
 
-/// Zero-filled messages under related seeds: every seed with at most
-/// `max_set` bits set, each hashing the all-zero messages of `lengths`; all
-/// these hashes should be distinct and spread as random ones. SMHasher3's
-/// "Seed Zeroes" test (zero keys under seeds with up to 2 bits set), where
-/// XXH3 and wyhash collide.
-pub(crate) fn seed_zeroes(subject: &Subject, max_set: usize, lengths: &[usize]) -> Findings {
+/// Zero-filled messages under related seeds, as SMHasher3's 'SeedZeroes'
+/// lays them out: for each seed with 1 to `max_set` bits set, a row of the
+/// all-zero messages of 1 to `max_len` bytes under that seed, then under its
+/// complement. The hashes, their differences along the row and down each
+/// column should all look random: wyhash and XXH3 repeat differences here.
+pub(crate) fn seed_zeroes(subject: &Subject, max_set: usize, max_len: usize) -> Findings {
     let seed_len = subject
         .seed_len
         .expect("seed tests are planned for seeded subjects only");
-    let longest = lengths.iter().copied().max().unwrap_or(0);
-    let zeroes = vec![0u8; longest];
-    let hashes: Vec<u64> = sparse_positions(seed_len * 8, max_set)
+    let zeroes = vec![0u8; max_len];
+    let seeds: Vec<u16> = sparse_positions(seed_len * 8, max_set)
+        .into_iter()
+        // Row 0 is the zero seed, which SMHasher3 leaves out.
+        .skip(max_set)
+        .collect();
+    let hashes: Vec<u64> = seeds
         .par_chunks(max_set)
         .flat_map_iter(|positions| {
             let mut seed_bytes = vec![0u8; seed_len];
             sparse_key(positions, &mut seed_bytes);
-            let mut worker = Worker::new(
-                subject
-                    .with_secret(Secret::Seed, &seed_bytes)
-                    .expect("the backend took a seed when the subject was made"),
-            );
-            lengths
-                .iter()
-                .map(|&len| worker.hash64(&zeroes[..len]))
+            let complement: Vec<u8> = seed_bytes.iter().map(|b| !b).collect();
+            [seed_bytes, complement]
+                .into_iter()
+                .flat_map(|bytes| {
+                    let mut worker = Worker::new(
+                        subject
+                            .with_secret(Secret::Seed, &bytes)
+                            .expect("the backend took a seed when the subject was made"),
+                    );
+                    (1..=max_len)
+                        .map(|len| worker.hash64(&zeroes[..len]))
+                        .collect::<Vec<u64>>()
+                })
                 .collect::<Vec<u64>>()
         })
         .collect();
-    keyset_findings(subject, &hashes, false)
+    grid_findings(subject, &hashes, 2 * max_len)
 }
 
 /// Which keys `secret_collisions` uses.

@@ -23,10 +23,13 @@
 //! thread pool.
 
 mod analysis;
+mod families;
 mod flips;
 mod keys;
 mod keysets;
 mod plan;
+mod seed_blocks;
+mod smhasher3;
 mod statistic;
 pub mod stats;
 mod subject;
@@ -37,9 +40,12 @@ use std::time::Instant;
 use hashlab::{HashError, Registry};
 use serde::Serialize;
 
+pub use families::{Blocks, Permutation, Text, TwoBytes};
 pub use keys::TableKeys;
 pub use keysets::KeySet;
 pub use plan::{Plan, TestKind};
+pub use seed_blocks::SeedBlocks;
+pub use smhasher3::{smhasher3_algorithms, smhasher3_source, smhasher3_verdict, Smhasher3Verdict};
 pub use statistic::{Measure, Statistic, Values, Window};
 pub use stats::{Correction, DEFAULT_ALPHA};
 pub use subject::{AVALANCHE_OUTPUT_BITS, KEYSET_BITS};
@@ -283,6 +289,10 @@ fn measure(subject: &Subject, case: &Case, seed: u64) -> Findings {
             keysets::differential(subject, key_bytes, keys, seed, test)
         }
         Case::Table { keyset, keys } => keysets::table(subject, keyset, keys, seed, test),
+        Case::Zeroes { keys } => families::zeroes(subject, keys),
+        Case::TwoBytes { set } => families::two_bytes(subject, set),
+        Case::Text { ref set } => families::text(subject, set),
+        Case::Permutation { set } => families::permutation(subject, set),
         Case::KeyAvalanche {
             message_bytes,
             keys,
@@ -304,10 +314,8 @@ fn measure(subject: &Subject, case: &Case, seed: u64) -> Findings {
             seedset,
         } => keysets::secret_collisions(subject, Secret::Seed, message_bytes, seedset, seed, test),
         Case::BadSeeds { random } => keysets::bad_seeds(subject, random, seed, test),
-        Case::SeedZeroes {
-            max_set,
-            ref lengths,
-        } => keysets::seed_zeroes(subject, max_set, lengths),
+        Case::SeedZeroes { max_set, max_len } => keysets::seed_zeroes(subject, max_set, max_len),
+        Case::SeedBlocks { set } => seed_blocks::seed_blocks(subject, set),
     }
 }
 

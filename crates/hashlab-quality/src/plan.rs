@@ -8,8 +8,10 @@
 
 use serde::Serialize;
 
+use crate::families::{Blocks, Permutation, Text, TwoBytes};
 use crate::keys::TableKeys;
 use crate::keysets::KeySet;
+use crate::seed_blocks::SeedBlocks;
 
 /// The tests of a run. Fields are public so a caller (and the tests of this
 /// crate) can run a reduced or enlarged battery through the same code.
@@ -33,6 +35,15 @@ pub struct Plan {
     pub table: Vec<TableKeys>,
     /// Keys per hash-table keyset.
     pub table_keys: usize,
+    /// All-zero keys of 0 to this many bytes less one (SMHasher3's Zeroes);
+    /// `None`: no Zeroes test.
+    pub zeroes: Option<usize>,
+    /// SMHasher3's TwoBytes keysets.
+    pub two_bytes: Vec<TwoBytes>,
+    /// SMHasher3's Text and Num keysets.
+    pub text: Vec<Text>,
+    /// SMHasher3's Permutation keysets.
+    pub permutation: Vec<Permutation>,
     /// (message bytes, random keys) per key-avalanche test (keyed hashes only).
     pub key_avalanche: Vec<(usize, usize)>,
     /// (message bytes, keyset) per key-collision test (keyed hashes only).
@@ -47,15 +58,69 @@ pub struct Plan {
     /// Random seeds beside the eight fixed candidates of the bad-seeds test;
     /// `None`: no bad-seeds test.
     pub bad_seeds: Option<usize>,
-    /// (most seed bits set, zero-message lengths) of the seed-zeroes test;
-    /// `None`: none.
-    pub seed_zeroes: Option<(usize, Vec<usize>)>,
+    /// (most seed bits set, longest zero message) of the seed-zeroes test:
+    /// messages of 1 byte to that many, as SMHasher3's Seed Zeroes hashes
+    /// every length to 1,280; `None`: none.
+    pub seed_zeroes: Option<(usize, usize)>,
+    /// SMHasher3's Seed BlockLen and Seed BlockOffset tests.
+    pub seed_blocks: Vec<SeedBlocks>,
 }
 
-/// Zero-message lengths of the seed-zeroes test: every length to `up_to`
-/// bytes, as SMHasher3's Seed Zeroes hashes every length to 1,280.
-fn zero_lengths(up_to: usize) -> Vec<usize> {
-    (0..=up_to).collect()
+/// SMHasher3's Text keysets (TextKeyTest) that vary 4 middle characters,
+/// the shortest and longest of its six key lengths, each with the varying
+/// part in the middle, at the end and at the start.
+fn text_cores(core: usize) -> Vec<Text> {
+    let mut sets = Vec::new();
+    for (prefix, suffix) in [("F", "B"), ("Foooooooooo", "Baaaaaaaaar")] {
+        for (p, s) in [
+            (prefix.to_string(), suffix.to_string()),
+            (format!("{prefix}{suffix}"), String::new()),
+            (String::new(), format!("{prefix}{suffix}")),
+        ] {
+            sets.push(Text::Core {
+                prefix: p,
+                core,
+                suffix: s,
+            });
+        }
+    }
+    sets
+}
+
+/// SMHasher3's Permutation block sets of 4- and 8-byte blocks (the ones it
+/// runs without --extra), with its sequence lengths: 7 blocks of 8, 6 of
+/// 15, 23 of 2 (`long` replaces the 23 where a plan is smaller).
+fn permutations(long: usize) -> Vec<Permutation> {
+    let mut sets = Vec::new();
+    for big_endian in [false, true] {
+        sets.push(Permutation {
+            blocks: Blocks::LowBits { big_endian },
+            max_blocks: 7,
+        });
+        sets.push(Permutation {
+            blocks: Blocks::HighBits { big_endian },
+            max_blocks: 7,
+        });
+        sets.push(Permutation {
+            blocks: Blocks::HighAndLowBits { big_endian },
+            max_blocks: 6,
+        });
+    }
+    for bytes in [4, 8] {
+        for high in [false, true] {
+            for big_endian in [false, true] {
+                sets.push(Permutation {
+                    blocks: Blocks::ZeroAndBit {
+                        bytes,
+                        high,
+                        big_endian,
+                    },
+                    max_blocks: long,
+                });
+            }
+        }
+    }
+    sets
 }
 
 impl Plan {
@@ -63,46 +128,61 @@ impl Plan {
     pub fn standard() -> Plan {
         Plan {
             name: "default".into(),
+            // SMHasher3 hashes 300,000 keys per avalanche length and about a
+            // million per BIC length; so does this plan, at its BIC lengths.
             avalanche: vec![
-                (3, 32768),
-                (4, 32768),
-                (5, 32768),
-                (8, 32768),
-                (12, 16384),
-                (16, 16384),
-                (32, 8192),
-                (64, 4096),
-                (128, 2048),
+                (3, 1 << 18),
+                (4, 1 << 18),
+                (5, 1 << 18),
+                (8, 1 << 18),
+                (12, 1 << 17),
+                (16, 1 << 17),
+                (32, 1 << 16),
+                (64, 1 << 15),
+                (128, 1 << 14),
             ],
             bit_independence: vec![
-                (3, 32768),
-                (4, 32768),
-                (6, 32768),
-                (8, 32768),
-                (11, 16384),
-                (15, 8192),
+                (3, 1 << 20),
+                (4, 1 << 20),
+                (6, 1 << 20),
+                (8, 1 << 20),
+                (11, 1 << 20),
+                (15, 1 << 20),
             ],
+            // SMHasher3's sparse keysets (bits / most set), but for those of
+            // more than 25 M keys (4/9, 96/3, 1024/2, 1280/2).
             sparse: vec![
+                (2, 6),
                 (2, 10),
                 (3, 4),
                 // Nearly every 3-byte key: SMHasher3's "20/3", where XXH3-64's
                 // short-input path shows excess collisions.
                 (3, 20),
                 (4, 4),
+                (5, 4),
                 (6, 3),
+                (7, 3),
                 (8, 3),
+                (9, 3),
+                (9, 5),
+                (10, 3),
                 (12, 3),
-                (16, 3),
+                (14, 3),
+                (14, 4),
+                (16, 4),
                 (32, 3),
-                (64, 2),
+                (48, 3),
+                (64, 3),
                 (128, 2),
+                (256, 2),
+                (512, 2),
             ],
             cyclic: [3, 4, 5, 8]
                 .into_iter()
                 .flat_map(|bytes| [4, 8, 16].map(|repeats| (bytes, repeats)))
                 .collect(),
-            cyclic_keys: 65536,
-            differential: vec![(4, 16384), (8, 16384), (16, 8192)],
+            cyclic_keys: 1 << 20,
+            differential: vec![(3, 1 << 17), (4, 1 << 18), (8, 1 << 18), (16, 1 << 17)],
             table: vec![
                 TableKeys::Sequential32,
                 TableKeys::Sequential64,
@@ -111,6 +191,27 @@ impl Plan {
                 TableKeys::Random16,
             ],
             table_keys: 1 << 19,
+            zeroes: Some(200 * 1024),
+            two_bytes: vec![
+                TwoBytes::UpTo { bytes: 8 },
+                TwoBytes::Length { bytes: 1024 },
+                TwoBytes::Length { bytes: 2048 },
+                TwoBytes::Length { bytes: 4096 },
+            ],
+            text: [
+                Text::Numbers {
+                    count: 10_000_000,
+                    commas: false,
+                },
+                Text::Numbers {
+                    count: 10_000_000,
+                    commas: true,
+                },
+            ]
+            .into_iter()
+            .chain(text_cores(4))
+            .collect(),
+            permutation: permutations(23),
             key_avalanche: vec![(8, 2048), (64, 1024)],
             key_collisions: vec![
                 (0, KeySet::Sparse { max_set: 2 }),
@@ -126,7 +227,11 @@ impl Plan {
                 (16, KeySet::Random { keys: 65536 }),
             ],
             bad_seeds: Some(24),
-            seed_zeroes: Some((2, zero_lengths(1280))),
+            seed_zeroes: Some((2, 1280)),
+            seed_blocks: (8..=31)
+                .map(|key_bytes| SeedBlocks::Length { key_bytes })
+                .chain((0..=5).map(|offset| SeedBlocks::Offset { offset }))
+                .collect(),
         }
     }
 
@@ -148,6 +253,33 @@ impl Plan {
                 TableKeys::Random16,
             ],
             table_keys: 1 << 17,
+            zeroes: Some(4096),
+            two_bytes: vec![TwoBytes::UpTo { bytes: 4 }, TwoBytes::Length { bytes: 256 }],
+            text: vec![
+                Text::Numbers {
+                    count: 100_000,
+                    commas: true,
+                },
+                Text::Core {
+                    prefix: "Foo".into(),
+                    core: 3,
+                    suffix: "Bar".into(),
+                },
+            ],
+            permutation: vec![
+                Permutation {
+                    blocks: Blocks::LowBits { big_endian: false },
+                    max_blocks: 5,
+                },
+                Permutation {
+                    blocks: Blocks::ZeroAndBit {
+                        bytes: 8,
+                        high: true,
+                        big_endian: false,
+                    },
+                    max_blocks: 15,
+                },
+            ],
             key_avalanche: vec![(8, 1024)],
             key_collisions: vec![
                 (16, KeySet::Sparse { max_set: 2 }),
@@ -160,10 +292,17 @@ impl Plan {
                 (16, KeySet::Random { keys: 16384 }),
             ],
             bad_seeds: Some(8),
-            seed_zeroes: Some((2, zero_lengths(256))),
+            seed_zeroes: Some((2, 160)),
+            seed_blocks: vec![
+                SeedBlocks::Length { key_bytes: 16 },
+                SeedBlocks::Offset { offset: 24 },
+            ],
         }
     }
 }
+
+/// Most keys one keyset test may hash: their values are held in memory.
+const MAX_KEYS: u64 = 1 << 28;
 
 /// The kind of test, as SMHasher names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -175,6 +314,10 @@ pub enum TestKind {
     CyclicKeys,
     Differential,
     HashTableBuckets,
+    Zeroes,
+    TwoBytes,
+    Text,
+    Permutation,
     KeyAvalanche,
     KeyCollisions,
     SeedAvalanche,
@@ -182,6 +325,8 @@ pub enum TestKind {
     SeedCollisions,
     BadSeeds,
     SeedZeroes,
+    SeedBlockLength,
+    SeedBlockOffset,
 }
 
 impl TestKind {
@@ -193,6 +338,10 @@ impl TestKind {
             TestKind::CyclicKeys => "cyclic keys",
             TestKind::Differential => "differential",
             TestKind::HashTableBuckets => "hash-table buckets",
+            TestKind::Zeroes => "zeroes",
+            TestKind::TwoBytes => "two bytes",
+            TestKind::Text => "text",
+            TestKind::Permutation => "permutation",
             TestKind::KeyAvalanche => "key avalanche",
             TestKind::KeyCollisions => "key collisions",
             TestKind::SeedAvalanche => "seed avalanche",
@@ -200,6 +349,8 @@ impl TestKind {
             TestKind::SeedCollisions => "seed collisions",
             TestKind::BadSeeds => "bad seeds",
             TestKind::SeedZeroes => "seed zeroes",
+            TestKind::SeedBlockLength => "seed block length",
+            TestKind::SeedBlockOffset => "seed block offset",
         }
     }
 }
@@ -232,6 +383,18 @@ pub(crate) enum Case {
         keyset: TableKeys,
         keys: usize,
     },
+    Zeroes {
+        keys: usize,
+    },
+    TwoBytes {
+        set: TwoBytes,
+    },
+    Text {
+        set: Text,
+    },
+    Permutation {
+        set: Permutation,
+    },
     KeyAvalanche {
         message_bytes: usize,
         keys: usize,
@@ -257,7 +420,10 @@ pub(crate) enum Case {
     },
     SeedZeroes {
         max_set: usize,
-        lengths: Vec<usize>,
+        max_len: usize,
+    },
+    SeedBlocks {
+        set: SeedBlocks,
     },
 }
 
@@ -270,6 +436,10 @@ impl Case {
             Case::Cyclic { .. } => TestKind::CyclicKeys,
             Case::Differential { .. } => TestKind::Differential,
             Case::Table { .. } => TestKind::HashTableBuckets,
+            Case::Zeroes { .. } => TestKind::Zeroes,
+            Case::TwoBytes { .. } => TestKind::TwoBytes,
+            Case::Text { .. } => TestKind::Text,
+            Case::Permutation { .. } => TestKind::Permutation,
             Case::KeyAvalanche { .. } => TestKind::KeyAvalanche,
             Case::KeyCollisions { .. } => TestKind::KeyCollisions,
             Case::SeedAvalanche { .. } => TestKind::SeedAvalanche,
@@ -277,6 +447,12 @@ impl Case {
             Case::SeedCollisions { .. } => TestKind::SeedCollisions,
             Case::BadSeeds { .. } => TestKind::BadSeeds,
             Case::SeedZeroes { .. } => TestKind::SeedZeroes,
+            Case::SeedBlocks {
+                set: SeedBlocks::Length { .. },
+            } => TestKind::SeedBlockLength,
+            Case::SeedBlocks {
+                set: SeedBlocks::Offset { .. },
+            } => TestKind::SeedBlockOffset,
         }
     }
 
@@ -297,6 +473,10 @@ impl Case {
                 format!("{key_bytes}-byte keys, one-bit flips × {keys} per bit")
             }
             Case::Table { keyset, keys } => format!("{} × {keys}", keyset.describe()),
+            Case::Zeroes { keys } => format!("all-zero keys of 0 to {} bytes", keys - 1),
+            Case::TwoBytes { set } => format!("{} × {}", set.describe(), set.keys()),
+            Case::Text { set } => set.describe(),
+            Case::Permutation { set } => set.describe(),
             Case::KeyAvalanche {
                 message_bytes,
                 keys,
@@ -334,10 +514,9 @@ impl Case {
             Case::BadSeeds { random } => format!(
                 "8 candidate seeds and {random} random ones × sparse 16-byte and zero messages"
             ),
-            Case::SeedZeroes { max_set, lengths } => format!(
-                "seeds with ≤ {max_set} bits set × zero messages of {} lengths to {} bytes",
-                lengths.len(),
-                lengths.iter().max().unwrap_or(&0)
+            Case::SeedBlocks { set } => set.describe(None),
+            Case::SeedZeroes { max_set, max_len } => format!(
+                "seeds with 1 to {max_set} bits set or clear × zero messages of 1 to {max_len} bytes"
             ),
         }
     }
@@ -372,6 +551,18 @@ impl Plan {
                 keyset,
                 keys: self.table_keys,
             });
+        }
+        if let Some(keys) = self.zeroes {
+            cases.push(Case::Zeroes { keys });
+        }
+        for &set in &self.two_bytes {
+            cases.push(Case::TwoBytes { set });
+        }
+        for set in &self.text {
+            cases.push(Case::Text { set: set.clone() });
+        }
+        for &set in &self.permutation {
+            cases.push(Case::Permutation { set });
         }
         if keyed {
             for &(message_bytes, keys) in &self.key_avalanche {
@@ -409,11 +600,11 @@ impl Plan {
             if let Some(random) = self.bad_seeds {
                 cases.push(Case::BadSeeds { random });
             }
-            if let Some((max_set, lengths)) = &self.seed_zeroes {
-                cases.push(Case::SeedZeroes {
-                    max_set: *max_set,
-                    lengths: lengths.clone(),
-                });
+            if let Some((max_set, max_len)) = self.seed_zeroes {
+                cases.push(Case::SeedZeroes { max_set, max_len });
+            }
+            for &set in &self.seed_blocks {
+                cases.push(Case::SeedBlocks { set });
             }
         }
         cases
@@ -479,10 +670,105 @@ impl Plan {
         {
             positive("seed-avalanche and seed-BIC seeds", seeds)?;
         }
-        if let Some((max_set, lengths)) = &self.seed_zeroes {
-            positive("seed-zeroes bits set", *max_set)?;
-            at_least("seed-zeroes lengths", lengths.len(), 1)?;
+        if let Some((max_set, max_len)) = self.seed_zeroes {
+            positive("seed-zeroes bits set", max_set)?;
+            at_least("seed-zeroes message length", max_len, 1)?;
+        }
+        if let Some(keys) = self.zeroes {
+            at_least("zero keys", keys, 2)?;
+        }
+        for set in &self.seed_blocks {
+            set.check()?;
+        }
+        for set in &self.two_bytes {
+            let (TwoBytes::UpTo { bytes } | TwoBytes::Length { bytes }) = *set;
+            at_least("two-bytes key length", bytes, 2)?;
+            if set.keys() > MAX_KEYS {
+                return Err(format!("{} keys are too many", set.describe()));
+            }
+        }
+        for set in &self.text {
+            if let Text::Numbers { count, .. } = set {
+                at_least("text numbers", *count as usize, 2)?;
+            }
+            if let Text::Core { core, .. } = set {
+                positive("text core length", *core)?;
+            }
+        }
+        for set in &self.permutation {
+            positive("permutation blocks", set.max_blocks)?;
+            if set.keys() > MAX_KEYS {
+                return Err(format!("{} are too many keys", set.describe()));
+            }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Correction;
+
+    /// The family-wise false-alarm rate of whole plans, by simulation: under
+    /// the null each statistic's p-value is uniform, so the worst of a test's
+    /// m statistics (independent ones, the case where the union bound is
+    /// tightest) is below x with probability 1 − (1 − x)^m. Each simulated
+    /// run draws every test's worst p-value that way, for the statistic
+    /// counts of this plan's tests (a BIC test has 2016 pairs per input bit,
+    /// a keyset test a few dozen windows), and fails when any test fails.
+    #[test]
+    fn plans_keep_the_family_wise_rate_at_alpha() {
+        for plan in [Plan::standard(), Plan::quick()] {
+            let cases = plan.cases(true, true);
+            // A representative count for each kind: BIC of a 64-bit hash over
+            // 11-byte keys, avalanche of 256 output bits, keysets with their
+            // windows and differences, per-bit differential tests.
+            let statistics: Vec<usize> = cases
+                .iter()
+                .map(|case| match case.kind() {
+                    TestKind::BitIndependence | TestKind::SeedBitIndependence => 2016 * 88,
+                    TestKind::Avalanche | TestKind::KeyAvalanche | TestKind::SeedAvalanche => {
+                        256 * 1024
+                    }
+                    TestKind::Differential => 128 * 60,
+                    TestKind::BadSeeds => 32 * 60,
+                    TestKind::SeedZeroes => 3 * 60,
+                    _ => 120,
+                })
+                .collect();
+            let alpha = 0.05;
+            let correction = Correction::new(alpha, cases.len());
+            let mut state = 0x2545_f491_4f6c_dd1du64;
+            let mut uniform = || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let runs = 20_000;
+            let failed = (0..runs)
+                .filter(|_| {
+                    statistics.iter().any(|&m| {
+                        // The smallest of m uniform p-values, by inversion.
+                        let worst = -(-uniform()).ln_1p() / m as f64;
+                        let worst = -(-worst).exp_m1();
+                        worst < correction.per_statistic(m)
+                    })
+                })
+                .count();
+            let rate = failed as f64 / runs as f64;
+            // Expected 1 − Π(1 − α/K) ≈ 0.0488; 20,000 runs give ±0.005.
+            assert!(
+                rate < alpha + 0.006,
+                "{}: family-wise rate {rate}",
+                plan.name
+            );
+            assert!(
+                rate > alpha - 0.012,
+                "{}: family-wise rate {rate}",
+                plan.name
+            );
+        }
     }
 }

@@ -16,6 +16,12 @@ pub enum Values {
     SuccessiveDifferences,
     /// H(k) XOR H(k with one input bit flipped), over many keys k.
     BitDifferences { input_bit: usize },
+    /// Hashes laid out in rows of `row` (one seed's, say): XOR of each with
+    /// the next in its row, the last with the first (SMHasher3's x-axis deltas).
+    RowDifferences { row: usize },
+    /// XOR of each hash with the one `row` places on, the same column of
+    /// the next row, cyclically (SMHasher3's y-axis deltas).
+    ColumnDifferences { row: usize },
 }
 
 impl Values {
@@ -25,6 +31,10 @@ impl Values {
             Values::SuccessiveDifferences => "successive differences".into(),
             Values::BitDifferences { input_bit } => {
                 format!("differences for input bit {input_bit}")
+            }
+            Values::RowDifferences { row } => format!("differences along rows of {row}"),
+            Values::ColumnDifferences { row } => {
+                format!("differences down columns (rows of {row})")
             }
         }
     }

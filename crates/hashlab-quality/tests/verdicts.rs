@@ -55,6 +55,11 @@ fn plain_fnv1a_64_fails() {
         TestKind::SparseKeys,
         TestKind::CyclicKeys,
         TestKind::Differential,
+        // SMHasher3's Zeroes, TwoBytes, Text and Permutation fail it too.
+        TestKind::Zeroes,
+        TestKind::TwoBytes,
+        TestKind::Text,
+        TestKind::Permutation,
     ] {
         assert!(failed_kinds(&report).contains(&kind), "{kind:?} passed");
     }
@@ -72,9 +77,14 @@ fn crc32c_fails() {
         TestKind::BitIndependence,
         TestKind::SparseKeys,
         TestKind::Differential,
+        // SMHasher3 fails CRC-32C in all three, and passes its Zeroes.
+        TestKind::TwoBytes,
+        TestKind::Text,
+        TestKind::Permutation,
     ] {
         assert!(failed_kinds(&report).contains(&kind), "{kind:?} passed");
     }
+    assert!(!failed_kinds(&report).contains(&TestKind::Zeroes));
     let avalanche = &report.tests[0];
     assert_eq!(avalanche.failing_statistics, avalanche.statistics);
 }
@@ -148,6 +158,10 @@ fn empty_plan() -> hashlab_quality::Plan {
         differential: vec![],
         table: vec![],
         table_keys: 0,
+        zeroes: None,
+        two_bytes: vec![],
+        text: vec![],
+        permutation: vec![],
         key_avalanche: vec![],
         key_collisions: vec![],
         seed_avalanche: vec![],
@@ -155,6 +169,7 @@ fn empty_plan() -> hashlab_quality::Plan {
         seed_collisions: vec![],
         bad_seeds: None,
         seed_zeroes: None,
+        seed_blocks: vec![],
     }
 }
 
@@ -244,6 +259,7 @@ fn seed_plan() -> Options {
             seed_collisions: quick.seed_collisions,
             bad_seeds: quick.bad_seeds,
             seed_zeroes: quick.seed_zeroes,
+            seed_blocks: quick.seed_blocks,
             ..empty_plan()
         },
         ..Options::quick()
@@ -262,7 +278,7 @@ fn seed_tests_find_what_smhasher3_finds() {
         let report = run(&registry, algorithm, None, &options).unwrap();
         eprintln!("{}", summary(&report));
         assert_eq!(report.seed_bits, Some(64), "{algorithm}");
-        assert_eq!(report.tests.len(), 7, "{algorithm}: every seed test ran");
+        assert_eq!(report.tests.len(), 9, "{algorithm}: every seed test ran");
         report
     };
     let xxh64 = seeded("xxh64");
@@ -286,4 +302,34 @@ fn seed_tests_find_what_smhasher3_finds() {
         unseeded.seed_tests_skipped.as_deref(),
         Some("sha256 takes no seed")
     );
+}
+
+/// The hashes SMHasher3 seeds with its own seeding (MurmurHash3, FNV-1a,
+/// CRC-32C) get the seed tests, with their seed widths, and fail the seed
+/// families SMHasher3 fails them in; wyhash fails Seed Zeroes once the
+/// differences of its zero-key grid are analysed, as SMHasher3 analyses them.
+#[test]
+fn seeded_as_smhasher3_seeds() {
+    let registry = Registry::default();
+    let options = seed_plan();
+    for (algorithm, bits) in [
+        ("murmur3-32", 32),
+        ("fnv1a-32", 32),
+        ("fnv1a-64", 64),
+        ("crc32c", 32),
+    ] {
+        let report = run(&registry, algorithm, None, &options).unwrap();
+        eprintln!("{}", summary(&report));
+        assert_eq!(report.seed_bits, Some(bits), "{algorithm}");
+        assert_eq!(report.tests.len(), 9, "{algorithm}");
+        for kind in [TestKind::SeedZeroes, TestKind::SeedBlockLength] {
+            assert!(
+                failed_kinds(&report).contains(&kind),
+                "{algorithm}: {kind:?} passed"
+            );
+        }
+    }
+    let wyhash = run(&registry, "wyhash", None, &options).unwrap();
+    eprintln!("{}", summary(&wyhash));
+    assert_eq!(failed_kinds(&wyhash), vec![TestKind::SeedZeroes]);
 }

@@ -886,6 +886,8 @@ static SPECS: &[Spec] = {
             aliases: &["fnv1a32", "fnv-1a-32"],
             tag: "FNV1A-32",
             output: fixed(4),
+            // SMHasher3's seeding (hashes/fnv.cpp): the offset basis XOR the seed.
+            seed: Some(32),
             abc: "1a47e90b",
             preference: &[("fnv", None, "the only implementation here")],
             ..fast_hash("FNV")
@@ -895,6 +897,7 @@ static SPECS: &[Spec] = {
             aliases: &["fnv1a64", "fnv-1a-64", "fnv1a"],
             tag: "FNV1A-64",
             output: fixed(8),
+            seed: Some(64),
             abc: "e71fa2190541574b",
             preference: &[("fnv", None, "the only implementation here")],
             ..fast_hash("FNV")
@@ -906,6 +909,8 @@ static SPECS: &[Spec] = {
             tag: "MURMUR3-32",
             output: fixed(4),
             block_size: 4,
+            // The reference's own 32-bit seed, the initial state.
+            seed: Some(32),
             abc: "b3dd93fa",
             preference: &[("murmur3", None, "the only implementation here")],
             ..fast_hash("MurmurHash3")
@@ -919,6 +924,7 @@ static SPECS: &[Spec] = {
             output: fixed(16),
             block_size: 16,
             integer_digest: false,
+            seed: Some(32),
             abc: "6778ad3f3f3f96b4522dca264174a23b",
             preference: &[("murmur3", None, "the only implementation here")],
             ..fast_hash("MurmurHash3")
@@ -986,6 +992,9 @@ static SPECS: &[Spec] = {
             tag: "CRC32C",
             file_bound: FileBound::Reading,
             integer_digest: true,
+            // The CRC value to continue from, as SMHasher3 seeds CRC-32C
+            // (hashes/crc.cpp) and crc32c_append takes it: 0 is the plain CRC.
+            seed: Some(32),
             abc: "364b3fb7",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding chosen at run time"),

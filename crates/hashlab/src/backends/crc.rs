@@ -289,36 +289,58 @@ pub(crate) fn entries() -> Vec<Backend> {
             "crc32c",
             "crc-fast",
             "crc-fast (PCLMULQDQ/VPCLMULQDQ at run time)",
-            |_| {
+            |config| {
+                // A seed is the CRC value to continue from (SMHasher3's
+                // seeding, hashes/crc.cpp): the register starts at its
+                // complement, as the unseeded CRC's all-ones start is seed 0's.
+                let seeded = |seed: u32| {
+                    crc_fast::Digest::new_with_init_state(
+                        crc_fast::CrcAlgorithm::Crc32Iscsi,
+                        u64::from(!seed),
+                    )
+                };
                 Ok(Box::new(Native {
-                    state: crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc32Iscsi),
+                    state: (seeded(config.seed as u32), config.seed as u32),
                     out_len: 4,
-                    update: |d, data| d.update(data),
-                    finish_reset: |d, out| {
-                        out.copy_from_slice(&(d.finalize_reset() as u32).to_be_bytes())
+                    update: |(d, _), data| d.update(data),
+                    finish_reset: |(d, seed), out| {
+                        out.copy_from_slice(&(d.finalize() as u32).to_be_bytes());
+                        *d = crc_fast::Digest::new_with_init_state(
+                            crc_fast::CrcAlgorithm::Crc32Iscsi,
+                            u64::from(!*seed),
+                        );
                     },
-                    reset: crc_fast::Digest::reset,
+                    reset: |(d, seed)| {
+                        *d = crc_fast::Digest::new_with_init_state(
+                            crc_fast::CrcAlgorithm::Crc32Iscsi,
+                            u64::from(!*seed),
+                        )
+                    },
                 }))
             },
         )
+        .with_parameters()
         .with_dispatch(&CRC_FAST_32C),
         Backend::new(
             "crc32c",
             "crc32c",
             "crc32c crate (SSE4.2 crc32 at run time)",
-            |_| {
+            |config| {
+                // (running CRC, seed): a seed is the CRC value to continue from.
+                let seed = config.seed as u32;
                 Ok(Box::new(Native {
-                    state: 0u32,
+                    state: (seed, seed),
                     out_len: 4,
-                    update: |crc, data| *crc = crc32c::crc32c_append(*crc, data),
-                    finish_reset: |crc, out| {
+                    update: |(crc, _), data| *crc = crc32c::crc32c_append(*crc, data),
+                    finish_reset: |(crc, seed), out| {
                         out.copy_from_slice(&crc.to_be_bytes());
-                        *crc = 0;
+                        *crc = *seed;
                     },
-                    reset: |crc| *crc = 0,
+                    reset: |(crc, seed)| *crc = *seed,
                 }))
             },
         )
+        .with_parameters()
         .with_dispatch(&CRC32C_CRATE),
     ]
 }

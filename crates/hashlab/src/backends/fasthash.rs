@@ -2,6 +2,11 @@
 //! bits, the value big-endian) and MurmurHash3 (x86_32, the value big-endian;
 //! x64_128, the reference's 16 output bytes), as Guava, Cassandra and Kafka
 //! use them.
+//!
+//! Seeds follow SMHasher3 (hashes/fnv.cpp, hashes/murmurhash3.cpp), so its
+//! seed tests and published verification values apply here: MurmurHash3
+//! starts its state from the 32-bit seed (the reference's own seed), FNV-1a
+//! starts from its offset basis XORed with the seed. Seed 0 is the unseeded hash.
 
 use std::hash::Hasher as _;
 
@@ -12,28 +17,56 @@ use crate::Backend;
 const PORTABLE: Dispatch = crate::dispatch::scalar("portable Rust");
 
 /// FNV-1a 32 (Fowler, Noll & Vo). The `fnv` crate has only the 64-bit hash;
-/// the 32-bit one is these four lines of the published definition.
+/// the 32-bit one is these four lines of the published definition. `start`
+/// is the offset basis XORed with the seed.
 #[derive(Clone)]
-struct Fnv1a32(u32);
+struct Fnv1a32 {
+    h: u32,
+    start: u32,
+}
 
 impl Fnv1a32 {
     const OFFSET: u32 = 0x811c_9dc5;
     const PRIME: u32 = 0x0100_0193;
 
+    fn new(seed: u32) -> Self {
+        let start = Self::OFFSET ^ seed;
+        Fnv1a32 { h: start, start }
+    }
+
     fn update(&mut self, data: &[u8]) {
         for &byte in data {
-            self.0 = (self.0 ^ u32::from(byte)).wrapping_mul(Self::PRIME);
+            self.h = (self.h ^ u32::from(byte)).wrapping_mul(Self::PRIME);
         }
     }
 }
 
 /// The `fnv` crate's FNV-1a 64 with the `Clone` a hasher needs: its state is
-/// the value `finish` returns, and `with_key` starts from a given state.
-struct Fnv1a64(fnv::FnvHasher);
+/// the value `finish` returns, and `with_key` starts from a given state (the
+/// offset basis XORed with the seed, kept in `start` for a reset).
+struct Fnv1a64 {
+    h: fnv::FnvHasher,
+    start: u64,
+}
+
+impl Fnv1a64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+    fn new(seed: u64) -> Self {
+        let start = Self::OFFSET ^ seed;
+        Fnv1a64 {
+            h: fnv::FnvHasher::with_key(start),
+            start,
+        }
+    }
+}
 
 impl Clone for Fnv1a64 {
     fn clone(&self) -> Self {
-        Fnv1a64(fnv::FnvHasher::with_key(self.0.finish()))
+        Fnv1a64 {
+            h: fnv::FnvHasher::with_key(self.h.finish()),
+            start: self.start,
+        }
     }
 }
 
@@ -47,22 +80,26 @@ struct Murmur3<S: Murmur3Variant> {
     block: [u8; 16],
     filled: usize,
     length: u64,
+    seed: u32,
 }
 
-trait Murmur3Variant: Clone + Default {
+trait Murmur3Variant: Clone {
     const BLOCK: usize;
+    /// The state before any block: every word set to the seed.
+    fn seeded(seed: u32) -> Self;
     fn block(&mut self, block: &[u8]);
     /// The last `tail.len() < BLOCK` bytes, then the finalization.
     fn finish(self, tail: &[u8], length: u64, out: &mut [u8]);
 }
 
 impl<S: Murmur3Variant> Murmur3<S> {
-    fn new() -> Self {
+    fn new(seed: u32) -> Self {
         Murmur3 {
-            state: S::default(),
+            state: S::seeded(seed),
             block: [0; 16],
             filled: 0,
             length: 0,
+            seed,
         }
     }
 
@@ -90,7 +127,7 @@ impl<S: Murmur3Variant> Murmur3<S> {
     }
 
     fn finish_reset(&mut self, out: &mut [u8]) {
-        let done = std::mem::replace(self, Murmur3::new());
+        let done = std::mem::replace(self, Murmur3::new(self.seed));
         done.state
             .finish(&done.block[..done.filled], done.length, out);
     }
@@ -112,8 +149,8 @@ fn fmix64(mut k: u64) -> u64 {
     k ^ (k >> 33)
 }
 
-/// MurmurHash3_x86_32, seed 0.
-#[derive(Clone, Default)]
+/// MurmurHash3_x86_32.
+#[derive(Clone)]
 struct X86x32(u32);
 
 impl X86x32 {
@@ -129,6 +166,10 @@ impl X86x32 {
 
 impl Murmur3Variant for X86x32 {
     const BLOCK: usize = 4;
+
+    fn seeded(seed: u32) -> Self {
+        X86x32(seed)
+    }
 
     fn block(&mut self, block: &[u8]) {
         let k = u32::from_le_bytes(block.try_into().expect("4-byte block"));
@@ -150,8 +191,8 @@ impl Murmur3Variant for X86x32 {
     }
 }
 
-/// MurmurHash3_x64_128, seed 0.
-#[derive(Clone, Default)]
+/// MurmurHash3_x64_128.
+#[derive(Clone)]
 struct X64x128(u64, u64);
 
 impl X64x128 {
@@ -173,6 +214,11 @@ impl X64x128 {
 
 impl Murmur3Variant for X64x128 {
     const BLOCK: usize = 16;
+
+    /// The reference widens its 32-bit seed into both 64-bit words.
+    fn seeded(seed: u32) -> Self {
+        X64x128(u64::from(seed), u64::from(seed))
+    }
 
     fn block(&mut self, block: &[u8]) {
         let k1 = u64::from_le_bytes(block[..8].try_into().expect("8 bytes"));
@@ -214,46 +260,50 @@ fn murmur3<S: Murmur3Variant + Send + 'static>(algorithm: &str, out_len: usize) 
         algorithm,
         "murmur3",
         "MurmurHash3 from the reference, portable Rust",
-        move |_| {
+        move |config| {
+            // The registry has checked that the seed fits in 32 bits.
             Ok(Box::new(Native {
-                state: Murmur3::<S>::new(),
+                state: Murmur3::<S>::new(config.seed as u32),
                 out_len,
                 update: Murmur3::update,
                 finish_reset: Murmur3::finish_reset,
-                reset: |m| *m = Murmur3::new(),
+                reset: |m| *m = Murmur3::new(m.seed),
             }))
         },
     )
+    .with_parameters()
     .with_dispatch(&PORTABLE)
 }
 
 pub(crate) fn entries() -> Vec<Backend> {
     vec![
-        Backend::new("fnv1a-32", "fnv", "FNV-1a 32, portable Rust", |_| {
+        Backend::new("fnv1a-32", "fnv", "FNV-1a 32, portable Rust", |config| {
             Ok(Box::new(Native {
-                state: Fnv1a32(Fnv1a32::OFFSET),
+                state: Fnv1a32::new(config.seed as u32),
                 out_len: 4,
                 update: Fnv1a32::update,
                 finish_reset: |h, out| {
-                    out.copy_from_slice(&h.0.to_be_bytes());
-                    h.0 = Fnv1a32::OFFSET;
+                    out.copy_from_slice(&h.h.to_be_bytes());
+                    h.h = h.start;
                 },
-                reset: |h| h.0 = Fnv1a32::OFFSET,
+                reset: |h| h.h = h.start,
             }))
         })
+        .with_parameters()
         .with_dispatch(&PORTABLE),
-        Backend::new("fnv1a-64", "fnv", "fnv crate (servo)", |_| {
+        Backend::new("fnv1a-64", "fnv", "fnv crate (servo)", |config| {
             Ok(Box::new(Native {
-                state: Fnv1a64(fnv::FnvHasher::default()),
+                state: Fnv1a64::new(config.seed),
                 out_len: 8,
-                update: |h, data| h.0.write(data),
+                update: |h, data| h.h.write(data),
                 finish_reset: |h, out| {
-                    out.copy_from_slice(&h.0.finish().to_be_bytes());
-                    h.0 = fnv::FnvHasher::default();
+                    out.copy_from_slice(&h.h.finish().to_be_bytes());
+                    h.h = fnv::FnvHasher::with_key(h.start);
                 },
-                reset: |h| h.0 = fnv::FnvHasher::default(),
+                reset: |h| h.h = fnv::FnvHasher::with_key(h.start),
             }))
         })
+        .with_parameters()
         .with_dispatch(&PORTABLE),
         murmur3::<X86x32>("murmur3-32", 4),
         murmur3::<X64x128>("murmur3-128", 16),
