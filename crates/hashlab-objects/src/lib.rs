@@ -17,6 +17,7 @@
 //! listing. Prints nothing; holds no global state.
 
 mod azure;
+pub mod batch_report;
 pub mod compare;
 mod direct;
 mod gcs;

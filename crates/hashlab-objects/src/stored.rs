@@ -6,7 +6,10 @@
 //! Every recorded value has one shape: a digest of the whole content, or
 //! the digest of the concatenated digests of the parts, followed by `-N`
 //! (a multipart ETag is MD5 over the parts' MD5s; S3's COMPOSITE checksums
-//! are the same with CRC-32, CRC-32C, SHA-1 or SHA-256). [`Expectation`]
+//! are the same with any of its ten algorithms, as the AWS SDKs compute
+//! them). A FULL_OBJECT checksum of a multipart upload is the CRC of the
+//! whole content (S3 combines the parts' CRCs into it), shown without `-N`,
+//! so it is reproduced as any whole digest. [`Expectation`]
 //! says which; [`reproduce`] computes any number of them in one read.
 
 use std::io::{self, Read};
@@ -15,15 +18,48 @@ use base64::Engine;
 use hashlab::{HashParams, Hasher, Registry};
 
 /// S3's additional checksums: the header each is sent in, and the algorithm
-/// of hashlab's catalog it is (what S3 calls it). In the order they are
-/// preferred when a store keeps several: the fastest to reproduce first.
-pub const S3_CHECKSUMS: [(&str, &str); 5] = [
+/// of hashlab's catalog it is (what S3 calls it). Every value is the digest's
+/// bytes in base64, big-endian for the CRCs and xxHash (xxHash's canonical
+/// form, as aws-checksums writes it). In the order they are preferred when a
+/// store keeps several: the fastest to reproduce first (XXH3 and the folded
+/// CRCs run at memory speed here; the SHA family and MD5 at 0.5-2 GB/s).
+pub const S3_CHECKSUMS: [(&str, &str); 10] = [
     ("x-amz-checksum-crc64nvme", "crc64nvme"),
+    ("x-amz-checksum-xxhash3", "xxh3-64"),
+    ("x-amz-checksum-xxhash128", "xxh3-128"),
     ("x-amz-checksum-crc32c", "crc32c"),
+    ("x-amz-checksum-xxhash64", "xxh64"),
     ("x-amz-checksum-crc32", "crc32"),
     ("x-amz-checksum-sha1", "sha1"),
     ("x-amz-checksum-sha256", "sha256"),
+    ("x-amz-checksum-sha512", "sha512"),
+    ("x-amz-checksum-md5", "md5"),
 ];
+
+/// S3's name of each checksum algorithm (`ChecksumAlgorithm`, as the API,
+/// the SDKs and Batch Operations' reports spell it) and the header that
+/// carries it, in the order of [`S3_CHECKSUMS`].
+pub const S3_ALGORITHM_NAMES: [(&str, &str); 10] = [
+    ("CRC64NVME", "x-amz-checksum-crc64nvme"),
+    ("XXHASH3", "x-amz-checksum-xxhash3"),
+    ("XXHASH128", "x-amz-checksum-xxhash128"),
+    ("CRC32C", "x-amz-checksum-crc32c"),
+    ("XXHASH64", "x-amz-checksum-xxhash64"),
+    ("CRC32", "x-amz-checksum-crc32"),
+    ("SHA1", "x-amz-checksum-sha1"),
+    ("SHA256", "x-amz-checksum-sha256"),
+    ("SHA512", "x-amz-checksum-sha512"),
+    ("MD5", "x-amz-checksum-md5"),
+];
+
+/// The header and catalog algorithm of S3's checksum algorithm `name`
+/// (`CRC64NVME`, `xxhash3`: S3's names, in any case).
+pub fn s3_checksum_named(name: &str) -> Option<(&'static str, &'static str)> {
+    let (_, header) = S3_ALGORITHM_NAMES
+        .iter()
+        .find(|(s3, _)| s3.eq_ignore_ascii_case(name))?;
+    S3_CHECKSUMS.iter().find(|(h, _)| h == header).copied()
+}
 
 /// The algorithm of an ETag that is a content MD5.
 pub const ETAG_ALGORITHM: &str = "md5";
@@ -469,6 +505,141 @@ mod tests {
         .unwrap();
         assert_eq!(got[0].as_ref().unwrap(), &whole.digest);
         assert_eq!(composite.shown(got[1].as_ref().unwrap()), value);
+    }
+
+    /// Each of S3's ten algorithms as S3 shows it (base64 of the digest's
+    /// bytes): the xxHash values are aws-checksums' own test vectors
+    /// (tests/xxhash_test.c, the library the AWS SDKs' CRT computes them
+    /// with), the CRCs the catalogue's check values, MD5, SHA-1, SHA-256 and
+    /// SHA-512 FIPS 180's and RFC 1321's "abc".
+    #[test]
+    fn every_s3_algorithm_reproduces_published_values() {
+        let alphabet = b"abcdefghijklmnopqrstuvwxyz";
+        let cases: [(&str, &[u8], &str); 14] = [
+            ("XXHASH64", b"Hello world", "c500b0c912b376d8"),
+            ("XXHASH64", alphabet, "cfe1f278fa89835c"),
+            ("XXHASH3", b"Hello world", "b6acb9d84a38ff74"),
+            ("XXHASH3", alphabet, "810f9ca067fbb90c"),
+            (
+                "XXHASH128",
+                b"Hello world",
+                "7351f89812f97382b91d05b31e04dd7f",
+            ),
+            ("xxhash128", alphabet, "db7ca44e84843d67ebe162220154e1e6"),
+            ("CRC64NVME", b"123456789", "ae8b14860a799888"),
+            ("CRC32", b"123456789", "cbf43926"),
+            ("CRC32C", b"123456789", "e3069283"),
+            ("MD5", b"abc", "900150983cd24fb0d6963f7d28e17f72"),
+            ("SHA1", b"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+            (
+                "SHA256",
+                b"abc",
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            ),
+            (
+                "SHA512",
+                b"abc",
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+                 2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+            ),
+            (
+                "sha512",
+                b"",
+                "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce\
+                 47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
+            ),
+        ];
+        for (name, data, hex) in cases {
+            let (header, algorithm) = s3_checksum_named(name).expect(name);
+            let expected = hashlab::hex::decode(hex).unwrap();
+            let shown = base64::engine::general_purpose::STANDARD.encode(&expected);
+            let whole = checksum_expectation(header, algorithm, &shown, None).unwrap();
+            assert_eq!(whole.digest, expected, "{name}");
+            let got = reproduce(
+                &Registry::default(),
+                std::slice::from_ref(&whole),
+                &mut &data[..],
+            )
+            .unwrap();
+            assert_eq!(got[0].as_ref().unwrap(), &expected, "{name} of {data:?}");
+            assert_eq!(whole.shown(got[0].as_ref().unwrap()), shown);
+        }
+        // Every algorithm of the table has its S3 name, and S3 names no other.
+        assert_eq!(
+            S3_ALGORITHM_NAMES.map(|(_, h)| h),
+            S3_CHECKSUMS.map(|(h, _)| h)
+        );
+        assert!(s3_checksum_named("BLAKE3").is_none());
+        assert!(s3_checksum_named("").is_none());
+    }
+
+    #[test]
+    fn composite_checksums_of_every_s3_algorithm_hash_the_parts_digests() {
+        // COMPOSITE as the SDKs compute it (botocore, aws-sdk-java-v2): the
+        // algorithm over the parts' digests concatenated, then `-N`.
+        let data: Vec<u8> = (0..3000u32).map(|i| (i * 31 + 7) as u8).collect();
+        let sizes = [1024u64, 1024, 952];
+        for (header, algorithm) in S3_CHECKSUMS {
+            let mut joined = Vec::new();
+            let mut at = 0;
+            for size in sizes {
+                joined.extend(digest(algorithm, &data[at..at + size as usize]));
+                at += size as usize;
+            }
+            let value = format!(
+                "{}-3",
+                base64::engine::general_purpose::STANDARD.encode(digest(algorithm, &joined))
+            );
+            let composite = checksum_expectation(header, algorithm, &value, Some(&sizes)).unwrap();
+            let got = reproduce(
+                &Registry::default(),
+                std::slice::from_ref(&composite),
+                &mut &data[..],
+            )
+            .unwrap();
+            assert_eq!(composite.shown(got[0].as_ref().unwrap()), value, "{header}");
+            assert_eq!(composite.describe(), format!("{header} of a 3-part upload"));
+        }
+    }
+
+    #[test]
+    fn a_head_carries_every_algorithm_s3_records() {
+        let headers: Vec<(String, String)> = S3_CHECKSUMS
+            .iter()
+            .map(|(h, a)| {
+                (
+                    h.to_string(),
+                    base64::engine::general_purpose::STANDARD.encode(digest(a, b"abc")),
+                )
+            })
+            .collect();
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(h, _)| h == name)
+                .map(|(_, v)| v.clone())
+        };
+        let record = StoreRecord::from_s3_head(3, &header);
+        let (usable, unusable) = record.expectations();
+        assert_eq!(unusable, vec!["the store gave no ETag".to_string()]);
+        let found: Vec<&str> = usable.iter().map(|e| e.algorithm.as_str()).collect();
+        assert_eq!(found, S3_CHECKSUMS.map(|(_, a)| a).to_vec());
+        let computed = reproduce(&Registry::default(), &usable, &mut &b"abc"[..]).unwrap();
+        for (expectation, got) in usable.iter().zip(computed) {
+            assert_eq!(
+                got.unwrap(),
+                expectation.digest,
+                "{}",
+                expectation.algorithm
+            );
+        }
+        for (_, algorithm) in S3_CHECKSUMS {
+            assert_eq!(
+                record.whole_digest(algorithm).unwrap(),
+                digest(algorithm, b"abc")
+            );
+            assert!(recordable_algorithms().contains(&algorithm));
+        }
     }
 
     #[test]
