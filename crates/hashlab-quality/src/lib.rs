@@ -1,8 +1,9 @@
 //! Statistical quality tests for any hasher of a `hashlab` [`Registry`], in
 //! the spirit of SMHasher: avalanche, bit independence, sparse and cyclic
-//! keys, differential pairs, hash-table buckets, key sensitivity for keyed
-//! hashes, and seed sensitivity for seeded ones (SMHasher3's seed avalanche,
-//! seed BIC and bad-seed tests).
+//! keys, differential pairs, hash-table buckets, SMHasher3's Zeroes,
+//! TwoBytes, Text and Permutation keysets, key sensitivity for keyed hashes,
+//! and seed sensitivity for seeded ones (SMHasher3's seed avalanche, seed
+//! BIC, Seed Zeroes, Seed BlockLen and BlockOffset, and bad-seed tests).
 //!
 //! Each test reports its worst statistic, the threshold that statistic had to
 //! stay within, and a verdict. Thresholds are Bonferroni-corrected over every

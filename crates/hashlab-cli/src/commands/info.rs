@@ -9,8 +9,6 @@ use hashlab_bench::sizes::size_label;
 use hashlab_judge::info::{info, Info};
 use hashlab_judge::speed::{group_thousands, load_report};
 use hashlab_judge::{Availability, Facts};
-use hashlab_quality::{smhasher3_verdict, Smhasher3Verdict};
-use serde::Serialize;
 
 use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{Format, InfoArgs};
@@ -40,10 +38,6 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
         )),
         None => None,
     };
-    let smhasher3 = registry
-        .algorithm(&args.algorithm)
-        .ok()
-        .and_then(|alg| smhasher3_verdict(&alg.name));
     let page = info(
         &args.algorithm,
         &registry,
@@ -53,93 +47,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
     )
     .map_err(Failure::Runtime)?;
     let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&WithQuality {
-            page: &page,
-            smhasher3: smhasher3.as_ref(),
-        })?,
-        format => {
-            let mut rows = flat_rows(&page);
-            rows.extend(smhasher3.iter().map(|v| {
-                flat(
-                    "smhasher3",
-                    v.name.clone(),
-                    format!("{}/{}", v.passed, v.total),
-                    failed_families(v),
-                )
-            }));
-            let mut doc = human(&page, &rows);
-            quality_section(&mut doc, &page.algorithm, smhasher3.as_ref());
-            render_document(&doc, format, false)?
-        }
+        Format::Json => render_json(&page)?,
+        format => render_document(&human(&page, &flat_rows(&page)), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The page as JSON, with SMHasher3's published verdict beside it.
-#[derive(Serialize)]
-struct WithQuality<'a> {
-    #[serde(flatten)]
-    page: &'a Info,
-    smhasher3: Option<&'a Smhasher3Verdict>,
-}
-
-fn failed_families(verdict: &Smhasher3Verdict) -> String {
-    verdict
-        .failures
-        .iter()
-        .map(|(family, cases)| {
-            if cases.is_empty() {
-                family.clone()
-            } else {
-                format!("{family} [{cases}]")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// SMHasher3's verdict (published facts) and how to get hashlab's own.
-fn quality_section(doc: &mut Document, algorithm: &str, verdict: Option<&Smhasher3Verdict>) {
-    let ours = format!(
-        "hashlab's verdict: `hashlab quality -a {algorithm}` (docs/quality.md tabulates both for every hash they share)"
-    );
-    match verdict {
-        Some(v) => {
-            let mut rows = vec![vec![
-                "overall".to_string(),
-                format!("{} of {} tests passed", v.passed, v.total),
-            ]];
-            rows.extend(v.failures.iter().map(|(family, cases)| {
-                vec![
-                    family.clone(),
-                    if cases.is_empty() {
-                        "failed".to_string()
-                    } else {
-                        format!("failed: {cases}")
-                    },
-                ]
-            }));
-            section(
-                doc,
-                &format!(
-                    "Quality: SMHasher3's published results for {} ({})",
-                    v.name, v.source
-                ),
-                &["family", "verdict"],
-                rows,
-            );
-            lines(doc, "Quality here", &[ours]);
-        }
-        None => lines(
-            doc,
-            "Quality",
-            &[
-                "SMHasher3's published results have no run of this function".to_string(),
-                ours,
-            ],
-        ),
-    }
 }
 
 fn speed_cells(page: &Info) -> Vec<Vec<String>> {
