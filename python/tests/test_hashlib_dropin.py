@@ -45,6 +45,27 @@ def test_every_algorithm_has_a_constructor_under_its_python_name():
         assert python in hashlab.__all__
 
 
+def test_sha3_objects_show_their_sponge_as_cpythons_own_do():
+    """_capacity_bits, _rate_bits and _suffix, against CPython's _sha3
+    objects (OpenSSL-backed hashlib objects have none, so the oracle is the
+    built-in module), and absent from objects of other algorithms."""
+    import _sha3  # CPython's own SHA-3 module, built into every CPython 3.11+
+    names = ("sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256")
+    for name in names:
+        theirs = getattr(_sha3, name)()
+        for ours in (getattr(hashlab, name)(b"x"), hashlab.new(name), hashlab.new(name).copy()):
+            for attribute in ("_capacity_bits", "_rate_bits", "_suffix"):
+                assert getattr(ours, attribute) == getattr(theirs, attribute), (name, attribute)
+            assert ours._rate_bits == 8 * ours.block_size
+    for name in ("sha256", "blake2b", "xxh3_64", "turboshake128", "k12", "cshake128"):
+        if name not in hashlab.algorithms_available:
+            continue
+        for attribute in ("_capacity_bits", "_rate_bits", "_suffix"):
+            assert not hasattr(hashlab.new(name), attribute), (name, attribute)
+        with pytest.raises(AttributeError, match="only SHA-3 and SHAKE"):
+            hashlab.new(name)._suffix
+
+
 def test_hashlibs_names_and_objects_are_hashlibs():
     assert hashlab.algorithms_guaranteed == hashlib.algorithms_guaranteed
     assert isinstance(hashlab.algorithms_guaranteed, frozenset)

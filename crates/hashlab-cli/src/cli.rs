@@ -387,8 +387,8 @@ pub struct SumArgs {
     #[arg(long)]
     pub verify_etag: bool,
     /// Object-store URLs only: list the digest each object's store recorded
-    /// (S3's full-object checksums: crc64nvme, crc32c, crc32, sha1, sha256;
-    /// md5 from a single-part ETag; GCS's crc32c and md5Hash; Azure's
+    /// (S3's full-object checksums: crc64nvme, xxh3-64, xxh3-128, crc32c,
+    /// xxh64, crc32, sha1, sha256, sha512, md5; md5 also from a single-part ETag; GCS's crc32c and md5Hash; Azure's
     /// Content-MD5), reading no object: one request each. An
     /// object without a value of the -a algorithm is an error naming what
     /// the store has. This shows what was uploaded; only reading (without
@@ -553,6 +553,13 @@ pub struct AuditArgs {
     /// that are no MD5 (SSE-KMS, GCS, Azure) are not comparable. A mismatch exits 1.
     #[arg(long)]
     pub verify_etag: bool,
+    /// `audit MANIFEST s3://bucket/prefix --batch-report REPORT`: compare the
+    /// manifest with the checksums an S3 Batch Operations Compute checksum
+    /// job computed of the stored bytes, from its completion report (its
+    /// manifest.json with results/ beside it, or one result CSV), reading
+    /// no object and no file and asking the store nothing.
+    #[arg(long, value_name = "REPORT")]
+    pub batch_report: Option<PathBuf>,
     #[command(flatten)]
     pub format: FormatArgs,
 }

@@ -403,6 +403,13 @@ impl Hash {
         self.made.choice.algorithm().block_size
     }
 
+    /// The FIPS 202 sponge's first padding byte and rate in bits (SHA-3,
+    /// SHAKE), or `None` for any other algorithm.
+    pub(crate) fn fips202_sponge(&self) -> Option<(u8, usize)> {
+        let algorithm = self.made.choice.algorithm();
+        Some((algorithm.fips202_suffix?, algorithm.block_size * 8))
+    }
+
     pub(crate) fn repr(&self) -> String {
         format!(
             "<hashlab.Hash {} ({}), {} bytes>",

@@ -15,7 +15,7 @@ use std::ptr::{addr_of_mut, null_mut};
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyMemoryError, PySystemError, PyTypeError};
+use pyo3::exceptions::{PyAttributeError, PyMemoryError, PySystemError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
@@ -229,6 +229,23 @@ fn type_spec() -> *mut ffi::PyType_Spec {
             c"block_size",
             block_size,
             c"Internal block (or rate) size in bytes, as hashlib reports it.",
+        ),
+        // SHA-3's and SHAKE's sponge, as CPython's _sha3 objects show it;
+        // AttributeError for other algorithms, as their hashlib objects have none.
+        getter(
+            c"_capacity_bits",
+            capacity_bits,
+            c"SHA-3 and SHAKE: the sponge's capacity in bits (1600 less the rate).",
+        ),
+        getter(
+            c"_rate_bits",
+            rate_bits,
+            c"SHA-3 and SHAKE: the sponge's rate in bits.",
+        ),
+        getter(
+            c"_suffix",
+            suffix,
+            c"SHA-3 and SHAKE: the first byte of the padding (b'\\x06', b'\\x1f').",
         ),
         ffi::PyGetSetDef::default(),
     ]));
@@ -450,6 +467,51 @@ unsafe extern "C" fn digest_size(object: *mut ffi::PyObject, _: *mut c_void) -> 
         // SAFETY: CPython passes a live object of this type.
         let size = unsafe { hash_at(object) }.digest_size();
         Ok(size.into_pyobject(py)?.into_ptr())
+    })
+}
+
+/// Keccak-f[1600]'s state, in bits: rate plus capacity.
+const KECCAK_WIDTH_BITS: usize = 1600;
+
+/// The sponge of a SHA-3 or SHAKE object, or AttributeError naming `what`.
+///
+/// # Safety
+/// `object` is a live object of this type.
+unsafe fn sponge_of(object: *mut ffi::PyObject, what: &str) -> PyResult<(u8, usize)> {
+    // SAFETY: passed on from the caller.
+    let hash = unsafe { hash_at(object) };
+    hash.fips202_sponge().ok_or_else(|| {
+        PyAttributeError::new_err(format!(
+            "'{}' object has no attribute '{what}' (only SHA-3 and SHAKE objects have it)",
+            hash.python_name()
+        ))
+    })
+}
+
+unsafe extern "C" fn capacity_bits(
+    object: *mut ffi::PyObject,
+    _: *mut c_void,
+) -> *mut ffi::PyObject {
+    guarded(|py| {
+        // SAFETY: CPython passes a live object of this type.
+        let (_, rate) = unsafe { sponge_of(object, "_capacity_bits") }?;
+        Ok((KECCAK_WIDTH_BITS - rate).into_pyobject(py)?.into_ptr())
+    })
+}
+
+unsafe extern "C" fn rate_bits(object: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    guarded(|py| {
+        // SAFETY: CPython passes a live object of this type.
+        let (_, rate) = unsafe { sponge_of(object, "_rate_bits") }?;
+        Ok(rate.into_pyobject(py)?.into_ptr())
+    })
+}
+
+unsafe extern "C" fn suffix(object: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
+    guarded(|py| {
+        // SAFETY: CPython passes a live object of this type.
+        let (suffix, _) = unsafe { sponge_of(object, "_suffix") }?;
+        Ok(PyBytes::new(py, &[suffix]).into_ptr())
     })
 }
 

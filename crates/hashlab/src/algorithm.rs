@@ -226,6 +226,12 @@ pub struct Algorithm {
     pub seed: Option<u32>,
     /// The domain-separation bytes it takes (TurboSHAKE); `None`: none.
     pub domain: Option<DomainRule>,
+    /// A FIPS 202 sponge (SHA-3, SHAKE): Keccak-f[1600] with `block_size`
+    /// as its rate, and this byte as the first of its padding (the domain
+    /// bits and the pad's first 1: 0x06 for SHA-3, 0x1F for SHAKE), which
+    /// hashlib's objects show as `_suffix` beside `_rate_bits` and
+    /// `_capacity_bits`. `None` for any other construction.
+    pub fips202_suffix: Option<u8>,
     /// Has a key-derivation mode with a context string (BLAKE3).
     pub derive_key: bool,
     /// Takes BLAKE2's tree parameters; `None`: no tree mode.
@@ -283,6 +289,7 @@ impl Algorithm {
             personal: None,
             seed: None,
             domain: None,
+            fips202_suffix: None,
             derive_key: false,
             tree: None,
             block_size: 1,

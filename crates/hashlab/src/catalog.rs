@@ -24,6 +24,8 @@ struct Spec {
     /// Width of its seeds in bits.
     seed: Option<u32>,
     domain: Option<DomainRule>,
+    /// FIPS 202's first padding byte, for SHA-3 and SHAKE.
+    fips202_suffix: Option<u8>,
     derive_key: bool,
     tree: Option<TreeRule>,
     block_size: usize,
@@ -64,6 +66,7 @@ const BASE: Spec = Spec {
     personal: None,
     seed: None,
     domain: None,
+    fips202_suffix: None,
     derive_key: false,
     tree: None,
     block_size: 64,
@@ -289,6 +292,11 @@ const fn sha2(
     }
 }
 
+/// FIPS 202's domain bits with the pad's first 1: `01` for SHA-3, `1111`
+/// for SHAKE (section 6.1 and 6.2), least significant bit first.
+const SHA3_SUFFIX: u8 = 0x06;
+const SHAKE_SUFFIX: u8 = 0x1f;
+
 const fn sha3(
     name: &'static str,
     bits: usize,
@@ -302,6 +310,7 @@ const fn sha3(
         lineage: Lineage::Keccak,
         output: fixed(bits / 8),
         block_size: rate,
+        fips202_suffix: Some(SHA3_SUFFIX),
         tag,
         abc,
         preference: KECCAK_ORDER,
@@ -646,6 +655,7 @@ static SPECS: &[Spec] = {
             lineage: Lineage::Keccak,
             output: xof(32),
             block_size: 168,
+            fips202_suffix: Some(SHAKE_SUFFIX),
             tag: "SHAKE128",
             foreign_tags: &[("SHAKE-128", None)],
             abc: "5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8",
@@ -659,6 +669,7 @@ static SPECS: &[Spec] = {
             lineage: Lineage::Keccak,
             output: xof(64),
             block_size: 136,
+            fips202_suffix: Some(SHAKE_SUFFIX),
             tag: "SHAKE256",
             foreign_tags: &[("SHAKE-256", None)],
             abc: "483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4",
@@ -1234,6 +1245,7 @@ fn hmac_of(hash: &Spec) -> Option<Algorithm> {
         personal: None,
         seed: None,
         domain: None,
+        fips202_suffix: None,
         derive_key: false,
         tree: None,
         ..algorithm(hash)
@@ -1254,6 +1266,7 @@ fn algorithm(s: &Spec) -> Algorithm {
         personal: s.personal,
         seed: s.seed,
         domain: s.domain,
+        fips202_suffix: s.fips202_suffix,
         derive_key: s.derive_key,
         tree: s.tree,
         block_size: s.block_size,

@@ -124,6 +124,9 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    if let Some(report) = &args.batch_report {
+        return crate::commands::audit_report::run(args, report);
+    }
     if args.manifest.is_dir() {
         let url = match args.dirs.as_slice() {
             [url] => url.to_str().filter(|u| is_object_url(u)),

@@ -1,4 +1,5 @@
 pub mod audit;
+mod audit_report;
 mod audit_store;
 pub mod bench;
 pub mod check;

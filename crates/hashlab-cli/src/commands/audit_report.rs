@@ -1,0 +1,206 @@
+//! `hashlab audit MANIFEST s3://bucket/prefix --batch-report REPORT`: a
+//! manifest against an S3 Batch Operations Compute checksum report. The
+//! library reads and compares; this prints.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use hashlab::Registry;
+use hashlab_integrity::{read_manifest, Framing, ManifestError, ReadOptions};
+use hashlab_objects::batch_report::{compare_report, read_report};
+use hashlab_objects::compare::{TreeComparison, Verdict};
+use serde::Serialize;
+
+use crate::cli::{AuditArgs, Format};
+use crate::commands::audit::AuditRow;
+use crate::commands::sum::usage;
+use crate::failure::{io_message, Failure};
+use crate::output::render;
+
+/// What a match against a report shows.
+const PROVES: &str = "compared with the checksums S3 computed of the stored bytes when the Batch Operations job ran, reading no object: this shows the objects were intact then";
+
+fn rows(found: &TreeComparison) -> Vec<AuditRow> {
+    let row = |status, name: &str, detail: String| AuditRow {
+        status,
+        name: name.to_string(),
+        detail,
+    };
+    let mut out = Vec::new();
+    for (name, verdict) in &found.compared {
+        if let Verdict::Changed { by, local, store } = verdict {
+            out.push(row(
+                "changed",
+                name,
+                format!("{by}: the manifest gives {local}, the report has {store}"),
+            ));
+        }
+    }
+    out.extend(
+        found
+            .only_local
+            .iter()
+            .map(|n| row("missing", n, "no object with this key in the report".into())),
+    );
+    out.extend(
+        found
+            .only_in_store
+            .iter()
+            .map(|n| row("new", n, "in the report, not in the manifest".into())),
+    );
+    for (name, verdict) in &found.compared {
+        if let Verdict::NotComparable { reason } = verdict {
+            out.push(row("not-comparable", name, reason.clone()));
+        }
+    }
+    out.extend(
+        found
+            .errors
+            .iter()
+            .map(|(n, why)| row("unreadable", n, why.clone())),
+    );
+    for (name, verdict) in &found.compared {
+        if let Verdict::Matched { by } = verdict {
+            out.push(row("matched", name, by.clone()));
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct Counts {
+    matched: usize,
+    changed: usize,
+    missing: usize,
+    new: usize,
+    not_comparable: usize,
+    unreadable: usize,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    passed: bool,
+    manifest: String,
+    prefix: &'a str,
+    report: String,
+    mode: &'static str,
+    proves: &'static str,
+    counts: Counts,
+    rows: Vec<AuditRow>,
+}
+
+pub fn run(args: &AuditArgs, report: &Path) -> Result<ExitCode, Failure> {
+    let prefix = match args.dirs.as_slice() {
+        [url] => url.to_str().unwrap_or_default(),
+        _ => {
+            return Err(Failure::Usage(
+                "--batch-report: give the bucket and prefix the report's keys are under: hashlab audit MANIFEST s3://bucket/prefix --batch-report REPORT".into(),
+            ))
+        }
+    };
+    for (given, flag) in [
+        (args.changed_only, "--changed-only"),
+        (args.verify_etag, "--verify-etag"),
+        (args.update, "--update"),
+        (args.download, "--download"),
+        (args.jobs.is_some(), "--jobs"),
+    ] {
+        if given {
+            return Err(Failure::Usage(format!(
+                "{flag}: --batch-report reads no object and no file"
+            )));
+        }
+    }
+    let registry = Registry::default();
+    if let Some(name) = &args.algorithm {
+        registry
+            .algorithm(name)
+            .map_err(|e| Failure::Usage(format!("-a: {e}")))?;
+    }
+    let bytes = std::fs::read(&args.manifest).map_err(|e| {
+        Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
+    })?;
+    let shown = args.manifest.display();
+    let options = ReadOptions {
+        algorithm: args.algorithm.as_deref(),
+        framing: if args.zero {
+            Framing::Nul
+        } else {
+            Framing::Lines
+        },
+    };
+    let manifest = read_manifest(
+        &registry,
+        &bytes,
+        &args.manifest.to_string_lossy(),
+        &options,
+    )
+    .map_err(|e| {
+        if let ManifestError::NoEntries { problems } = &e {
+            for problem in problems {
+                errln!("hashlab: {shown}: {problem}");
+            }
+        }
+        match e {
+            ManifestError::Algorithm(e) => usage(e),
+            e => Failure::Runtime(format!("{shown}: {e}")),
+        }
+    })?;
+    for problem in &manifest.problems {
+        errln!("hashlab: {shown}: {problem}");
+    }
+    let entries = read_report(&registry, report).map_err(|e| Failure::Runtime(e.to_string()))?;
+    let found = compare_report(&entries, &manifest.entries, prefix, &registry)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let counts = Counts {
+        matched: found.count(|v| matches!(v, Verdict::Matched { .. })),
+        changed: found.count(|v| matches!(v, Verdict::Changed { .. })),
+        missing: found.only_local.len(),
+        new: found.only_in_store.len(),
+        not_comparable: found.count(|v| matches!(v, Verdict::NotComparable { .. })),
+        unreadable: found.errors.len(),
+    };
+    let passed = found.passed();
+    let out = match args.format.chosen() {
+        Some(Format::Json) => {
+            let mut json = serde_json::to_vec_pretty(&Json {
+                passed,
+                manifest: shown.to_string(),
+                prefix,
+                report: report.display().to_string(),
+                mode: "batch-report",
+                proves: PROVES,
+                counts,
+                rows: rows(&found),
+            })
+            .map_err(|e| Failure::Runtime(e.to_string()))?;
+            json.push(b'\n');
+            json
+        }
+        Some(format) => render(&rows(&found), format)?,
+        None => {
+            let mut text = String::new();
+            for r in rows(&found).into_iter().filter(|r| r.status != "matched") {
+                text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail));
+            }
+            text.push_str(&format!(
+                "{}: {} matched, {} changed, {} missing, {} new, {} not comparable, {} unreadable\n",
+                if passed { "audit passed" } else { "audit FAILED" },
+                counts.matched,
+                counts.changed,
+                counts.missing,
+                counts.new,
+                counts.not_comparable,
+                counts.unreadable,
+            ));
+            errln!("hashlab: audit: {PROVES}");
+            text.into_bytes()
+        }
+    };
+    crate::stdio::write_out(&out)?;
+    Ok(if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
