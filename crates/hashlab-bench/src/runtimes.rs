@@ -16,8 +16,11 @@ use hashlab::{HashParams, Registry};
 use serde::{Deserialize, Serialize};
 
 use crate::harness::{message_byte, Harness, Launch, Offer};
+
+mod cache;
 use crate::plan::NULL_ALGORITHM;
 use crate::programs::{Output, RunError, Runner};
+use cache::cached;
 
 /// A language runtime hashlab can measure through a harness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -105,7 +108,9 @@ pub struct RuntimeOptions {
 
 impl RuntimeOptions {
     /// This process's PATH, the user's cache directory (`$XDG_CACHE_HOME`
-    /// or `~/.cache`, else the temporary directory) and the default deadlines.
+    /// or `~/.cache`, else `hashlab-<uid>` in the temporary directory, a
+    /// name of this user's, used only if it is theirs alone: see
+    /// `runtimes/cache.rs`) and the default deadlines.
     pub fn from_environment() -> RuntimeOptions {
         let cache = std::env::var_os("XDG_CACHE_HOME")
             .filter(|v| !v.is_empty())
@@ -115,8 +120,8 @@ impl RuntimeOptions {
                     .filter(|v| !v.is_empty())
                     .map(|h| PathBuf::from(h).join(".cache"))
             })
-            .unwrap_or_else(std::env::temp_dir)
-            .join("hashlab")
+            .map(|c| c.join("hashlab"))
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("hashlab-{}", user_id())))
             .join("harness");
         RuntimeOptions {
             path: std::env::var_os("PATH").unwrap_or_default(),
@@ -192,6 +197,9 @@ pub struct StartedRuntime {
     /// (algorithm, library) pairs whose digests matched hashlab's, the null
     /// hasher first.
     pub pairs: Vec<(String, String)>,
+    /// Where it was built when the cache could not be trusted: removed
+    /// once the harness is done.
+    _private: Option<tempfile::TempDir>,
 }
 
 /// Inputs every offered algorithm is checked on before anything is timed:
@@ -385,6 +393,7 @@ fn start_one(
         runtime,
         harness,
         pairs,
+        _private: built.private,
     }))
 }
 
@@ -423,10 +432,12 @@ fn check_digests(
     Ok(())
 }
 
-/// A harness ready to start, and the libraries its build left out.
+/// A harness ready to start, the libraries its build left out, and the
+/// private directory it was built in, if it was.
 struct Built {
     launch: Launch,
     absent: Vec<(String, String)>,
+    private: Option<tempfile::TempDir>,
 }
 
 fn program(runner: &Runner, names: &[&str]) -> Result<PathBuf, Problem> {
@@ -481,30 +492,36 @@ fn build(
     match runtime {
         Runtime::Python => {
             let python = program(runner, &["python3", "python"])?;
-            let dir = cached(registry, options, "python", &[sources::PYTHON], |dir| {
-                write(dir, "harness.py", sources::PYTHON)
-            })?;
+            let dir = cached(
+                registry,
+                &options.cache,
+                "python",
+                &[sources::PYTHON],
+                |dir| write(dir, "harness.py", sources::PYTHON),
+            )?;
             Ok(Built {
                 launch: Launch {
                     program: python,
-                    args: vec!["-u".into(), dir.join("harness.py").into()],
+                    args: vec!["-u".into(), dir.path.join("harness.py").into()],
                     env: vec![("PATH".into(), options.path.clone())],
                 },
                 absent: Vec::new(),
+                private: dir.private,
             })
         }
         Runtime::Node => {
             let node = program(runner, &["node", "nodejs"])?;
-            let dir = cached(registry, options, "node", &[sources::NODE], |dir| {
+            let dir = cached(registry, &options.cache, "node", &[sources::NODE], |dir| {
                 write(dir, "harness.js", sources::NODE)
             })?;
             Ok(Built {
                 launch: Launch {
                     program: node,
-                    args: vec![dir.join("harness.js").into()],
+                    args: vec![dir.path.join("harness.js").into()],
                     env: vec![("PATH".into(), options.path.clone())],
                 },
                 absent: Vec::new(),
+                private: dir.private,
             })
         }
         Runtime::Go => build_go(registry, runner, options),
@@ -538,7 +555,7 @@ fn build_go(
     };
     let extras = cached(
         registry,
-        options,
+        &options.cache,
         "go-extras",
         &[
             &version,
@@ -558,8 +575,9 @@ fn build_go(
     let why = match extras {
         Ok(dir) => {
             return Ok(Built {
-                launch: launch(dir),
+                launch: launch(dir.path),
                 absent: Vec::new(),
+                private: dir.private,
             })
         }
         Err(problem) => problem.detail,
@@ -567,7 +585,7 @@ fn build_go(
     // The standard library alone needs no module: it builds offline.
     let plain = cached(
         registry,
-        options,
+        &options.cache,
         "go",
         &[&version, sources::GO_MAIN],
         |dir| {
@@ -577,13 +595,14 @@ fn build_go(
         },
     )?;
     Ok(Built {
-        launch: launch(plain),
+        launch: launch(plain.path),
+        private: plain.private,
         absent: GO_EXTRA_LIBRARIES
             .iter()
             .map(|l| {
                 (
                     l.to_string(),
-                    format!("its module did not build here: {why}"),
+                    format!("its module did not build here (tried again each run): {why}"),
                 )
             })
             .collect(),
@@ -651,7 +670,7 @@ fn build_java(
         .unwrap_or_default();
     let dir = cached(
         registry,
-        options,
+        &options.cache,
         "java",
         &[&version, &jar_id, sources::JAVA_MAIN, sources::JAVA_BC],
         |dir| {
@@ -679,11 +698,11 @@ fn build_java(
             Ok(())
         },
     )?;
-    let mut classpath = vec![dir.join("classes")];
+    let mut classpath = vec![dir.path.join("classes")];
     classpath.extend(jar.clone());
     let classpath = std::env::join_paths(classpath).map_err(|e| failed(e.to_string()))?;
     let mut absent_libraries = Vec::new();
-    if let Ok(why) = std::fs::read_to_string(dir.join("bouncycastle-absent")) {
+    if let Ok(why) = std::fs::read_to_string(dir.path.join("bouncycastle-absent")) {
         absent_libraries.push((
             "java BouncyCastle".to_string(),
             format!("{} did not compile: {why}", jar_id),
@@ -705,6 +724,7 @@ fn build_java(
             env: vec![("PATH".into(), options.path.clone())],
         },
         absent: absent_libraries,
+        private: dir.private,
     })
 }
 
@@ -728,20 +748,26 @@ fn build_c(
     ];
     let mut why_not: BTreeMap<&str, String> = BTreeMap::new();
     for (name, libs) in variants {
-        let built = cached(registry, options, name, &[&version, sources::C], |dir| {
-            write(dir, "harness.c", sources::C)?;
-            let mut command = Command::new(&cc);
-            command
-                .current_dir(dir)
-                .args(["-O2", "-o", "harness", "harness.c"]);
-            for (define, _) in libs {
-                command.arg(format!("-D{define}"));
-            }
-            for (_, lib) in libs {
-                command.arg(format!("-l{lib}"));
-            }
-            command_ok(runner, command, options.build_deadline)
-        });
+        let built = cached(
+            registry,
+            &options.cache,
+            name,
+            &[&version, sources::C],
+            |dir| {
+                write(dir, "harness.c", sources::C)?;
+                let mut command = Command::new(&cc);
+                command
+                    .current_dir(dir)
+                    .args(["-O2", "-o", "harness", "harness.c"]);
+                for (define, _) in libs {
+                    command.arg(format!("-D{define}"));
+                }
+                for (_, lib) in libs {
+                    command.arg(format!("-l{lib}"));
+                }
+                command_ok(runner, command, options.build_deadline)
+            },
+        );
         match built {
             Ok(dir) => {
                 let has = |lib: &str| libs.iter().any(|(_, l)| *l == lib);
@@ -761,11 +787,12 @@ fn build_c(
                     .collect();
                 return Ok(Built {
                     launch: Launch {
-                        program: dir.join("harness"),
+                        program: dir.path.join("harness"),
                         args: Vec::new(),
                         env: vec![("PATH".into(), options.path.clone())],
                     },
                     absent,
+                    private: dir.private,
                 });
             }
             Err(problem) => {
@@ -781,6 +808,19 @@ fn build_c(
     unreachable!("the last variant returns either way")
 }
 
+/// The effective user id, which names the fallback cache.
+fn user_id() -> u32 {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
+}
+
 fn command_ok(runner: &Runner, command: Command, deadline: Duration) -> Result<(), String> {
     let shown = format!("{command:?}");
     match runner.run_command(command, deadline) {
@@ -794,16 +834,27 @@ fn command_ok(runner: &Runner, command: Command, deadline: Duration) -> Result<(
     }
 }
 
-/// The line of a compiler's output that says what went wrong.
+/// The line of a compiler's output that says what went wrong: not one of
+/// Go's progress lines (`go: downloading ...`), which come first and say
+/// nothing of the failure that follows them.
 fn first_error_line(stderr: &str, stdout: &str) -> String {
     let text = if stderr.trim().is_empty() {
         stdout
     } else {
         stderr
     };
-    let line = text
-        .lines()
+    let progress = |l: &str| {
+        ["go: downloading ", "go: finding ", "go: extracting "]
+            .iter()
+            .any(|p| l.trim_start().starts_with(p))
+    };
+    let telling = || {
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !progress(l))
+    };
+    let line = telling()
         .find(|l| l.contains("error") || l.contains("cannot") || l.contains("fatal"))
+        .or_else(|| telling().next())
         .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
         .unwrap_or("failed without a message");
     line.trim().chars().take(300).collect()
@@ -811,68 +862,6 @@ fn first_error_line(stderr: &str, stdout: &str) -> String {
 
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {e}", dir.join(name).display()))
-}
-
-/// The directory of a build keyed by its inputs: reused when a complete one
-/// is there, else made in a private temporary directory and renamed into
-/// place, so concurrent runs and interrupted builds never share a half-built
-/// harness.
-fn cached(
-    registry: &Registry,
-    options: &RuntimeOptions,
-    name: &str,
-    inputs: &[&str],
-    make: impl FnOnce(&Path) -> Result<(), String>,
-) -> Result<PathBuf, Problem> {
-    let key = fingerprint(registry, inputs);
-    let dir = options.cache.join(format!("{name}-{key}"));
-    if dir.join(".complete").is_file() {
-        return Ok(dir);
-    }
-    std::fs::create_dir_all(&options.cache)
-        .map_err(|e| failed(format!("{}: {e}", options.cache.display())))?;
-    // The process id keeps concurrent runs apart; the clock, a run that
-    // reuses the id of a killed one whose scratch is still there.
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let scratch = options
-        .cache
-        .join(format!(".{name}-{key}.{}.{now}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir(&scratch).map_err(|e| failed(format!("{}: {e}", scratch.display())))?;
-    let outcome = make(&scratch).and_then(|()| write(&scratch, ".complete", ""));
-    if let Err(why) = outcome {
-        let _ = std::fs::remove_dir_all(&scratch);
-        return Err(failed(format!("{name} harness did not build: {why}")));
-    }
-    match std::fs::rename(&scratch, &dir) {
-        Ok(()) => Ok(dir),
-        // Another run finished the same build first: use its copy.
-        Err(_) if dir.join(".complete").is_file() => {
-            let _ = std::fs::remove_dir_all(&scratch);
-            Ok(dir)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&scratch);
-            Err(failed(format!("{}: {e}", dir.display())))
-        }
-    }
-}
-
-/// A short stable name for a build's inputs (sources and toolchain).
-fn fingerprint(registry: &Registry, inputs: &[&str]) -> String {
-    let choice = registry
-        .resolve("sha256", None, &HashParams::default())
-        .expect("sha256 is always registered");
-    let mut hasher = choice.hasher();
-    for input in inputs {
-        hasher.update(&(input.len() as u64).to_le_bytes());
-        hasher.update(input.as_bytes());
-    }
-    let mut out = vec![0u8; choice.output_len()];
-    hasher.finalize_into_reset(&mut out);
-    hashlab::hex::encode(&out[..8])
 }
 
 #[cfg(test)]
@@ -890,6 +879,27 @@ mod tests {
             .unwrap_err()
             .contains("'cobol' is not a runtime"));
         assert!(Runtime::parse_list(" , ").is_err());
+    }
+
+    #[test]
+    fn a_failed_go_build_is_told_by_its_cause_not_its_progress() {
+        // `go build -tags extras` with GOPROXY=off and an empty module cache.
+        let stderr = "go: downloading github.com/cespare/xxhash/v2 v2.3.0\n\
+            go: downloading golang.org/x/crypto v0.33.0\n\
+            extras.go:8:2: module lookup disabled by GOPROXY=off\n\
+            extras.go:9:2: module lookup disabled by GOPROXY=off\n";
+        assert_eq!(
+            first_error_line(stderr, ""),
+            "extras.go:8:2: module lookup disabled by GOPROXY=off"
+        );
+        assert_eq!(
+            first_error_line("", "a.c:1: error: no\n"),
+            "a.c:1: error: no"
+        );
+        assert_eq!(
+            first_error_line("go: downloading x v1\n", ""),
+            "go: downloading x v1"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod check;
 mod hashed;
 pub mod known;
 pub mod lines;
+pub mod lock;
 pub mod manifest;
 pub mod many;
 #[cfg(unix)]
@@ -43,6 +44,7 @@ pub use lines::{
     name_from_base64, sfv_banner, sfv_comment, sfv_line, tag_line, LineStyle, NameEscaping,
     UnwritableName,
 };
+pub use lock::{lock_manifest, LockError, ManifestLock};
 pub use manifest::{
     display_name, parse_line, parse_record, parse_sfv_line, resolve_tag, sfv_algorithm, Entry,
     Framing, Line, TagHint,

@@ -17,7 +17,6 @@
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fmt;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use hashlab::{Digest, OutputRule, Registry};
@@ -26,10 +25,12 @@ use serde::{Deserialize, Serialize};
 use crate::audit::{is_url_name, key};
 use crate::lines::{name_base64, name_from_base64};
 use crate::manifest::Framing;
-use crate::many::{hash_inputs, inode_and_ctime_ns, mtime_ns, FileDigests, HashJob};
+use crate::many::{inode_and_ctime_ns, mtime_ns, FileDigests};
 use crate::plan::{DigestForm, SumPlan, SumRequest};
 use crate::recorded::{each_line, hashdeep_fields, HashdeepLine, LineFault, LineProblem, Place};
-use crate::walk::{expand, Input, WalkOptions};
+
+mod tree;
+pub use tree::{update_tree, Known, TreeUpdate};
 
 /// How the manifest is written, read off its first bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,6 +186,13 @@ pub enum UpdateError {
     Plan(String),
     /// The current directory, against which names are resolved.
     CurrentDir(String),
+    /// Every entry would be dropped and none added: more likely a disk
+    /// not mounted than a tree emptied, and an empty manifest cannot be
+    /// updated again.
+    WouldEmpty { entries: usize },
+    /// Two entries name one file (`./d/a` and `d/a`): an update would
+    /// rewrite one and leave the other's digest stale.
+    SameFile { name: String, other: String },
 }
 
 impl fmt::Display for UpdateError {
@@ -224,6 +232,14 @@ impl fmt::Display for UpdateError {
             ),
             UpdateError::Plan(e) => write!(f, "{e}"),
             UpdateError::CurrentDir(e) => write!(f, "current directory: {e}"),
+            UpdateError::SameFile { name, other } => write!(
+                f,
+                "'{name}' and '{other}' name the same file; remove one entry first"
+            ),
+            UpdateError::WouldEmpty { entries } => write!(
+                f,
+                "every one of its {entries} entries is gone and nothing was added; not emptied (is a disk unmounted? if the tree is truly gone, delete the manifest)"
+            ),
         }
     }
 }
@@ -845,6 +861,11 @@ pub struct UpdateReport {
     pub outside: Vec<String>,
     /// (name, why): kept as they were.
     pub unreadable: Vec<(String, String)>,
+    /// (path, why): paths given or met in the walk, not entries, that
+    /// could not be read (or are directories not walked): no entry under
+    /// them is dropped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_read: Vec<(String, String)>,
     /// (name, what it is now): there, but not a file the walk reads (a
     /// link not followed, an excluded name); kept as they were.
     pub skipped: Vec<(String, String)>,
@@ -871,6 +892,9 @@ pub struct Pending {
     fresh: Vec<bool>,
     /// Listed files no longer there, and whether to drop them.
     gone: Vec<bool>,
+    /// (name, the other name of the same file) of listed files named twice
+    /// (`./d/a` beside `d/a`): one would be kept stale.
+    aliases: Vec<(String, String)>,
     report: UpdateReport,
 }
 
@@ -1016,6 +1040,7 @@ impl Listing {
             p.seen_names.push(s.name);
             p.seen_stamps.push(s.stamp);
         }
+        let mut seen_keys: Option<HashMap<PathBuf, usize>> = None;
         for (l, file) in self.files.iter().enumerate() {
             if seen_listed[l] {
                 continue;
@@ -1039,10 +1064,24 @@ impl Listing {
                     p.report.removed.push(name);
                 }
                 Ok(false) => p.report.missing.push(name),
-                Ok(true) => p
-                    .report
-                    .skipped
-                    .push((name, "not a file the walk reads".to_string())),
+                Ok(true) => {
+                    let k = key_of(&file.name);
+                    let seen_keys = seen_keys.get_or_insert_with(|| {
+                        self.files
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| seen_listed[*i])
+                            .map(|(i, f)| (key_of(&f.name), i))
+                            .collect::<HashMap<PathBuf, usize>>()
+                    });
+                    match seen_keys.get(&k) {
+                        Some(&other) => p.aliases.push((name, shown(&self.files[other].name))),
+                        None => p
+                            .report
+                            .skipped
+                            .push((name, "not a file the walk reads".to_string())),
+                    }
+                }
                 Err(why) => p.report.unreadable.push((name, why)),
             }
         }
@@ -1061,6 +1100,17 @@ impl Pending {
         cwd: &Path,
         results: Vec<(usize, Result<FileDigests, String>)>,
     ) -> Result<Updated, UpdateError> {
+        if let Some((name, other)) = self.aliases.first() {
+            return Err(UpdateError::SameFile {
+                name: name.clone(),
+                other: other.clone(),
+            });
+        }
+        if !listing.files.is_empty() && self.gone.iter().all(|g| *g) && self.to_hash.is_empty() {
+            return Err(UpdateError::WouldEmpty {
+                entries: listing.files.len(),
+            });
+        }
         // For each listed file: its new digests (None: keep), dropped or not.
         let mut replaced: Vec<Option<(FileDigests, Stamp)>> = vec![None; listing.files.len()];
         let mut added: Vec<(Vec<u8>, FileDigests, Stamp)> = Vec::new();
@@ -1113,12 +1163,39 @@ impl Pending {
                 }
             }
         }
+        // A manifest written on Windows (or by a tool that ends lines so)
+        // gets its new lines ended the same way.
+        let crlf = plan.terminator == b'\n'
+            && listing
+                .items
+                .iter()
+                .find_map(|i| match i {
+                    Item::Line { raw, .. } => Some(raw.ends_with(b"\r\n")),
+                    _ => None,
+                })
+                .unwrap_or(false);
+        let ending: &[u8] = if crlf {
+            b"\r\n"
+        } else {
+            std::slice::from_ref(&plan.terminator)
+        };
         let render = |name: &[u8], digests: &FileDigests| -> Result<Vec<u8>, UpdateError> {
             let mut lines = plan
                 .lines(name, name, digests)
                 .map_err(|e| UpdateError::Plan(format!("{}: {e}", shown(name))))?;
             if listing.style.binary {
                 mark_binary(&mut lines);
+            }
+            if crlf {
+                // Names are escaped in lines: every LF is a line's end.
+                let mut ended = Vec::with_capacity(lines.len() + lines.len() / 32);
+                for &b in &lines {
+                    if b == b'\n' {
+                        ended.push(b'\r');
+                    }
+                    ended.push(b);
+                }
+                lines = ended;
             }
             Ok(lines)
         };
@@ -1164,7 +1241,7 @@ impl Pending {
                         Some((digests, _)) if !written[*file] => {
                             written[*file] = true;
                             if !last_ends_line {
-                                out.push(plan.terminator);
+                                out.extend_from_slice(ending);
                             }
                             out.extend_from_slice(&render(&listing.files[*file].name, digests)?);
                             last_ends_line = true;
@@ -1192,7 +1269,7 @@ impl Pending {
                 json.extend(rows(label, digests, stamp));
             } else {
                 if !last_ends_line {
-                    out.push(plan.terminator);
+                    out.extend_from_slice(ending);
                 }
                 out.extend_from_slice(&render(label, digests)?);
                 last_ends_line = true;
@@ -1318,196 +1395,6 @@ fn python_root_line(
     line.extend_from_slice(hasher.finalize_reset().to_hex().as_bytes());
     line.push(b'\n');
     Some(line)
-}
-
-/// What [`update_tree`] needs besides the manifest.
-pub struct TreeUpdate<'a> {
-    /// The manifest's path: it, its sidecar and stale temporary files are
-    /// not files of the tree.
-    pub manifest: &'a Path,
-    /// Paths to walk; empty: the files the manifest lists.
-    pub paths: &'a [PathBuf],
-    pub walk: WalkOptions,
-    pub prune: bool,
-    /// Files an audit has just read: reused where the file's stamp is still
-    /// the one it had then, instead of reading it again.
-    pub known: Option<Known<'a>>,
-}
-
-/// Digests read by someone else (an audit), by the name the walk gave.
-#[derive(Debug, Clone, Copy)]
-pub struct Known<'a> {
-    /// (algorithm, length) of each digest of a file, in order.
-    pub columns: &'a [(String, usize)],
-    pub files: &'a [(String, FileDigests)],
-}
-
-/// The metadata of every file input, on `jobs` threads: a tree of small
-/// files costs a stat each, which is most of an update's time.
-fn stat_all(inputs: &[Input], jobs: usize) -> Vec<Option<io::Result<std::fs::Metadata>>> {
-    let stat = |input: &Input| match input {
-        Input::File(path) => Some(std::fs::metadata(path)),
-        _ => None,
-    };
-    let jobs = jobs.clamp(1, 64);
-    if jobs == 1 || inputs.len() < 1024 {
-        return inputs.iter().map(stat).collect();
-    }
-    let chunk = inputs.len().div_ceil(jobs);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = inputs
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(stat).collect::<Vec<_>>()))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|p| p.join().expect("a stat does not panic"))
-            .collect()
-    })
-}
-
-/// (algorithm, digest length) of each column of a plan.
-fn plan_columns(plan: &SumPlan) -> Vec<(String, usize)> {
-    plan.columns
-        .iter()
-        .map(|c| (c.choice.name().to_string(), c.choice.output_len()))
-        .collect()
-}
-
-/// Updates a listing of local files: walks, stats, reads what is new or
-/// moved on `plan.jobs` threads, and rewrites. `job.cancel` stops it, with
-/// an [`Interrupted`](crate::Interrupted) error and nothing written.
-pub fn update_tree(
-    listing: &Listing,
-    plan: &SumPlan,
-    job: &HashJob,
-    request: &TreeUpdate<'_>,
-) -> Result<Result<Updated, UpdateError>, io::Error> {
-    let cwd = std::env::current_dir()?;
-    let own = own_files(request.manifest);
-    let (inputs, roots) = if request.paths.is_empty() {
-        let listed: Vec<PathBuf> = listing
-            .files
-            .iter()
-            .filter(|f| !is_url_name(&f.name))
-            .map(|f| path_of(&f.name))
-            .collect();
-        (
-            expand(
-                &listed,
-                &WalkOptions {
-                    recursive: false,
-                    ..WalkOptions::default()
-                },
-            ),
-            None,
-        )
-    } else {
-        let roots: Vec<PathBuf> = request.paths.iter().map(|p| key(p, &cwd)).collect();
-        (expand(request.paths, &request.walk), Some(roots))
-    };
-    let stats = stat_all(&inputs, plan.jobs);
-    let mut seen = Vec::new();
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut problems: Vec<(String, String)> = Vec::new();
-    for (input, stat) in inputs.into_iter().zip(stats) {
-        match input {
-            Input::File(path) if own(&path) => {}
-            Input::File(path) => match stat.expect("every file is stat'ed") {
-                Ok(meta) if meta.is_file() => {
-                    seen.push(Seen {
-                        name: bytes_of(&path),
-                        stamp: Stamp::of(&meta),
-                    });
-                    files.push(path);
-                }
-                // A listed name that is now a directory, a FIFO: not read.
-                Ok(_) => problems.push((shown(&bytes_of(&path)), "not a regular file".to_string())),
-                Err(e) if e.kind() == io::ErrorKind::NotFound && request.paths.is_empty() => {}
-                Err(e) => problems.push((shown(&bytes_of(&path)), crate::io_message(&e))),
-            },
-            Input::Problem(path, e) => {
-                if !(e.kind() == io::ErrorKind::NotFound && request.paths.is_empty()) {
-                    problems.push((shown(&bytes_of(&path)), crate::io_message(&e)))
-                }
-            }
-            Input::Stdin => {}
-        }
-    }
-    let exists = |name: &[u8]| match std::fs::symlink_metadata(path_of(name)) {
-        Ok(_) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(crate::io_message(&e)),
-    };
-    let mut pending = listing.pending(seen, roots.as_deref(), &cwd, request.prune, &exists);
-    // A listed name that cannot be walked is unreadable once, not also skipped.
-    pending
-        .report
-        .skipped
-        .retain(|(n, _)| !problems.iter().any(|(p, _)| p == n));
-    pending
-        .report
-        .unreadable
-        .retain(|(n, _)| !problems.iter().any(|(p, _)| p == n));
-    pending.report.unreadable.extend(problems);
-    let mut results = Vec::with_capacity(pending.to_hash.len());
-    let mut order = Vec::with_capacity(pending.to_hash.len());
-    let reusable: HashMap<PathBuf, &FileDigests> = match &request.known {
-        Some(known) if plan_columns(plan) == known.columns => known
-            .files
-            .iter()
-            .map(|(name, d)| (key(Path::new(name), &cwd), d))
-            .collect(),
-        _ => HashMap::new(),
-    };
-    let known_now = |i: usize| {
-        if reusable.is_empty() {
-            return None;
-        }
-        reusable
-            .get(&key(&files[i], &cwd))
-            .filter(|d| Stamp::of_hashed(d).unchanged(&pending.seen_stamps[i]))
-    };
-    for &i in &pending.to_hash {
-        match known_now(i) {
-            Some(d) => results.push((i, Ok((*d).clone()))),
-            None => order.push(i),
-        }
-    }
-    // A file the audit found changed under an unchanged stamp (bitrot, a
-    // time set back): its new digests, though its stamp says nothing moved.
-    let columns = plan_columns(plan);
-    for i in (0..files.len()).filter(|_| !reusable.is_empty()) {
-        let Some(l) = pending.listed_of[i].filter(|&l| pending.fresh[l]) else {
-            continue;
-        };
-        let Some(d) = known_now(i) else { continue };
-        let differs = listing.files[l].digests.iter().any(|(algorithm, digest)| {
-            columns
-                .iter()
-                .position(|(a, _)| a == algorithm)
-                .is_some_and(|c| d.digests[c].as_bytes() != digest.as_slice())
-        });
-        if differs {
-            pending.fresh[l] = false;
-            pending.report.unchanged -= 1;
-            results.push((i, Ok((*d).clone())));
-        }
-    }
-    let inputs: Vec<Input> = order
-        .iter()
-        .map(|&i| Input::File(files[i].clone()))
-        .collect();
-    let make = || plan.fanout();
-    hash_inputs(&inputs, &make, plan.jobs, job, &mut |n, result| {
-        match result {
-            Err(e) if crate::is_interrupted(&e) => return Err(e),
-            Ok(d) => results.push((order[n], Ok(d))),
-            Err(e) => results.push((order[n], Err(crate::io_message(&e)))),
-        }
-        Ok(())
-    })?;
-    Ok(pending.finish(listing, plan, &cwd, results))
 }
 
 #[cfg(test)]

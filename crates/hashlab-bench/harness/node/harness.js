@@ -1,7 +1,9 @@
 'use strict';
 // hashlab's Node harness: speaks PROTOCOL.md (beside this directory) on
 // stdin/stdout. Node 20, CommonJS, standard library only; `@noble/hashes` and
-// `hash-wasm` are used when require() finds them (NODE_PATH is honoured).
+// `hash-wasm` are used when require() finds them in this directory's
+// node_modules, in NODE_PATH, or in Node's global folders (~/.node_modules,
+// <prefix>/lib/node); never in a node_modules above this directory.
 //
 // Every answer is one line on stdout; nothing else goes to stdout. A request
 // that cannot be served answers `error\t<message>` and the harness keeps
@@ -22,6 +24,11 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const { pathToFileURL } = require('url');
+
+// require() would also look in every node_modules above this file: under a
+// cache in /tmp, a /tmp/node_modules anyone can plant would run as the user.
+// Only this directory's own, then NODE_PATH and Node's global folders.
+module.paths = [path.join(__dirname, 'node_modules')];
 
 const LIB_CRYPTO = 'node crypto';
 const LIB_ZLIB = 'node zlib';

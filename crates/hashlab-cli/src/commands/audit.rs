@@ -363,7 +363,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     };
     crate::stdio::write_out(&bytes)?;
     if args.update {
-        rebaseline(&registry, args, &manifest, &local, &report, jobs)?;
+        rebaseline(&registry, args, &local, &report, jobs)?;
     }
     Ok(if report.passed() && etag_summary.passed() {
         ExitCode::SUCCESS
@@ -377,7 +377,6 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
 fn rebaseline(
     registry: &Registry,
     args: &AuditArgs,
-    old: &[u8],
     dirs: &[PathBuf],
     report: &AuditReport,
     jobs: usize,
@@ -389,6 +388,12 @@ fn rebaseline(
     } else {
         Framing::Lines
     };
+    // Read again under the lock: another update may have written it since
+    // the audit read it, and the update starts from what is there now.
+    let _lock = sum_update::lock(manifest)?;
+    let current = std::fs::read(manifest)
+        .map_err(|e| Failure::Runtime(format!("--update: {shown}: {}", io_message(&e))))?;
+    let old = current.as_slice();
     let mut listing = Listing::read(registry, old, &manifest.to_string_lossy(), framing)
         .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;
     let base = SumRequest {
@@ -430,10 +435,10 @@ fn rebaseline(
     } = updated;
     sum_update::write_updated(manifest, old, old_sidecar.as_deref(), new, sidecar)?;
     sum_update::describe(&format!("audit --update: {shown}"), &update, true);
-    if !update.unreadable.is_empty() {
+    if !update.unreadable.is_empty() || !update.not_read.is_empty() {
         return Err(Failure::Runtime(format!(
-            "--update: {shown}: {} files could not be read; their entries are kept as they were",
-            update.unreadable.len()
+            "--update: {shown}: {} files or directories could not be read; the entries they hold are kept as they were",
+            update.unreadable.len() + update.not_read.len()
         )));
     }
     Ok(())

@@ -497,7 +497,17 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             "--raw: one input only (raw digests have nothing between them)".into(),
         ));
     }
-    let segments = segments(&names, &walk_options(args)?);
+    let mut segments = segments(&names, &walk_options(args)?);
+    if let Some(output) = &args.output {
+        // `sum -r d -o d/M`: the M being replaced (and the temporary file
+        // that replaces it) is no file of the tree.
+        let own = hashlab_integrity::update::own_files(output);
+        for segment in &mut segments {
+            if let Segment::Local(inputs) = segment {
+                inputs.retain(|i| !matches!(i, Input::File(p) if own(p)));
+            }
+        }
+    }
     let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
     if args.raw && any_objects {
         return Err(Failure::Usage(

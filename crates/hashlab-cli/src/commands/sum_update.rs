@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use hashlab::Registry;
 use hashlab_integrity::update::{Form, Pending, Seen};
 use hashlab_integrity::{
-    is_url_name, sidecar_path, update_tree, write_file, Cancel, FileDigests, Framing, Listing,
-    Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError, UpdateReport, Updated,
+    is_url_name, lock_manifest, sidecar_path, update_tree, write_file, Cancel, FileDigests,
+    Framing, Listing, ManifestLock, Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError,
+    UpdateReport, Updated,
 };
 use hashlab_objects::{is_object_url, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
@@ -45,6 +46,7 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
     } else {
         Framing::Lines
     };
+    let _lock = lock(manifest)?;
     let old = std::fs::read(manifest)
         .map_err(|e| Failure::Runtime(format!("{shown}: {}", io_message(&e))))?;
     let refused = |e: UpdateError| refusal(&shown, e);
@@ -119,11 +121,30 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
     } else {
         describe(&shown, &report, args.prune);
     }
-    Ok(if report.unreadable.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    Ok(
+        if report.unreadable.is_empty() && report.not_read.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        },
+    )
+}
+
+/// How long an update waits for another update of the same manifest.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The manifest locked for its read, update and write (its sidecar is
+/// written only under this lock too), waiting a bounded time for another
+/// update to end.
+pub(crate) fn lock(manifest: &Path) -> Result<Option<ManifestLock>, Failure> {
+    let shown = manifest.display().to_string();
+    lock_manifest(manifest, LOCK_WAIT, &mut || {
+        errln!(
+            "hashlab: {shown}: another update of it is running; waiting up to {} s",
+            LOCK_WAIT.as_secs()
+        )
     })
+    .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))
 }
 
 /// A refusal to update, naming the manifest.
@@ -209,6 +230,9 @@ pub(crate) fn describe(shown: &str, report: &UpdateReport, prune: bool) {
     }
     for (name, why) in &report.skipped {
         errln!("skipped: {name}: {why} (kept as it was)");
+    }
+    for (name, why) in &report.not_read {
+        errln!("unreadable: {name}: {why} (no entry under it is dropped)");
     }
     let outside = if report.outside.is_empty() {
         String::new()
