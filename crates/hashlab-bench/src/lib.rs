@@ -20,5 +20,6 @@ pub mod selection;
 pub mod sizes;
 pub mod stats;
 pub mod tables;
+pub mod usable;
 pub mod words;
 pub mod workbench;

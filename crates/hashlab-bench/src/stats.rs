@@ -137,6 +137,10 @@ pub fn compare(a: &[f64], b: &[f64], min_effect: f64, seed: u64) -> Option<Compa
             ratios.push(quantile(&rb, 0.5) / ma);
         }
     }
+    if ratios.is_empty() {
+        // No resample had a positive median: times that no clock gives.
+        return None;
+    }
     ratios.sort_by(f64::total_cmp);
     let low = quantile(&ratios, 0.025);
     let high = quantile(&ratios, 0.975);
