@@ -44,7 +44,13 @@ fn short_base64_digests_round_trip() {
         ("shake128", 3),
     ] {
         let length = bytes.to_string();
-        for tag in [&[][..], &["--tag"]] {
+        // 3 bytes of base64 are 4 letters, a word: read where a tag says 3 bytes.
+        let forms: &[&[&str]] = if bytes == 3 {
+            &[&["--tag"]]
+        } else {
+            &[&[], &["--tag"]]
+        };
+        for tag in forms {
             let mut args = vec!["sum", "--base64", "-a", algorithm, "-l", &length];
             args.extend_from_slice(tag);
             args.push("f");
