@@ -57,6 +57,18 @@ pub enum Command {
     Compare(CompareArgs),
     /// The runs saved with `hashlab bench --save`.
     History(HistoryArgs),
+    /// Make links named md5sum, sha1sum, sha224sum..sha512sum and b2sum in
+    /// DIR to this program: called by those names, hashlab takes that tool's
+    /// options and writes its lines and messages. A name in DIR that is
+    /// anything but such a link already is left as it is, and the run fails.
+    InstallLinks(InstallLinksArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct InstallLinksArgs {
+    /// An existing directory (one on PATH before coreutils' own, to stand in for them).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,6 +367,10 @@ pub struct SumArgs {
     /// BSD-style lines: `TAG (name) = hex`.
     #[arg(long)]
     pub tag: bool,
+    /// GNU lines with coreutils' binary marker, `<hex> *name`, as
+    /// `sha256sum -b` writes them (`check` reads both forms).
+    #[arg(long, conflicts_with_all = ["tag", "json", "format", "no_names", "raw", "update"])]
+    pub binary_marker: bool,
     /// Digests in base64 instead of hex, in GNU and tagged lines alike (as
     /// `cksum --base64` writes them); `check` reads them back.
     #[arg(long, conflicts_with_all = ["raw", "json", "format"])]

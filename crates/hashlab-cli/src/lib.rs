@@ -11,5 +11,6 @@ pub use hashlab_bench::defaults as bench_defaults;
 pub mod commands;
 pub mod failure;
 mod manual;
+pub mod multicall;
 pub mod output;
 pub mod validate;

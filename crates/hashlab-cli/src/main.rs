@@ -7,7 +7,7 @@ use clap::Parser;
 
 use hashlab_cli::cli::{Cli, Command};
 use hashlab_cli::failure::Failure;
-use hashlab_cli::{commands, errln, stdio};
+use hashlab_cli::{commands, errln, multicall, stdio};
 
 /// std's start-up code puts /dev/null, open for reading and writing, on a
 /// closed descriptor 0, 1 or 2 before `main` runs, so `hashlab sum f >&-`
@@ -27,6 +27,30 @@ extern "C" fn guard_at_start() {
 
 fn main() -> ExitCode {
     stdio::guard_standard_descriptors();
+    let mut argv = std::env::args_os();
+    let tool = argv.next().as_deref().and_then(multicall::tool_of);
+    if let Some(tool) = tool {
+        let args: Vec<_> = argv.collect();
+        let result = multicall::run(tool, &args, |translated| {
+            match Cli::try_parse_from(translated) {
+                Ok(cli) => run(cli.command),
+                Err(e) => stdio::clap_failure(e),
+            }
+        });
+        return match result {
+            Ok(code) => code,
+            Err(Failure::BrokenPipe) => stdio::die_of_broken_pipe(),
+            // The tools exit 1 on a usage error, as on any other.
+            Err(Failure::Usage(message) | Failure::Runtime(message)) => {
+                errln!("{tool}: {message}");
+                ExitCode::from(1)
+            }
+            Err(Failure::Interrupted) => {
+                errln!("{tool}: interrupted");
+                ExitCode::from(130)
+            }
+        };
+    }
     let result = match Cli::try_parse() {
         Ok(cli) => run(cli.command),
         // `match` exits with hashdeep's bits, where 2 says an input matched
@@ -72,5 +96,6 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Quality(args) => commands::quality::run(&args),
         Command::Compare(args) => commands::compare::run(&args),
         Command::History(args) => commands::history::run(&args),
+        Command::InstallLinks(args) => commands::install_links::run(&args),
     }
 }

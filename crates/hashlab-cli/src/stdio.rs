@@ -22,8 +22,28 @@ macro_rules! errln {
     };
 }
 
+/// The name messages go under when hashlab runs as another tool (a link
+/// named `sha256sum`): set once, before any message, by `multicall`.
+static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// Messages from now on name `program` where they name hashlab.
+pub fn set_program(program: &'static str) {
+    let _ = PROGRAM.set(program);
+}
+
 /// Writes `text` to standard error in one piece; a failure is ignored.
 pub fn write_err(text: &str) {
+    let text = match PROGRAM.get() {
+        // Each line's `hashlab: ` is the program's name, as the tool's messages have it.
+        Some(program) => text
+            .split_inclusive('\n')
+            .map(|line| match line.strip_prefix("hashlab: ") {
+                Some(rest) => format!("{program}: {rest}"),
+                None => line.to_string(),
+            })
+            .collect(),
+        None => text.to_string(),
+    };
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 

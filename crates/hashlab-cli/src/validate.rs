@@ -59,7 +59,8 @@ where
         | Command::Info(_)
         | Command::Ecosystem(_)
         | Command::Quality(_)
-        | Command::History(_) => Ok(()),
+        | Command::History(_)
+        | Command::InstallLinks(_) => Ok(()),
     }
 }
 

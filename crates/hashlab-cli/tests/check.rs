@@ -356,12 +356,21 @@ fn mixed_algorithms_in_one_tagged_manifest() {
 fn undecidable_algorithm_and_bad_options() {
     let s = Scratch::new("check-undecided");
     s.write("f", b"abc");
-    // 16 hex digits and no hint: xxh64? siphash? Not guessed.
+    // 16 hex digits and no hint: xxh64? crc64nvme? Not guessed: tried on the file.
     s.write("list", b"44bc2cf5ad770999  f\n");
     let o = run(hashlab(), s.path(), &["check", "list"], None);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: OK\n");
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        "hashlab: list: no properly formatted checksum lines found\n"
+        "hashlab: list: read as xxh64: the lines' length and the first file; give -a to choose\n"
+    );
+    assert_eq!(o.status.code(), Some(0));
+    // A length no tool writes untagged is still not guessed.
+    s.write("odd", b"44bc2cf5ad  f\n");
+    let o = run(hashlab(), s.path(), &["check", "odd"], None);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "hashlab: odd: no properly formatted checksum lines found\n"
     );
     assert_eq!(o.status.code(), Some(1));
     let o = run(hashlab(), s.path(), &["check", "-a", "xxh64", "list"], None);

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
+use crate::ambiguity::{Lengths, Plan, Settlement};
 use crate::cancel::{is_interrupted, Cancel, Interrupted};
 use crate::manifest::{parse_record, parse_sfv_line, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
@@ -95,16 +96,17 @@ pub fn manifest_hint(registry: &Registry, name: &str) -> ManifestHint {
     }
 }
 
-/// The one algorithm coreutils offers for a digest of this many bytes (md5sum,
-/// sha1sum, sha224sum..sha512sum): the catalog marks them `bare_gnu_default`.
+/// The first candidate for an untagged line of this many bytes (what
+/// coreutils reads it as, where it has a tool for the length): what `audit`
+/// and known-hash sets take it for. `check` tries every candidate instead
+/// (see [`crate::ambiguity`]).
 pub(crate) fn algorithm_from_length(
     registry: &Registry,
     bytes: usize,
 ) -> Option<&std::sync::Arc<Algorithm>> {
-    registry
-        .algorithms()
-        .iter()
-        .find(|a| a.bare_gnu_default && a.output.default_len() == bytes)
+    crate::ambiguity::candidates(registry, bytes)
+        .into_iter()
+        .next()
 }
 
 /// Why a line's algorithm or length could not be settled: coreutils calls
@@ -266,13 +268,19 @@ impl<'r> LineReader<'r, '_> {
         match line {
             Line::Skip => Ok(None),
             Line::Malformed => Err(Unread::NotAChecksumLine),
+            Line::Entry(e) if e.size.is_some() => {
+                let (algorithm, len) =
+                    crate::ambiguity::settle_cksum(self.registry, self.chosen, e.expected.len())
+                        .map_err(Unread::Unsettled)?;
+                Ok(Some((e, algorithm, len)))
+            }
             Line::Entry(e) => {
                 let (algorithm, len) = self.settle(e.tag.as_ref(), e.expected.len())?;
                 Ok(Some((e, algorithm, len)))
             }
             // The digest is checked before the line settles the run's reading, as coreutils does.
             Line::Gnu(g) => {
-                let (algorithm, len) = self.settle(None, g.expected.len())?;
+                let (algorithm, len) = self.settle(g.tag.as_ref(), g.expected.len())?;
                 let entry = g.resolve(reading).ok_or(Unread::NotAChecksumLine)?;
                 Ok(Some((entry, algorithm, len)))
             }
@@ -314,6 +322,13 @@ pub struct LineResult {
     /// The file name (unescaped); empty for a malformed line.
     pub name: Vec<u8>,
     pub outcome: Outcome,
+    /// Set on the line whose file settled the algorithm of an untagged
+    /// digest length (or on which every candidate failed): see [`Settlement`].
+    pub settlement: Option<Settlement>,
+    /// The catalog tag of a tagged line's algorithm (`SHA256` for
+    /// `SHA2-256(f)= ...` too): coreutils' `cksum -c` names the last one in
+    /// its messages.
+    pub tagged: Option<String>,
 }
 
 /// Counts over a whole manifest, as coreutils summarizes them.
@@ -430,6 +445,12 @@ impl<'r> Checker<'r> {
             framing: self.options.framing,
             form: hint.form,
         };
+        // Untagged lines that only their length could settle, per length,
+        // and cksum's lines, which name no algorithm whatever the manifest's name.
+        let asked = self.options.algorithm.is_some();
+        let by_length =
+            |e: &Entry| !asked && e.tag.is_none() && (hint.algorithm.is_none() || e.size.is_some());
+        let mut lengths = Lengths::default();
         loop {
             raw.clear();
             if manifest
@@ -449,11 +470,30 @@ impl<'r> Checker<'r> {
                 Err(_) => None,
             }
             .filter(|(e, _, _)| !(from_stdin && e.name == b"-"));
-            let (name, outcome) = match entry {
-                None => (Vec::new(), Outcome::Malformed),
+            let tagged = entry
+                .as_ref()
+                .filter(|(e, _, _)| e.tag.is_some())
+                .map(|(_, algorithm, _)| algorithm.tag.clone());
+            let (name, outcome, settlement) = match entry {
+                None => (Vec::new(), Outcome::Malformed, None),
+                Some((entry, algorithm, len)) if by_length(&entry) => {
+                    let plan = lengths.plan(registry, &entry, len);
+                    let (outcome, settlement) = match plan {
+                        Plan::AsRead => (self.verify(&entry, algorithm, len)?, None),
+                        Plan::Settled(settled) => (self.verify(&entry, &settled, len)?, None),
+                        Plan::Try(candidates) => lengths
+                            .probe(&candidates, &entry, len, |a| self.verify(&entry, a, len))?,
+                        Plan::Unreadable => (Outcome::Malformed, None),
+                    };
+                    let name = match outcome {
+                        Outcome::Malformed => Vec::new(),
+                        _ => entry.name,
+                    };
+                    (name, outcome, settlement)
+                }
                 Some((entry, algorithm, len)) => {
                     let outcome = self.verify(&entry, algorithm, len)?;
-                    (entry.name, outcome)
+                    (entry.name, outcome, None)
                 }
             };
             match outcome {
@@ -467,6 +507,8 @@ impl<'r> Checker<'r> {
                 line_number,
                 name,
                 outcome,
+                settlement,
+                tagged,
             });
         }
         Ok(summary)
@@ -515,7 +557,12 @@ impl<'r> Checker<'r> {
         self.opener = opener;
         let outcome = match result {
             Err(e) if is_interrupted(&e) => return Err(CheckError::Interrupted),
-            Ok(hashed) if hashed.digest.as_bytes() == entry.expected.as_slice() => Outcome::Ok,
+            Ok(hashed)
+                if hashed.digest.as_bytes() == entry.expected.as_slice()
+                    && entry.size.is_none_or(|size| size == hashed.bytes) =>
+            {
+                Outcome::Ok
+            }
             Ok(_) => Outcome::Failed,
             Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
                 Outcome::Missing
@@ -779,10 +826,22 @@ mod tests {
             read(&mut lines, "abc.txt 352441C2"),
             Err(Unread::NotAChecksumLine)
         );
-        // Without -a no algorithm has a 4-byte GNU digest: only SFV reads it.
+        // Without -a a 4-byte GNU digest is read too (XXH32 first; `check`
+        // tries every 4-byte candidate on the file).
         let mut lines = reader(&r, None, ManifestForm::Undecided);
-        assert_eq!(read(&mut lines, ambiguous), Ok(sfv));
+        assert_eq!(
+            read(&mut lines, ambiguous),
+            Ok(found("0123abcd", "deadbeef", "xxh32"))
+        );
+        assert_eq!(lines.form, ManifestForm::Checksums);
+        // A line only SFV reads makes the manifest an SFV file.
+        let mut lines = reader(&r, None, ManifestForm::Undecided);
+        assert_eq!(
+            read(&mut lines, "abc.txt 352441C2"),
+            Ok(found("abc.txt", "352441c2", "crc32"))
+        );
         assert_eq!(lines.form, ManifestForm::Sfv);
+        assert_eq!(read(&mut lines, ambiguous), Ok(sfv));
         let sha256_line = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  abc";
         assert_eq!(read(&mut lines, sha256_line), Err(Unread::NotAChecksumLine));
         // rhash's first line, a `;` comment, says SFV before any checksum line.

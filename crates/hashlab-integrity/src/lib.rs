@@ -4,6 +4,7 @@
 //! and how known-hash sets (those manifests, NSRL's RDS v3) are held for lookups.
 //! Prints nothing; returns data and errors for the caller to present.
 
+pub mod ambiguity;
 pub mod audit;
 pub mod cancel;
 pub mod check;
@@ -26,6 +27,7 @@ pub mod stdin;
 pub mod update;
 pub mod walk;
 
+pub use ambiguity::{candidates as untagged_candidates, cksum_candidates, Settlement};
 pub use audit::{
     audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
     RemoteHash,

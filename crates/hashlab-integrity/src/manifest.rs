@@ -34,6 +34,10 @@ pub struct Entry {
     pub name: Vec<u8>,
     /// GNU `*` marker: coreutils reads in binary mode; on POSIX it changes nothing.
     pub binary: bool,
+    /// The file's size in bytes, which a `cksum` line (`VALUE SIZE NAME`)
+    /// records beside its CRC: a file of another size fails. `None` for
+    /// every other line form.
+    pub size: Option<u64>,
 }
 
 /// How a run reads `<hex> name` lines. coreutils settles on the first such
@@ -54,6 +58,9 @@ pub enum GnuReading {
 pub struct GnuLine {
     /// The expected digest, decoded from hex.
     pub expected: Vec<u8>,
+    /// The algorithm a prefix of the digest names (`XXH3_<hex>`, see
+    /// `Algorithm::digest_prefix`); `None` for a bare digest.
+    pub tag: Option<TagHint>,
     rest: Vec<u8>,
     escaped: bool,
 }
@@ -79,10 +86,11 @@ impl GnuLine {
             (&r[..], false)
         };
         Some(Entry {
-            tag: None,
+            tag: self.tag.clone(),
             expected: self.expected.clone(),
             name: name_of(raw, self.escaped)?,
             binary,
+            size: None,
         })
     }
 }
@@ -178,23 +186,27 @@ pub(crate) fn unescape(name: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// A digest as hex or, failing that, as padded standard base64. The two
-/// cannot be confused at any digest length a hash has (above two bytes): hex
-/// is twice the digest's length, base64 four thirds of it rounded up to four,
-/// and base64 of a real digest is all hex digits only by a chance of about
-/// (22/64)^length.
-fn decode_digest(text: &[u8]) -> Option<Vec<u8>> {
-    decode_hex(text).or_else(|| {
-        use base64::Engine;
+/// cannot be confused at any digest length a hash has by default (above two
+/// bytes): hex is twice the digest's length, base64 four thirds of it
+/// rounded up to four, and base64 of a real digest is all hex digits only by
+/// a chance of about (22/64)^length. `sum --base64` writes digests of 1 to 3
+/// bytes too (`-a blake2b -l 1`): those are read, and a word of prose that
+/// decodes so (`word  name`) has a length no untagged line settles without
+/// `-a` and `-l`. Where the length is known (a `-BITS` tag), the form that
+/// gives it wins: 3 bytes of base64 may be 4 hex digits.
+fn decode_digest(text: &[u8], length: Option<usize>) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let base64 = || {
         if !text.len().is_multiple_of(4) {
             return None;
         }
-        // The shortest digest any algorithm has is 4 bytes (XXH32, CRC-32):
-        // a shorter "digest" is a word, as in a line of prose.
-        base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .ok()
-            .filter(|d| d.len() >= 4)
-    })
+        base64::engine::general_purpose::STANDARD.decode(text).ok()
+    };
+    match length {
+        Some(len) if text.len() != 2 * len => base64().filter(|d| d.len() == len),
+        // Unpadded, 1-3 bytes of base64 are 4 letters: a word of prose.
+        _ => decode_hex(text).or_else(|| base64().filter(|d| d.len() >= 4 || text.ends_with(b"="))),
+    }
 }
 
 fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
@@ -246,6 +258,9 @@ pub fn parse_record(registry: &Registry, raw: &[u8], framing: Framing) -> Line {
 }
 
 fn parse_entry(registry: &Registry, line: &[u8], escapes: bool) -> Option<Line> {
+    if let Some(entry) = parse_cksum(line) {
+        return Some(Line::Entry(entry));
+    }
     let mut i = line.iter().take_while(|&&b| is_white(b)).count();
     let escaped = escapes && line.get(i) == Some(&b'\\');
     if escaped {
@@ -260,7 +275,7 @@ fn parse_entry(registry: &Registry, line: &[u8], escapes: bool) -> Option<Line> 
             return Some(Line::Entry(entry));
         }
     }
-    parse_gnu(rest, escaped).map(Line::Gnu)
+    parse_gnu(registry, rest, escaped).map(Line::Gnu)
 }
 
 fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool) -> Option<Entry> {
@@ -280,19 +295,52 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
     while tail.first().is_some_and(|&b| is_white(b)) {
         tail = &tail[1..];
     }
-    let expected = decode_digest(tail)?;
+    let expected = decode_digest(tail, hint.length)?;
     let name = name_of(raw_name, escaped)?;
     Some(Entry {
         tag: Some(hint),
         expected,
         name,
         binary: false,
+        size: None,
     })
 }
 
-fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
+/// `cksum`'s `VALUE SIZE NAME` (coreutils' default `-a crc` and `-a
+/// crc32b`): the CRC and the size in decimal, one space after each, the name
+/// as it is (cksum escapes nothing). The CRC is held as the 4-byte
+/// big-endian digest the catalog's CRCs give. Taken before a one-blank GNU
+/// line (`<hex> name`), whose digest would have to be all decimal digits
+/// and 8 or 10 of them, and whose name would have to start with digits and
+/// a space.
+fn parse_cksum(line: &[u8]) -> Option<Entry> {
+    let decimal = |field: &[u8], max_digits: usize| {
+        if field.is_empty() || field.len() > max_digits || !field.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(field).ok()?.parse::<u64>().ok()
+    };
+    let mut fields = line.splitn(3, |&b| b == b' ');
+    let value = decimal(fields.next()?, 10)?;
+    let size = decimal(fields.next()?, 20)?;
+    let name = fields.next()?;
+    if name.is_empty() || name.contains(&0) {
+        return None;
+    }
+    let value = u32::try_from(value).ok()?;
+    Some(Entry {
+        tag: None,
+        expected: value.to_be_bytes().to_vec(),
+        name: name.to_vec(),
+        binary: false,
+        size: Some(size),
+    })
+}
+
+fn parse_gnu(registry: &Registry, rest: &[u8], escaped: bool) -> Option<GnuLine> {
     let hex_len = rest.iter().take_while(|&&b| !is_white(b)).count();
-    let expected = decode_digest(&rest[..hex_len])?;
+    let (tag, digest) = prefixed(registry, &rest[..hex_len]);
+    let expected = decode_digest(digest, tag.as_ref().and_then(|t| t.length))?;
     // One blank (space or tab) ends the digest; what follows is `[ *]name`
     // or, in the reversed form, the name itself.
     let after = &rest[hex_len..];
@@ -301,9 +349,28 @@ fn parse_gnu(rest: &[u8], escaped: bool) -> Option<GnuLine> {
     }
     Some(GnuLine {
         expected,
+        tag,
         rest: after[1..].to_vec(),
         escaped,
     })
+}
+
+/// The algorithm a digest's prefix names, and the digest after it: xxhsum
+/// 0.8.2 writes `-H3`'s lines as `XXH3_<hex>  name`.
+fn prefixed<'d>(registry: &Registry, word: &'d [u8]) -> (Option<TagHint>, &'d [u8]) {
+    for algorithm in registry.algorithms() {
+        let Some(prefix) = &algorithm.digest_prefix else {
+            continue;
+        };
+        if let Some(digest) = word.strip_prefix(prefix.as_bytes()) {
+            let hint = TagHint {
+                algorithm: algorithm.name.clone(),
+                length: (!algorithm.output.is_xof()).then(|| algorithm.output.default_len()),
+            };
+            return (Some(hint), digest);
+        }
+    }
+    (None, word)
 }
 
 /// The algorithm SFV files record (CRC-32): the catalog entry that says so.
@@ -360,6 +427,7 @@ fn sfv_entry(registry: &Registry, line: &[u8]) -> Option<Entry> {
         expected,
         name,
         binary: false,
+        size: None,
     })
 }
 
@@ -438,6 +506,19 @@ mod tests {
         assert_eq!(e.name, b"abc");
         let e = entry(format!("{b64}  abc").as_bytes());
         assert_eq!(hashlab::hex::encode(&e.expected), SHA256_ABC);
+        // `sum --base64 -l 1..3` (b2sum's and b3sum's shortest digests).
+        for (text, hex) in [("qw==", "ab"), ("q80=", "abcd")] {
+            assert_eq!(
+                hashlab::hex::encode(&entry(format!("{text}  f").as_bytes()).expected),
+                hex
+            );
+        }
+        // Unpadded, 3 bytes are a word unless a tag says 3 bytes; 4 hex digits are 2 bytes.
+        assert!(rejected(b"q83v  f"));
+        assert_eq!(entry(b"abcd  f").expected, [0xab, 0xcd]);
+        let e = entry(b"BLAKE2b-24 (f) = abcd");
+        assert_eq!(hashlab::hex::encode(&e.expected), "69b71d");
+        assert!(rejected(b"BLAKE2b-24 (f) = abcdef12"));
         // Unpadded, or with characters outside the alphabet: not a digest.
         assert!(rejected(
             format!("{}  abc", b64.trim_end_matches('=')).as_bytes()
@@ -532,6 +613,48 @@ mod tests {
                 .name,
             b" "
         );
+    }
+
+    #[test]
+    fn xxhsum_0_8_2_prefixes_xxh3_digests() {
+        // xxhsum 0.8.2's `-H3` line for "abc".
+        let e = entry(b"XXH3_78af5f94892f3950  abc\n");
+        assert_eq!(e.tag, hint("xxh3-64", Some(8)));
+        assert_eq!(e.name, b"abc");
+        assert_eq!(hashlab::hex::encode(&e.expected), "78af5f94892f3950");
+        assert!(rejected(b"XXH3_  abc"));
+        assert!(rejected(b"XXH3_78af5f94892f395  abc"));
+        // Only the catalog's prefix, in its case.
+        assert!(rejected(b"xxh3_78af5f94892f3950  abc"));
+        assert!(rejected(b"XXH64_78af5f94892f3950  abc"));
+    }
+
+    #[test]
+    fn cksum_lines_hold_the_crc_and_the_size() {
+        // `cksum abc` (coreutils): the POSIX CRC of "abc", 3 bytes.
+        let e = entry(b"1219131554 3 abc\n");
+        assert_eq!(e.tag, None);
+        assert_eq!(e.size, Some(3));
+        assert_eq!(e.expected, 1219131554u32.to_be_bytes());
+        assert_eq!(e.name, b"abc");
+        // Names as they are, blanks and backslashes included.
+        assert_eq!(entry(b"0 0 a b\\n ").name, b"a b\\n ");
+        // A one-blank GNU line whose digest is not decimal stays one.
+        assert!(matches!(parse(b"1234abcd 3 abc"), Line::Gnu(_)));
+        for line in [
+            &b"4294967296 3 abc"[..], // over 32 bits
+            b"1 2",                   // no name
+            b"1 2 ",
+            b"1  2 abc",
+            b"-1 2 abc",
+            b"1 +2 abc",
+        ] {
+            assert!(
+                !matches!(parse(line), Line::Entry(Entry { size: Some(_), .. })),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct SumRequest {
     /// SFV lines (`NAME CRC`, as `rhash --sfv` writes them) under the
     /// header [`SumPlan::sfv_header`] writes: SFV files hold CRC-32 only.
     pub sfv: bool,
+    /// GNU lines with coreutils' binary marker, `<hex> *name` (`sha256sum -b`).
+    pub binary_marker: bool,
 }
 
 /// How a digest is written.
@@ -186,6 +188,7 @@ pub struct SumPlan {
     pub no_names: bool,
     /// SFV lines, under [`SumPlan::sfv_header`].
     pub sfv: bool,
+    binary_marker: bool,
     /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
     range_choices: Vec<Choice>,
 }
@@ -322,6 +325,7 @@ impl SumPlan {
                 b'\n'
             },
             zero_terminated: request.zero_terminated,
+            binary_marker: request.binary_marker,
             digest_form: request.digest_form,
             no_names: request.no_names,
             sfv: request.sfv,
@@ -367,6 +371,16 @@ impl SumPlan {
     /// The columns' algorithms, in order.
     pub fn names(&self) -> Vec<&str> {
         self.columns.iter().map(|c| c.choice.name()).collect()
+    }
+
+    /// What separates a GNU line's digest from its name: two blanks, or a
+    /// blank and coreutils' binary marker.
+    fn gnu_separator(&self) -> &'static [u8] {
+        if self.binary_marker {
+            b" *"
+        } else {
+            b"  "
+        }
     }
 
     /// The manifest lines for one file: one per column, or one hashdeep line
@@ -418,7 +432,7 @@ impl SumPlan {
             } else if self.zero_terminated {
                 // coreutils -z: no escaping, NUL-terminated.
                 match column.style {
-                    LineStyle::Gnu => [hex.as_bytes(), b"  ", name].concat(),
+                    LineStyle::Gnu => [hex.as_bytes(), self.gnu_separator(), name].concat(),
                     LineStyle::Tag => {
                         [column.tag.as_bytes(), b" (", name, b") = ", hex.as_bytes()].concat()
                     }
@@ -426,7 +440,15 @@ impl SumPlan {
                 }
             } else {
                 let mut l = match column.style {
-                    LineStyle::Gnu => gnu_line_as(&hex, name, column.escaping),
+                    LineStyle::Gnu => {
+                        let mut l = gnu_line_as(&hex, name, column.escaping);
+                        if self.binary_marker {
+                            // After the backslash of an escaped name, the digest and one blank.
+                            let at = usize::from(l[0] == b'\\') + hex.len() + 1;
+                            l[at] = b'*';
+                        }
+                        l
+                    }
                     LineStyle::Tag => tag_line(&column.tag, name, &hex),
                     LineStyle::Cksum | LineStyle::Sfv => unreachable!("written above"),
                 };

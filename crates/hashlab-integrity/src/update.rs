@@ -1425,6 +1425,7 @@ mod tests {
             no_names: false,
             cksum_lines: false,
             sfv: false,
+            binary_marker: false,
         };
         listing.sum_request(&registry, &base)?;
         Ok(listing.style)

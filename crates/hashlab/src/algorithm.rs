@@ -242,9 +242,23 @@ pub struct Algorithm {
     pub tag: String,
     /// Other tags that name it in manifests other tools write.
     pub foreign_tags: Vec<ForeignTag>,
+    /// A prefix another tool writes before the digest of an untagged line,
+    /// naming the algorithm (xxhsum 0.8.2 and later: `XXH3_<hex>  name`).
+    pub digest_prefix: Option<String>,
     /// A bare GNU line whose digest has this algorithm's length means this
     /// algorithm, as it does for coreutils' md5sum..sha512sum.
     pub bare_gnu_default: bool,
+    /// Whether, and in which order, this algorithm is a candidate for an
+    /// untagged line that nothing else settles (no `-a`, no tag, no telling
+    /// manifest name): `check` tries the candidates of the digest's length on
+    /// the manifest's first readable file, lowest rank first, and keeps the
+    /// one that matches. `None`: such a line is never read as this algorithm's
+    /// (keyed hashes and MACs, and algorithms whose lines are always tagged).
+    pub untagged_rank: Option<u8>,
+    /// `cksum` prints its value as `VALUE SIZE NAME` (coreutils' `-a crc`,
+    /// `-a crc32b`): such a line is tried as this algorithm's, lowest rank
+    /// first, as an untagged line is (see `untagged_rank`).
+    pub cksum_rank: Option<u8>,
     pub lines: LineForm,
     pub file_bound: FileBound,
     /// Its output is the same on every machine and in every version, so it may
@@ -295,7 +309,10 @@ impl Algorithm {
             block_size: 1,
             tag: name.to_ascii_uppercase(),
             foreign_tags: Vec::new(),
+            digest_prefix: None,
             bare_gnu_default: false,
+            untagged_rank: None,
+            cksum_rank: None,
             lines: LineForm::Gnu,
             file_bound: FileBound::Hash,
             stable: true,

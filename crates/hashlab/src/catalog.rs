@@ -32,7 +32,10 @@ struct Spec {
     tag: &'static str,
     /// Tags other tools write for it, with the length in bytes they imply.
     foreign_tags: &'static [(&'static str, Option<usize>)],
+    digest_prefix: Option<&'static str>,
     bare_gnu_default: bool,
+    untagged_rank: Option<u8>,
+    cksum_rank: Option<u8>,
     lines: LineForm,
     file_bound: FileBound,
     stable: bool,
@@ -72,7 +75,10 @@ const BASE: Spec = Spec {
     block_size: 64,
     tag: "",
     foreign_tags: &[],
+    digest_prefix: None,
     bare_gnu_default: false,
+    untagged_rank: OTHER_HASH,
+    cksum_rank: None,
     lines: LineForm::Gnu,
     file_bound: FileBound::Hash,
     stable: true,
@@ -85,6 +91,23 @@ const BASE: Spec = Spec {
     abc: "",
     preference: &[],
 };
+
+// Where a candidate for an untagged line stands (`Algorithm::untagged_rank`):
+// the tools that write such lines first, each with the lengths it writes,
+// cryptographic hashes before the rest.
+/// md5sum, sha1sum, sha224sum..sha512sum: what coreutils reads a bare line as.
+const COREUTILS_TOOL: Option<u8> = Some(0);
+/// b2sum and b3sum.
+const CHECKSUM_TOOL: Option<u8> = Some(1);
+/// Every other unkeyed hash whose lines `sum` writes untagged.
+const OTHER_HASH: Option<u8> = Some(2);
+/// xxhsum's untagged XXH32, XXH64 and XXH128 lines: no security claim.
+const XXHSUM: Option<u8> = Some(3);
+/// CRCs written as bare lines: error detection only.
+const CRC_LINE: Option<u8> = Some(4);
+/// Never read from an untagged line: keyed hashes and MACs (the line cannot
+/// say the key), and algorithms whose lines are always tagged.
+const NOT_UNTAGGED: Option<u8> = None;
 
 /// What an HMAC entry adds to its hash's entry.
 #[derive(Clone, Copy)]
@@ -282,6 +305,11 @@ const fn sha2(
         foreign_tags,
         // coreutils' sha224sum..sha512sum; none for the truncated SHA-512s.
         bare_gnu_default: block_size == 64 || bits >= 384,
+        untagged_rank: if block_size == 64 || bits >= 384 {
+            COREUTILS_TOOL
+        } else {
+            OTHER_HASH
+        },
         abc,
         preference: if block_size == 64 {
             SHA_NI_ORDER
@@ -339,6 +367,7 @@ const fn xxh(
         tag,
         file_bound: FileBound::Reading,
         integer_digest: true,
+        untagged_rank: XXHSUM,
         abc,
         preference: if bytes >= 8 && block_size == 64 {
             XXH3_ORDER
@@ -362,6 +391,7 @@ const fn highway(
         family: "HighwayHash",
         default_bench: false,
         class: Class::Keyed,
+        untagged_rank: NOT_UNTAGGED,
         output: fixed(bytes),
         key: zero_key(32),
         block_size: 32,
@@ -385,6 +415,7 @@ const fn siphash(
         family: "SipHash",
         default_bench: false,
         class: Class::Keyed,
+        untagged_rank: NOT_UNTAGGED,
         output: fixed(8),
         key: zero_key(16),
         block_size: 8,
@@ -402,6 +433,7 @@ const fn fast_hash(family: &'static str) -> Spec {
         // No checksum tool reads these as bare GNU lines, and their lengths
         // are XXH64's or CRC's: the tag says which hash a line holds.
         lines: LineForm::Tagged,
+        untagged_rank: NOT_UNTAGGED,
         class: Class::NonCryptographic,
         block_size: 1,
         default_bench: false,
@@ -415,6 +447,7 @@ const fn crc_spec(bytes: usize) -> Spec {
     Spec {
         family: "CRC",
         class: Class::Checksum,
+        untagged_rank: CRC_LINE,
         output: fixed(bytes),
         block_size: 1,
         file_bound: FileBound::Reading,
@@ -479,6 +512,7 @@ static SPECS: &[Spec] = {
             output: fixed(16),
             tag: "MD5",
             bare_gnu_default: true,
+            untagged_rank: COREUTILS_TOOL,
             hashdeep_column: Some("md5"),
             hmac: hmac("dd2701993d29fdd0b032c233cec63403"),
             abc: "900150983cd24fb0d6963f7d28e17f72",
@@ -545,6 +579,7 @@ static SPECS: &[Spec] = {
             output: fixed(20),
             tag: "SHA1",
             bare_gnu_default: true,
+            untagged_rank: COREUTILS_TOOL,
             git_object_format: true,
             hashdeep_column: Some("sha1"),
             hmac: hmac("9b4a918f398d74d3e367970aba3cbe54e4d2b5d9"),
@@ -678,6 +713,8 @@ static SPECS: &[Spec] = {
         },
         Spec {
             foreign_tags: &[("BLAKE2b512", Some(64)), ("BLAKE2B-512", Some(64))],
+            // b2sum's untagged lines.
+            untagged_rank: CHECKSUM_TOOL,
             ..blake2(
                 "blake2b",
                 &["blake2b512", "blake2b-512", "b2"],
@@ -730,6 +767,7 @@ static SPECS: &[Spec] = {
         Spec {
             name: "blake3",
             lines: LineForm::B3sum,
+            untagged_rank: CHECKSUM_TOOL,
             derive_key: true,
             aliases: &["b3"],
             family: "BLAKE3",
@@ -888,6 +926,9 @@ static SPECS: &[Spec] = {
         Spec {
             // xxhsum reads a 16-digit GNU line as XXH64.
             lines: LineForm::Tagged,
+            // xxhsum 0.8.2 and later write `-H3`'s untagged lines so.
+            digest_prefix: Some("XXH3_"),
+            untagged_rank: NOT_UNTAGGED,
             default_bench: true,
             ..xxh("xxh3-64", &["xxh3", "xxhash3", "xxh3_64"], 8, 64, "XXH3", "78af5f94892f3950")
         },
@@ -1006,6 +1047,7 @@ static SPECS: &[Spec] = {
             // The CRC value to continue from, as SMHasher3 seeds CRC-32C
             // (hashes/crc.cpp) and crc32c_append takes it: 0 is the plain CRC.
             seed: Some(32),
+            untagged_rank: CRC_LINE,
             abc: "364b3fb7",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding chosen at run time"),
@@ -1020,6 +1062,8 @@ static SPECS: &[Spec] = {
             tag: "CRC32",
             // SFV files (rhash --sfv, cfv) hold this CRC.
             sfv: true,
+            // `cksum -a crc32b` (coreutils 9.6).
+            cksum_rank: Some(1),
             abc: "352441c2",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 1.7x crc32fast at 1 KiB, tied on bulk data"),
@@ -1046,6 +1090,9 @@ static SPECS: &[Spec] = {
             aliases: &["cksum", "posix-cksum", "crc-posix", "crc"],
             tag: "CRC",
             lines: LineForm::Cksum,
+            untagged_rank: NOT_UNTAGGED,
+            // cksum's default.
+            cksum_rank: Some(0),
             abc: "48aa78a2",
             preference: &[
                 ("crc-fast", None, "PCLMULQDQ/VPCLMULQDQ folding: 13x the table code on bulk data"),
@@ -1146,6 +1193,7 @@ static SPECS: &[Spec] = {
             aliases: &["kmac-128"],
             family: "Keccak",
             class: Mac,
+            untagged_rank: NOT_UNTAGGED,
             lineage: Lineage::Keccak,
             output: xof(32),
             key: ANY_KEY_ZERO_32,
@@ -1161,6 +1209,7 @@ static SPECS: &[Spec] = {
             aliases: &["kmac-256"],
             family: "Keccak",
             class: Mac,
+            untagged_rank: NOT_UNTAGGED,
             lineage: Lineage::Keccak,
             output: xof(64),
             key: ANY_KEY_ZERO_32,
@@ -1176,6 +1225,7 @@ static SPECS: &[Spec] = {
             aliases: &["kmac-xof-128", "kmacxof-128"],
             family: "Keccak",
             class: Mac,
+            untagged_rank: NOT_UNTAGGED,
             lineage: Lineage::Keccak,
             output: xof(32),
             key: ANY_KEY_ZERO_32,
@@ -1192,6 +1242,7 @@ static SPECS: &[Spec] = {
             aliases: &["kmac-xof-256", "kmacxof-256"],
             family: "Keccak",
             class: Mac,
+            untagged_rank: NOT_UNTAGGED,
             lineage: Lineage::Keccak,
             output: xof(64),
             key: ANY_KEY_ZERO_32,
@@ -1233,7 +1284,10 @@ fn hmac_of(hash: &Spec) -> Option<Algorithm> {
         key: ANY_KEY_ZERO_32,
         tag: format!("HMAC-{}", hash.tag),
         foreign_tags: Vec::new(),
+        digest_prefix: None,
         bare_gnu_default: false,
+        untagged_rank: NOT_UNTAGGED,
+        cksum_rank: None,
         git_object_format: false,
         hashdeep_column: None,
         integer_digest: false,
@@ -1279,7 +1333,10 @@ fn algorithm(s: &Spec) -> Algorithm {
                 length: *length,
             })
             .collect(),
+        digest_prefix: s.digest_prefix.map(str::to_string),
         bare_gnu_default: s.bare_gnu_default,
+        untagged_rank: s.untagged_rank,
+        cksum_rank: s.cksum_rank,
         lines: s.lines,
         file_bound: s.file_bound,
         stable: s.stable,

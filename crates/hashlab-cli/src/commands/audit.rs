@@ -410,6 +410,7 @@ fn rebaseline(
         no_names: false,
         cksum_lines: false,
         sfv: false,
+        binary_marker: false,
     };
     let (plan, old_sidecar) = sum_update::prepare(registry, manifest, &mut listing, &base)?;
     let tree = TreeUpdate {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use hashlab::{HashParams, Hasher, Registry};
 use hashlab_integrity::{
     display_name, manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing,
-    LineResult, ManifestForm, ManifestHint, Opener, Outcome, StandardInput, Summary,
+    LineResult, ManifestForm, ManifestHint, Opener, Outcome, Settlement, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
@@ -49,6 +49,33 @@ fn plural(n: u64, one: &str, many: &str) -> String {
         format!("WARNING: {n} {one}")
     } else {
         format!("WARNING: {n} {many}")
+    }
+}
+
+/// What trying an untagged length's candidates found, for stderr: the
+/// algorithm now reading the manifest's lines of that length, or that none
+/// matched the line's file.
+fn settled(settlement: &Settlement, line_number: u64) -> String {
+    match &settlement.algorithm {
+        Some(algorithm) => {
+            let passed_over = &settlement.tried[..settlement.tried.len().saturating_sub(1)];
+            let fall = if settlement.below_cryptographic {
+                format!(
+                    " (no security claim: {} did not match)",
+                    passed_over.join(", ")
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "read as {algorithm}{fall}: the lines' length and the first file; give -a to choose"
+            )
+        }
+        None => format!(
+            "{line_number}: no algorithm of a {}-byte digest matched the file (tried {}); give -a to choose",
+            settlement.bytes,
+            settlement.tried.join(", ")
+        ),
     }
 }
 
@@ -217,9 +244,19 @@ fn check_one(
     };
     let mut out = LineOutput::new();
     let mut write_error: Option<Failure> = None;
+    // Without -a or a telling name, coreutils' `cksum -c` names the
+    // algorithm of the last tagged line read.
+    let mut last_tag: Option<String> = None;
     let mut report = |r: &LineResult| {
         if write_error.is_some() {
             return;
+        }
+        if r.tagged.is_some() {
+            last_tag.clone_from(&r.tagged);
+        }
+        if let (Some(settlement), false) = (&r.settlement, args.status) {
+            let _ = out.flush();
+            errln!("hashlab: {shown}: {}", settled(settlement, r.line_number));
         }
         let (name, escaped) = display_name(&r.name);
         let verdict: Option<&str> = match &r.outcome {
@@ -234,6 +271,10 @@ fn check_one(
             Outcome::Malformed => {
                 if args.warn {
                     let _ = out.flush();
+                    let kind = match (&last_tag, kind.is_empty()) {
+                        (Some(tag), true) => format!("{tag} "),
+                        _ => kind.clone(),
+                    };
                     errln!(
                         "hashlab: {shown}: {}: improperly formatted {kind}checksum line",
                         r.line_number

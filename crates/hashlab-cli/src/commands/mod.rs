@@ -9,6 +9,7 @@ pub mod docs;
 pub mod ecosystem;
 pub mod history;
 pub mod info;
+pub mod install_links;
 pub mod list;
 pub mod matching;
 pub mod pick;

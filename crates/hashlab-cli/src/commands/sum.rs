@@ -257,6 +257,7 @@ pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) 
         no_names: args.no_names,
         cksum_lines: args.format == Some(SumFormat::Cksum),
         sfv: args.format == Some(SumFormat::Sfv),
+        binary_marker: args.binary_marker,
     }
 }
 
