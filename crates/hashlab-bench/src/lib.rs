@@ -7,6 +7,7 @@ pub mod comparison;
 pub mod defaults;
 pub mod environment;
 pub mod harness;
+pub mod like;
 pub mod limits;
 pub mod mask;
 pub mod plan;

@@ -1,0 +1,223 @@
+//! A git repository's objects as git stores and names them: each object's
+//! bytes after `TYPE SIZE\0`, the header git hashes with it.
+//!
+//! git is found on PATH, but only in a directory that no one but root and
+//! this user can write, and only as a file no one else can write: hashlab
+//! never runs a program that another user could have planted.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hashlab::Choice;
+
+use super::shape::{Shape, ShapeError, Source, Tally};
+
+/// Whether `path` is a git repository: a work tree with `.git`, or a bare one.
+pub fn is_repository(path: &Path) -> bool {
+    path.join(".git").exists() || (path.join("HEAD").is_file() && path.join("objects").is_dir())
+}
+
+/// Owned by root or by this user, and writable by neither group nor others.
+#[cfg(unix)]
+fn only_we_write(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid(2) reads the process's own id and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    (meta.uid() == 0 || meta.uid() == me) && meta.mode() & 0o022 == 0
+}
+
+/// The first `name` in `path_var` whose directory and file only root or
+/// this user can write; written by hand because `which` looks at the
+/// execute bit only.
+#[cfg(unix)]
+pub fn trusted_program(name: &str, path_var: &OsString) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    for dir in std::env::split_paths(path_var) {
+        // A relative entry (or an empty one, the current directory) is
+        // wherever the user happens to stand.
+        if !dir.is_absolute() {
+            continue;
+        }
+        let Ok(dir_meta) = std::fs::metadata(&dir) else {
+            continue;
+        };
+        if !dir_meta.is_dir() || !only_we_write(&dir_meta) {
+            continue;
+        }
+        let candidate = dir.join(name);
+        let Ok(meta) = std::fs::metadata(&candidate) else {
+            continue;
+        };
+        if meta.is_file() && meta.permissions().mode() & 0o111 != 0 && only_we_write(&meta) {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+fn git_command(git: &Path, repo: &Path) -> Command {
+    let mut command = Command::new(git);
+    // No configured helper program runs for a read of the object database.
+    command
+        .arg("-C")
+        .arg(repo)
+        .args([
+            "-c",
+            "core.fsmonitor=false",
+            "cat-file",
+            "--batch-all-objects",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn git_error(repo: &Path, why: impl Into<String>) -> ShapeError {
+    ShapeError::Git {
+        path: repo.to_path_buf(),
+        why: why.into(),
+    }
+}
+
+fn find_git(repo: &Path, path_var: &OsString) -> Result<PathBuf, ShapeError> {
+    trusted_program("git", path_var).ok_or_else(|| {
+        git_error(
+            repo,
+            "no git in a PATH directory that only root or you can write",
+        )
+    })
+}
+
+/// Reads the child's stderr to its end, for the error line.
+fn stderr_of(child: &mut std::process::Child) -> String {
+    let mut text = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut text);
+    }
+    text.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// The shape of every object in the repository, counted with its header.
+pub fn git_shape(repo: &Path, path_var: &OsString) -> Result<Shape, ShapeError> {
+    let started = Instant::now();
+    let git = find_git(repo, path_var)?;
+    let mut child = git_command(&git, repo)
+        .arg("--batch-check=%(objecttype) %(objectsize)")
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
+    let mut tally = Tally::default();
+    let stdout = child.stdout.take().expect("piped above");
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| git_error(repo, e.to_string()))?;
+        let parsed = line
+            .split_once(' ')
+            .and_then(|(kind, size)| Some((kind, size.parse::<u64>().ok()?)));
+        let Some((kind, size)) = parsed else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(git_error(repo, format!("unexpected line '{line}'")));
+        };
+        tally.add(header(kind, size).len() as u64 + size);
+    }
+    let why = stderr_of(&mut child);
+    let status = child.wait().map_err(|e| git_error(repo, e.to_string()))?;
+    if !status.success() {
+        return Err(git_error(repo, why));
+    }
+    if tally.files() == 0 {
+        return Err(ShapeError::Empty {
+            path: repo.to_path_buf(),
+            why: "the repository holds no object".into(),
+        });
+    }
+    Ok(tally.shape(Source::Git, repo, started))
+}
+
+/// git's object header.
+pub fn header(kind: &str, size: u64) -> Vec<u8> {
+    format!("{kind} {size}\0").into_bytes()
+}
+
+/// What hashing every object of a repository took.
+#[derive(Debug, Clone)]
+pub struct ObjectsHashed {
+    pub objects: u64,
+    pub bytes: u64,
+    /// Time in the hash alone: git's own reading and inflating is not counted.
+    pub hashing: Duration,
+}
+
+/// Hashes every object of the repository with its header, as git would
+/// name it under `choice`, on one thread; only the hashing is timed.
+pub fn hash_objects(
+    repo: &Path,
+    path_var: &OsString,
+    choice: &Choice,
+) -> Result<ObjectsHashed, ShapeError> {
+    let git = find_git(repo, path_var)?;
+    let mut child = git_command(&git, repo)
+        .arg("--batch=%(objecttype) %(objectsize)")
+        .arg("--unordered")
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
+    let mut reader = BufReader::with_capacity(1 << 20, child.stdout.take().expect("piped above"));
+    let mut hasher = choice.hasher();
+    let mut digest = vec![0u8; hasher.output_len()];
+    let mut body = Vec::new();
+    let mut line = String::new();
+    let mut done = ObjectsHashed {
+        objects: 0,
+        bytes: 0,
+        hashing: Duration::ZERO,
+    };
+    let result = loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => break Ok(()),
+            Ok(_) => {}
+            Err(e) => break Err(git_error(repo, e.to_string())),
+        }
+        let Some((kind, size)) = line
+            .trim_end()
+            .split_once(' ')
+            .and_then(|(k, s)| Some((k.to_string(), s.parse::<u64>().ok()?)))
+        else {
+            break Err(git_error(
+                repo,
+                format!("unexpected line '{}'", line.trim_end()),
+            ));
+        };
+        body.clear();
+        // Read in full, then hashed: the object plus its newline.
+        if let Err(e) = (&mut reader).take(size + 1).read_to_end(&mut body) {
+            break Err(git_error(repo, e.to_string()));
+        }
+        if body.len() as u64 != size + 1 {
+            break Err(git_error(repo, "the object ended early"));
+        }
+        let head = header(&kind, size);
+        let start = Instant::now();
+        hasher.update(&head);
+        hasher.update(&body[..size as usize]);
+        hasher.finalize_into_reset(&mut digest);
+        done.hashing += start.elapsed();
+        std::hint::black_box(&digest);
+        done.objects += 1;
+        done.bytes += head.len() as u64 + size;
+    };
+    if result.is_err() {
+        let _ = child.kill();
+    }
+    let why = stderr_of(&mut child);
+    let status = child.wait().map_err(|e| git_error(repo, e.to_string()))?;
+    result?;
+    if !status.success() {
+        return Err(git_error(repo, why));
+    }
+    Ok(done)
+}

@@ -1,0 +1,424 @@
+//! `bench --like PATH`: every candidate hash measured on the shape of the
+//! user's own data (a tree, a manifest with sizes, a git repository), and
+//! the time each would take for all of it, here, on other core counts and
+//! on a Dask cluster, with what bounds it; `verify` checks the projection
+//! against a real run.
+
+pub mod git;
+pub mod projection;
+pub mod replica;
+pub mod shape;
+pub mod storage;
+pub mod tables;
+mod verify;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hashlab::{KeyRule, Registry};
+use hashlab_integrity::{read_manifest, ReadOptions};
+use serde::{Deserialize, Serialize};
+
+pub use projection::{AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
+pub use replica::{BandTimes, ReplicaBand, ReplicaError};
+pub use shape::{Band, Shape, ShapeError, Source};
+pub use storage::Storage;
+pub use verify::{verify, Verified};
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct LikeRequest {
+    pub path: PathBuf,
+    /// Names as the user gave them; empty: every unkeyed, stable algorithm
+    /// of the default bench set.
+    pub algorithms: Vec<String>,
+    pub seed: u64,
+    /// Time for all the replica's measurements together.
+    pub budget: Duration,
+    /// Time the shape step stats files one by one before it samples.
+    pub stat_budget: Duration,
+    /// Dask cluster sizes to project to.
+    pub workers: Vec<usize>,
+    /// Where git is looked for (PATH).
+    pub path_var: OsString,
+}
+
+impl LikeRequest {
+    pub fn new(path: PathBuf) -> LikeRequest {
+        LikeRequest {
+            path,
+            algorithms: Vec::new(),
+            seed: 1,
+            budget: Duration::from_secs(40),
+            stat_budget: shape::STAT_BUDGET,
+            workers: vec![4, 16, 64],
+            path_var: std::env::var_os("PATH").unwrap_or_default(),
+        }
+    }
+}
+
+/// The answer, a serde value as `bench --json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LikeReport {
+    pub shape: Shape,
+    /// How each band was copied for the measurement.
+    pub replica: Vec<ReplicaBand>,
+    /// Threads of "every core" here.
+    pub cores: usize,
+    /// The storage's read speed from a sample of PATH's own files; `None`
+    /// for a git repository or when no file could be read here.
+    pub storage: Option<Storage>,
+    /// Fastest (cached, every core) first.
+    pub projections: Vec<Projection>,
+    pub dask_worker_efficiency: f64,
+    /// Real runs, when asked for.
+    pub verified: Vec<Verified>,
+    pub notes: Vec<String>,
+    pub seconds: f64,
+}
+
+/// Why `like` failed; names the path or algorithm, no flag.
+#[derive(Debug)]
+pub enum LikeError {
+    Shape(ShapeError),
+    Replica(ReplicaError),
+    Algorithm(String),
+    Manifest { path: PathBuf, why: String },
+}
+
+impl std::fmt::Display for LikeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LikeError::Shape(e) => e.fmt(f),
+            LikeError::Replica(e) => e.fmt(f),
+            LikeError::Algorithm(e) => f.write_str(e),
+            LikeError::Manifest { path, why } => write!(f, "{}: {why}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LikeError {}
+
+impl From<ShapeError> for LikeError {
+    fn from(e: ShapeError) -> Self {
+        LikeError::Shape(e)
+    }
+}
+
+impl From<ReplicaError> for LikeError {
+    fn from(e: ReplicaError) -> Self {
+        LikeError::Replica(e)
+    }
+}
+
+/// The candidates: the named algorithms (canonical names, repeats
+/// dropped), or the default bench set's unkeyed, stable ones.
+pub fn candidates(registry: &Registry, names: &[String]) -> Result<Vec<String>, LikeError> {
+    let mut out: Vec<String> = Vec::new();
+    if names.is_empty() {
+        for a in registry.algorithms() {
+            if a.default_bench
+                && a.stable
+                && matches!(a.key, KeyRule::None | KeyRule::Optional { .. })
+            {
+                out.push(a.name.clone());
+            }
+        }
+        return Ok(out);
+    }
+    for name in names {
+        let a = registry
+            .algorithm(name)
+            .map_err(|e| LikeError::Algorithm(e.to_string()))?;
+        if !out.contains(&a.name) {
+            out.push(a.name.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// A manifest's recorded sizes, with the files it names that exist here
+/// (relative names from the current directory, as `check` opens them).
+fn manifest_shape(
+    registry: &Registry,
+    path: &Path,
+    seed: u64,
+) -> Result<(Shape, Vec<(PathBuf, u64)>), LikeError> {
+    use std::os::unix::ffi::OsStrExt;
+    let started = Instant::now();
+    let bytes = std::fs::read(path).map_err(|error| {
+        LikeError::Shape(ShapeError::Io {
+            path: path.to_path_buf(),
+            error,
+        })
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let manifest =
+        read_manifest(registry, &bytes, &name, &ReadOptions::default()).map_err(|e| {
+            LikeError::Manifest {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            }
+        })?;
+    let mut tally = shape::Tally::default();
+    let mut reads = shape::ReadSample::new();
+    let mut rng = crate::stats::SplitMix64(seed);
+    let mut seen = std::collections::HashSet::new();
+    for entry in &manifest.entries {
+        let Some(size) = entry.size else { continue };
+        // A manifest of several algorithms lists each file once per algorithm.
+        if !seen.insert(entry.name.as_slice()) {
+            continue;
+        }
+        tally.add(size);
+        let file = PathBuf::from(std::ffi::OsStr::from_bytes(&entry.name));
+        if std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() == size) {
+            reads.offer(&file, size, &mut rng);
+        }
+    }
+    if tally.files() == 0 {
+        return Err(LikeError::Manifest {
+            path: path.to_path_buf(),
+            why: "records no file sizes (hashdeep manifests and `sum --json` do)".into(),
+        });
+    }
+    Ok((tally.shape(Source::Manifest, path, started), reads.files()))
+}
+
+/// Finds the shape of `request.path`: a git repository, a manifest (a
+/// file that reads as one), or a tree.
+pub fn find_shape(
+    registry: &Registry,
+    request: &LikeRequest,
+) -> Result<(Shape, Vec<(PathBuf, u64)>), LikeError> {
+    let path = &request.path;
+    let meta = std::fs::metadata(path).map_err(|error| ShapeError::Io {
+        path: path.clone(),
+        error,
+    })?;
+    if meta.is_dir() && git::is_repository(path) {
+        return Ok((git::git_shape(path, &request.path_var)?, Vec::new()));
+    }
+    if meta.is_file() && meta.len() < (1 << 30) {
+        if let Ok(found) = manifest_shape(registry, path, request.seed) {
+            return Ok(found);
+        }
+    }
+    Ok(shape::tree_shape(path, request.seed, request.stat_budget)?)
+}
+
+/// Shape, replica, storage and projections for every candidate.
+pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, LikeError> {
+    let started = Instant::now();
+    let algorithms = candidates(registry, &request.algorithms)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (shape, sample) = find_shape(registry, request)?;
+    let bands = replica::plan_replica(&shape, cores);
+    let mut notes = Vec::new();
+    let cells = (algorithms.len() + 1) * bands.len() * 2;
+    let per_cell = (request.budget / cells.max(1) as u32).max(Duration::from_millis(20));
+    let git_blob = false;
+    let sample_paths: Vec<&Path> = sample.iter().take(8).map(|(p, _)| p.as_path()).collect();
+    let mut projections = Vec::new();
+    let storage;
+    if replica::in_memory(&shape) {
+        storage = None;
+        notes.push(
+            "git objects: the hash over each object with its header, in memory; git's own reading and inflating of its packs is not counted".into(),
+        );
+        let body_len = bands.iter().map(|b| b.size).max().unwrap_or(0) as usize;
+        let mut body = vec![0u8; body_len];
+        crate::stats::SplitMix64(request.seed).fill(&mut body);
+        for name in &algorithms {
+            let choice = registry
+                .resolve(name, None, &hashlab::HashParams::default())
+                .map_err(|e| LikeError::Algorithm(format!("{name}: {e}")))?;
+            let mut times = BandTimes {
+                one: Vec::new(),
+                all: Vec::new(),
+            };
+            for band in &bands {
+                times.one.push(replica::timed(per_cell, || {
+                    Ok(replica::objects_pass(&choice, band, &body, 1))
+                })?);
+                times.all.push(replica::timed(per_cell, || {
+                    Ok(replica::objects_pass(&choice, band, &body, cores))
+                })?);
+            }
+            projections.push(project(
+                &shape,
+                &bands,
+                name,
+                choice.backend_name(),
+                false,
+                times,
+                None,
+                None,
+                cores,
+                &request.workers,
+            ));
+        }
+    } else {
+        let files = replica::ReplicaFiles::write(&bands, request.seed)?;
+        let first = algorithms.first().cloned().unwrap_or_default();
+        let null_one = replica::sum_plan(registry, &first, 1, git_blob, &sample_paths)?;
+        let null_all = replica::sum_plan(registry, &first, cores, git_blob, &sample_paths)?;
+        let alone = shape.files <= 1.0;
+        let measure = |plan_one: &hashlab_integrity::SumPlan,
+                       plan_all: &hashlab_integrity::SumPlan,
+                       null: bool| {
+            let mut times = BandTimes {
+                one: Vec::new(),
+                all: Vec::new(),
+            };
+            for inputs in &files.bands {
+                let (w1, wa) = if null {
+                    (replica::Work::Null(plan_one), replica::Work::Null(plan_all))
+                } else {
+                    (replica::Work::Plan(plan_one), replica::Work::Plan(plan_all))
+                };
+                times.one.push(replica::timed(per_cell, || {
+                    replica::one_pass(inputs, w1, alone)
+                })?);
+                times.all.push(replica::timed(per_cell, || {
+                    replica::one_pass(inputs, wa, alone)
+                })?);
+            }
+            Ok::<_, ReplicaError>(times)
+        };
+        let overhead = measure(&null_one, &null_all, true)?;
+        let overhead_all = BandTimes::projected(&overhead.all, &bands);
+        storage = storage::measure(&storage::bounded(sample.clone()), &null_one, &null_all)?;
+        let disk = storage
+            .as_ref()
+            .map(|s| projection::storage_seconds(&shape, s));
+        match &storage {
+            None => notes.push(
+                "no file of PATH could be read here: the storage's speed was not measured".into(),
+            ),
+            Some(s) if !s.uncached => notes.push(
+                "some sampled files are not yours: their cached pages were left alone, so the storage's speed may be the page cache's".into(),
+            ),
+            Some(_) => {}
+        }
+        for name in &algorithms {
+            let one = replica::sum_plan(registry, name, 1, git_blob, &sample_paths)?;
+            let all = replica::sum_plan(registry, name, cores, git_blob, &sample_paths)?;
+            let times = measure(&one, &all, false)?;
+            let column = &all.columns[0];
+            projections.push(project(
+                &shape,
+                &bands,
+                name,
+                column.choice.backend_name(),
+                all.tree_parallel,
+                times,
+                Some(overhead_all),
+                disk,
+                cores,
+                &request.workers,
+            ));
+        }
+        drop(files);
+    }
+    projections.sort_by(|a, b| a.cached_all.total_cmp(&b.cached_all));
+    if !shape.exact {
+        notes.push(format!(
+            "sampled: {} files stat-ed one by one, {} more counted from their directory entries and {} of those sampled; total bytes ±{:.1} % (95 %)",
+            shape.files_measured,
+            shape.files_counted,
+            shape.sampled,
+            100.0 * shape.bytes_error / shape.bytes.max(1.0)
+        ));
+    }
+    Ok(LikeReport {
+        shape,
+        replica: bands,
+        cores,
+        storage,
+        projections,
+        dask_worker_efficiency: DASK_WORKER_EFFICIENCY,
+        verified: Vec::new(),
+        notes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn project(
+    shape: &Shape,
+    bands: &[ReplicaBand],
+    name: &str,
+    backend: &str,
+    tree_parallel: bool,
+    times: BandTimes,
+    overhead_all: Option<f64>,
+    disk: Option<(f64, f64)>,
+    cores: usize,
+    workers: &[usize],
+) -> Projection {
+    let cached_one = BandTimes::projected(&times.one, bands);
+    // The largest file is hashed by one thread while the others finish the
+    // rest: a long tail cannot end sooner than that file alone.
+    let largest_alone = match (shape.bands.last(), bands.last(), times.one.last()) {
+        (Some(band), Some(replica), Some(t)) if band.count >= 1.0 && !tree_parallel => {
+            t * replica.scale / band.count * shape.largest as f64 / band.mean().max(1.0)
+        }
+        _ => 0.0,
+    };
+    let cached_all = BandTimes::projected(&times.all, bands).max(largest_alone);
+    let ideal = projection::on_cores(shape, bands, &times.one, cores, 1.0, tree_parallel);
+    // How much of a core each core gave here, on every core at once.
+    let efficiency = if cores > 1 {
+        (ideal / cached_all.max(1e-12)).clamp(0.05, 1.0)
+    } else {
+        1.0
+    };
+    let overhead = overhead_all.unwrap_or(0.0);
+    let uncached_all = disk.map(|(_, all)| cached_all.max(all));
+    Projection {
+        algorithm: name.to_string(),
+        backend: backend.to_string(),
+        cached_one,
+        cached_all,
+        overhead_all: overhead,
+        uncached_all,
+        bound_cached: projection::cached_bound(cached_all, overhead),
+        bound_uncached: disk.map(|(_, all)| {
+            if all > cached_all {
+                Bound::Disk
+            } else {
+                projection::cached_bound(cached_all, overhead)
+            }
+        }),
+        cores: CORE_COUNTS
+            .iter()
+            .map(|&n| AtCores {
+                cores: n,
+                seconds: projection::on_cores(
+                    shape,
+                    bands,
+                    &times.one,
+                    n,
+                    efficiency,
+                    tree_parallel,
+                )
+                .max(largest_alone),
+            })
+            .collect(),
+        dask: workers
+            .iter()
+            .map(|&w| AtCores {
+                cores: w,
+                seconds: projection::on_cores(shape, bands, &times.one, w, 1.0, false)
+                    .max(largest_alone)
+                    / DASK_WORKER_EFFICIENCY,
+            })
+            .collect(),
+        times,
+    }
+}

@@ -1,0 +1,197 @@
+//! The check of a projection: the real `sum -r` over PATH (or every object
+//! of a git repository hashed as git names it), timed beside what was projected.
+
+use std::path::Path;
+use std::time::Instant;
+
+use hashlab::Registry;
+use hashlab_integrity::pagecache::resident_fraction_sampled;
+use hashlab_integrity::{expand, hash_inputs, Cancel, Input, SumPlan, SumRequest, WalkOptions};
+use serde::{Deserialize, Serialize};
+
+use super::shape::Source;
+use super::{LikeError, LikeReport, LikeRequest, ReplicaError};
+
+/// One real run beside its projection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verified {
+    pub algorithm: String,
+    /// Files (or objects) hashed and their bytes.
+    pub files: u64,
+    pub bytes: u64,
+    /// Threads the run used.
+    pub jobs: usize,
+    /// The first run, with the files as they were (or dropped from the page
+    /// cache first, where asked and they are this user's).
+    pub measured_first: f64,
+    /// A second run right after: the files as cached as memory allows.
+    pub measured: f64,
+    /// The first run read files whose cached pages had been dropped.
+    pub dropped_first: bool,
+    /// Projected for the same threads, files cached and uncached.
+    pub projected_cached: f64,
+    pub projected_uncached: Option<f64>,
+    /// Share of the sampled files' bytes in the page cache just before the run.
+    pub resident_before: f64,
+    /// Files that could not be read (left out of the run, as `sum` reports them).
+    pub failed: u64,
+}
+
+/// Drops the cached pages of every file this user owns; true if all were.
+fn drop_pages(inputs: &[Input]) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid(2) reads the process's own id and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    let mut all = true;
+    for input in inputs {
+        let Input::File(path) = input else { continue };
+        all &= std::fs::File::open(path).ok().is_some_and(|f| {
+            f.metadata().is_ok_and(|m| m.uid() == me)
+                && hashlab_integrity::pagecache::drop_cached_pages(&f).is_ok()
+        });
+    }
+    all
+}
+
+fn resident(inputs: &[Input]) -> f64 {
+    let step = (inputs.len() / 256).max(1);
+    let (mut cached, mut total) = (0.0, 0.0);
+    for input in inputs.iter().step_by(step) {
+        let Input::File(path) = input else { continue };
+        let Ok(file) = std::fs::File::open(path) else {
+            continue;
+        };
+        let size = file.metadata().map_or(0, |m| m.len()) as f64;
+        if let Ok(share) = resident_fraction_sampled(&file, 16) {
+            cached += share * size;
+            total += size;
+        }
+    }
+    if total > 0.0 {
+        cached / total
+    } else {
+        1.0
+    }
+}
+
+/// Runs each named algorithm for real over the request's path, twice: as
+/// the files are (dropped from the page cache first with `cold`), then cached.
+pub fn verify(
+    registry: &Registry,
+    request: &LikeRequest,
+    report: &LikeReport,
+    algorithms: &[String],
+    cold: bool,
+) -> Result<Vec<Verified>, LikeError> {
+    let mut out = Vec::new();
+    for name in algorithms {
+        let canonical = registry
+            .algorithm(name)
+            .map_err(|e| LikeError::Algorithm(e.to_string()))?
+            .name
+            .clone();
+        let Some(projection) = report.projections.iter().find(|p| p.algorithm == canonical) else {
+            return Err(LikeError::Algorithm(format!(
+                "{canonical} was not measured on the replica, so nothing was projected for it"
+            )));
+        };
+        let verified = match report.shape.source {
+            Source::Git => {
+                let choice = registry
+                    .resolve(&canonical, None, &hashlab::HashParams::default())
+                    .map_err(|e| LikeError::Algorithm(format!("{canonical}: {e}")))?;
+                let first = super::git::hash_objects(&request.path, &request.path_var, &choice)?;
+                let done = super::git::hash_objects(&request.path, &request.path_var, &choice)?;
+                Verified {
+                    algorithm: canonical,
+                    files: done.objects,
+                    bytes: done.bytes,
+                    jobs: 1,
+                    measured_first: first.hashing.as_secs_f64(),
+                    measured: done.hashing.as_secs_f64(),
+                    dropped_first: false,
+                    projected_cached: projection.cached_one,
+                    projected_uncached: None,
+                    resident_before: 1.0,
+                    failed: 0,
+                }
+            }
+            Source::Manifest => {
+                return Err(LikeError::Manifest {
+                    path: request.path.clone(),
+                    why: "a real run is made over a tree or a git repository, not a manifest"
+                        .into(),
+                })
+            }
+            Source::Tree => {
+                let inputs = expand(
+                    std::slice::from_ref(&request.path),
+                    &WalkOptions {
+                        recursive: true,
+                        ..WalkOptions::default()
+                    },
+                );
+                let sample: Vec<&Path> = inputs
+                    .iter()
+                    .filter_map(|i| match i {
+                        Input::File(p) => Some(p.as_path()),
+                        _ => None,
+                    })
+                    .take(8)
+                    .collect();
+                let sum_request = SumRequest {
+                    algorithms: vec![canonical.clone()],
+                    allow_mmap: true,
+                    ..SumRequest::default()
+                };
+                let plan = SumPlan::new(registry, &sum_request, &sample).map_err(|error| {
+                    ReplicaError::Plan {
+                        algorithm: canonical.clone(),
+                        error,
+                    }
+                })?;
+                let dropped_first = cold && drop_pages(&inputs);
+                let resident_before = resident(&inputs);
+                let job = plan.job(Cancel::new());
+                let make = || plan.fanout();
+                let run = || {
+                    let (mut files, mut bytes, mut failed) = (0u64, 0u64, 0u64);
+                    let start = Instant::now();
+                    let _ = hash_inputs(&inputs, &make, plan.jobs, &job, &mut |_, r| {
+                        match r {
+                            Ok(d) => {
+                                files += 1;
+                                bytes += d.bytes;
+                            }
+                            Err(_) => failed += 1,
+                        }
+                        Ok::<(), ()>(())
+                    });
+                    (start.elapsed().as_secs_f64(), files, bytes, failed)
+                };
+                let (measured_first, ..) = run();
+                let (measured, files, bytes, failed) = run();
+                let (cached, uncached) = if plan.jobs == 1 {
+                    (projection.cached_one, None)
+                } else {
+                    (projection.cached_all, projection.uncached_all)
+                };
+                Verified {
+                    algorithm: canonical,
+                    files,
+                    bytes,
+                    jobs: plan.jobs,
+                    measured_first,
+                    measured,
+                    dropped_first,
+                    projected_cached: cached,
+                    projected_uncached: uncached,
+                    resident_before,
+                    failed,
+                }
+            }
+        };
+        out.push(verified);
+    }
+    Ok(out)
+}
