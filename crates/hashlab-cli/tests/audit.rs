@@ -23,17 +23,7 @@ fn scratch(name: &str) -> tempfile::TempDir {
         .unwrap()
 }
 
-fn in_ci() -> bool {
-    std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty())
-}
-
-/// Says why a test cannot run here; a failure under CI.
-fn skip(why: &str) {
-    if in_ci() {
-        panic!("HASHLAB_CI is set and this test cannot run: {why}");
-    }
-    eprintln!("SKIPPED: {why}");
-}
+use hashlab_testkit::skip;
 
 fn summary_line(o: &Output) -> String {
     text(&o.stdout)

@@ -16,13 +16,7 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// A check that needs root or a mount skips elsewhere, visibly; in CI it must run.
-fn skip(reason: &str) {
-    if std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty()) {
-        panic!("cannot run: {reason} (HASHLAB_CI is set, so this is a failure)");
-    }
-    eprintln!("SKIPPED: {reason}");
-}
+use hashlab_testkit::skip;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/results/zen4-plain.json")

@@ -12,13 +12,7 @@ use std::time::{Duration, Instant};
 mod common;
 use common::{hashlab_in, text};
 
-/// A skipped test must say so, and may only be skipped outside CI.
-fn skip(reason: &str) {
-    if std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty()) {
-        panic!("cannot skip under HASHLAB_CI: {reason}");
-    }
-    eprintln!("SKIPPED: {reason}");
-}
+use hashlab_testkit::skip;
 
 struct Dir(PathBuf);
 

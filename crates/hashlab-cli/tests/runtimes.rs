@@ -11,9 +11,7 @@ use std::process::{Command, Output};
 use common::{text, Scratch};
 use serde_json::Value;
 
-fn under_ci() -> bool {
-    std::env::var_os("HASHLAB_CI").is_some_and(|v| !v.is_empty())
-}
+use hashlab_testkit::{skip, under_ci};
 
 /// Harnesses are built once per source and toolchain, in a cache under the
 /// target directory that outlives one test run.
@@ -128,11 +126,7 @@ fn every_runtime_builds_checks_its_digests_and_is_timed_beside_rust() {
     for name in ["go", "python", "node", "java", "c"] {
         let status = runtime(&report, name);
         if status["state"] != "measured" {
-            assert!(
-                !under_ci(),
-                "HASHLAB_CI is set and runtime {name} was not measured: {status}"
-            );
-            eprintln!("SKIPPED: runtime {name}: {}", status["detail"]);
+            skip(&format!("runtime {name} was not measured: {status}"));
             continue;
         }
         for alg in required {

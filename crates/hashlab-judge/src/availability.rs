@@ -101,6 +101,11 @@ impl Entry {
 #[serde(deny_unknown_fields)]
 pub struct Availability {
     pub sources: BTreeMap<String, Source>,
+    /// Algorithms no ecosystem of the table offers, as read in its sources:
+    /// with these, every algorithm is said something of, so one added to the
+    /// catalog and not yet looked up is found ([`Availability::mismatches`]).
+    #[serde(default, skip_serializing)]
+    pub unoffered: Vec<String>,
     #[serde(rename = "ecosystem")]
     pub ecosystems: Vec<Ecosystem>,
 }
@@ -202,8 +207,8 @@ impl Availability {
             .collect()
     }
 
-    /// Names in the table that are not registry algorithms, and ecosystems
-    /// that list one algorithm under two headings.
+    /// Registry algorithms the table says nothing of, names in it that are
+    /// not registry algorithms, and contradictions within it.
     pub fn mismatches(&self, registry: &Registry) -> Vec<String> {
         let known: BTreeSet<&str> = registry
             .algorithms()
@@ -211,6 +216,35 @@ impl Availability {
             .map(|a| a.name.as_str())
             .collect();
         let mut problems = Vec::new();
+        let offered: BTreeSet<&str> = self
+            .ecosystems
+            .iter()
+            .flat_map(|e| {
+                e.ships
+                    .iter()
+                    .chain(e.partial.keys())
+                    .chain(e.packages.keys())
+            })
+            .map(String::as_str)
+            .collect();
+        for name in &known {
+            if !offered.contains(name) && !self.unoffered.iter().any(|u| u == name) {
+                problems.push(format!(
+                    "{name} is in no row of crates/hashlab-judge/data/availability.toml: list it \
+                     under `ships`, `packages` or `partial` of each [[ecosystem]] whose sources \
+                     offer it (citing them), or in `unoffered` if none does"
+                ));
+            }
+        }
+        for name in &self.unoffered {
+            if !known.contains(name.as_str()) {
+                problems.push(format!("unoffered: '{name}' is not a registry algorithm"));
+            } else if offered.contains(name.as_str()) {
+                problems.push(format!(
+                    "unoffered: {name} is offered by an ecosystem of the table"
+                ));
+            }
+        }
         for eco in &self.ecosystems {
             let names = eco
                 .ships

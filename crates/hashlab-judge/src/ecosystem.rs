@@ -393,7 +393,6 @@ fn probe_openssl(runner: &Runner, registry: &Registry) -> RuntimeProbe {
 // ------------------------------------------------------------------ Python
 
 /// Importable modules that bring our algorithms: (module, package, algorithms).
-/// HighwayHash is left out: the module name of its PyPI binding is not verified.
 const PYTHON_MODULES: &[(&str, &str, &[&str])] = &[
     ("blake3", "blake3", &["blake3"]),
     (
@@ -645,6 +644,9 @@ const GO_PACKAGES: &[(&str, &[&str])] = &[
     ("hash/crc32", &["crc32c"]),
 ];
 
+/// The HMACs `crypto/hmac` makes of the digests above: (digest, HMAC).
+const GO_HMACS: [(&str, &str); 2] = [("sha256", "hmac-sha256"), ("sha512", "hmac-sha512")];
+
 fn probe_go(runner: &Runner) -> RuntimeProbe {
     let mut p = RuntimeProbe::new("go", "go", "go version; go list std");
     let Some(exe) = runner.find("go") else {
@@ -676,7 +678,7 @@ fn probe_go(runner: &Runner) -> RuntimeProbe {
         }
     }
     if packages.contains("crypto/hmac") {
-        for (digest, mac) in [("sha256", "hmac-sha256"), ("sha512", "hmac-sha512")] {
+        for (digest, mac) in GO_HMACS {
             if p.offers(digest).is_some() {
                 p.offer(mac, format!("crypto/hmac with crypto/{digest}"), true);
             }
@@ -856,4 +858,47 @@ fn probe_cli(runner: &Runner, registry: &Registry) -> RuntimeProbe {
     }
     p.detail = format!("found {}", found.join(", "));
     p.finish()
+}
+
+// ------------------------------------------------------------------ what the fixed tables cover
+
+/// Algorithms the table gives a Python package for that no probe imports, and why.
+pub const PYTHON_UNPROBED: &[(&str, &str)] = &[
+    (
+        "highwayhash-64",
+        "the module name of its PyPI binding is not verified",
+    ),
+    (
+        "highwayhash-128",
+        "the module name of its PyPI binding is not verified",
+    ),
+    (
+        "highwayhash-256",
+        "the module name of its PyPI binding is not verified",
+    ),
+];
+
+/// What the probes that look algorithms up in a fixed table of their own can
+/// find: for `go`, the standard-library packages (`GO_PACKAGES`) and the
+/// HMACs `crypto/hmac` makes of them; for `python`, the PyPI modules
+/// (`PYTHON_MODULES`). `None` for the other ecosystems, whose probes read
+/// what the runtime lists (hashlib, OpenSSL, Node, Java's providers, `cksum`)
+/// or, for .NET, the table itself.
+pub fn fixed_probe_table(ecosystem: &str) -> Option<Vec<&'static str>> {
+    match ecosystem {
+        "go" => Some(
+            GO_PACKAGES
+                .iter()
+                .flat_map(|(_, algorithms)| algorithms.iter().copied())
+                .chain(GO_HMACS.iter().map(|(_, mac)| *mac))
+                .collect(),
+        ),
+        "python" => Some(
+            PYTHON_MODULES
+                .iter()
+                .flat_map(|(_, _, algorithms)| algorithms.iter().copied())
+                .collect(),
+        ),
+        _ => None,
+    }
 }

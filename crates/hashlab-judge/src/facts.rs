@@ -263,7 +263,12 @@ impl Facts {
         let mut problems = Vec::new();
         for alg in registry.algorithms() {
             match self.get(&alg.name) {
-                None => problems.push(format!("{} has no facts entry", alg.name)),
+                None => problems.push(format!(
+                    "{} has no facts entry: add an [[algorithm]] with name = \"{}\" (security, \
+                     attacks, each claim cited) to crates/hashlab-judge/data/facts.toml, and its \
+                     new sources to docs/facts.md",
+                    alg.name, alg.name
+                )),
                 Some(f) if f.output_bits as usize != alg.output_bits() => problems.push(format!(
                     "{}: facts say {} output bits, the registry {}",
                     alg.name,

@@ -13,6 +13,7 @@ mod hash;
 mod hash_type;
 mod interrupt;
 mod kdf;
+#[cfg(feature = "objects")]
 mod objects;
 mod partitions;
 
@@ -131,6 +132,7 @@ mod _hashlab {
     use super::hash::{algorithm_info, digest, hexdigest, named_functions, new};
     #[pymodule_export]
     use super::kdf::scrypt;
+    #[cfg(feature = "objects")]
     #[pymodule_export]
     use super::objects::{
         compare_pairs, hash_objects, list_objects, local_keys, pair_store, pair_store_range,

@@ -560,3 +560,23 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+// Beside `Algorithm::resolve`, whose defaults it compares with: hasher.rs,
+// which defines `Config`, then needs nothing of this module.
+impl Config {
+    /// True when these are `algorithm`'s default parameters (the ones its
+    /// known answer is for), whatever the multi-threaded mode.
+    pub fn is_default_for(&self, algorithm: &Algorithm) -> bool {
+        algorithm.resolve(&HashParams::default()).is_ok_and(|d| {
+            d.key == self.key
+                && d.output_len == self.output_len
+                && d.customization == self.customization
+                && d.salt == self.salt
+                && d.personal == self.personal
+                && d.seed == self.seed
+                && d.domain == self.domain
+                && d.context == self.context
+                && d.tree == self.tree
+        })
+    }
+}

@@ -237,24 +237,6 @@ pub struct Config {
     pub parallel: bool,
 }
 
-impl Config {
-    /// True when these are `algorithm`'s default parameters (the ones its
-    /// known answer is for), whatever the multi-threaded mode.
-    pub fn is_default_for(&self, algorithm: &crate::Algorithm) -> bool {
-        algorithm.resolve(&HashParams::default()).is_ok_and(|d| {
-            d.key == self.key
-                && d.output_len == self.output_len
-                && d.customization == self.customization
-                && d.salt == self.salt
-                && d.personal == self.personal
-                && d.seed == self.seed
-                && d.domain == self.domain
-                && d.context == self.context
-                && d.tree == self.tree
-        })
-    }
-}
-
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Config")

@@ -20,6 +20,7 @@
 //! hasher is `Send`, so it can be moved into worker threads.
 
 mod algorithm;
+mod backend;
 mod backends;
 mod catalog;
 mod choice;
@@ -36,10 +37,11 @@ pub use algorithm::{
     Algorithm, ByteRange, Class, DomainRule, FileBound, ForeignTag, KeyRule, LineForm, Lineage,
     OutputRule, Preference, TreeRule, XOF_MAX_OUTPUT,
 };
+pub use backend::{Backend, BackendStatus, Constructor};
 pub use choice::Choice;
 pub use error::{HashError, Parameter};
 pub use hasher::{Blake2Tree, Config, Digest, HashParams, Hasher, Stateless};
-pub use registry::{Backend, BackendStatus, Constructor, Registry};
+pub use registry::Registry;
 
 /// This crate's version, for reports that record what produced them.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
