@@ -51,6 +51,8 @@ fn run_measured(args: &[&str], dir: &Path, address_space: Option<u64>, deadline:
             });
         }
     }
+    // Reaped by wait4 below, which `Child::wait` would not let us call.
+    #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().expect("run hashlab");
     let pid = child.id() as libc::pid_t;
     let mut stdout = child.stdout.take().unwrap();
