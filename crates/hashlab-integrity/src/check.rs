@@ -708,9 +708,21 @@ mod tests {
         let (summary, seen) = run("", CheckOptions::default(), None);
         assert_eq!((summary.clone(), seen.len()), (Summary::default(), 0));
         assert!(!summary.any_properly_formatted() && !summary.passed(false, false));
-        let mut junk = vec![b'\xff'; 1 << 20];
-        junk.extend_from_slice(b"\n\0\0\n\\\n");
         let registry = Registry::default();
+        // A line past the bound is refused, not read as a malformed line.
+        let endless = vec![b'\xff'; 1 << 20];
+        let result = Checker::new(&registry, CheckOptions::default()).check(
+            &mut endless.as_slice(),
+            &ManifestHint::default(),
+            false,
+            &mut |_| {},
+        );
+        assert!(
+            matches!(result, Err(CheckError::TooLong(TooLong { line: 1, .. }))),
+            "{result:?}"
+        );
+        let mut junk = vec![b'\xff'; 1 << 15];
+        junk.extend_from_slice(b"\n\0\0\n\\\n");
         let mut checker = Checker::new(&registry, CheckOptions::default());
         let summary = checker
             .check(
