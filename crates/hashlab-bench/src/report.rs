@@ -1,6 +1,5 @@
 //! The whole measurement as one call: select → self-test → plan → run → results.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use hashlab::Registry;
@@ -19,6 +18,9 @@ use crate::runner::{run, Measure, Progress, RunOutcome};
 use crate::runtimes::{start_runtimes, Runtime, RuntimeOptions, RuntimeStatus, StartedRuntime};
 use crate::selection::{cells, Algorithms, Backends, Selection};
 use crate::workbench::Workbench;
+/// What stops a [`measure`]: the integrity crate's, which a file cell's
+/// reading looks at between chunks.
+pub use hashlab_integrity::Cancel;
 
 /// The sizes `hashlab bench` measures when none are named.
 pub const DEFAULT_SIZES: [usize; 9] = [
@@ -158,10 +160,12 @@ pub const DRIFT_EFFECT: f64 = 0.05;
 /// backend is checked against its known answer before anything is timed; a
 /// wrong digest aborts with an error naming it. The time budget
 /// (`budget.max_time`) counts from this call: making the inputs is part of it.
+/// Once `stop` is set the run ends with what it measured: it is looked at
+/// between samples, and a file cell's sample stops at its next chunk.
 pub fn measure(
     registry: &Registry,
     request: &Request,
-    stop: &AtomicBool,
+    stop: &Cancel,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, MeasureError> {
     let started = Instant::now();
@@ -241,7 +245,7 @@ pub fn measure(
         clock_before.clone(),
     );
     if let Some(file) = &request.selection.file {
-        bench = bench.with_file(file.path.clone());
+        bench = bench.with_file(file.path.clone()).with_cancel(stop.clone());
     }
     if let Some(words) = &request.selection.table {
         bench = bench.with_words(words.clone());
@@ -251,10 +255,10 @@ pub fn measure(
     }
     plan.budget.max_time = plan.budget.max_time.saturating_sub(started.elapsed());
     let outcome = if harnesses.is_empty() {
-        run(&plan, &mut bench, stop, progress)?
+        run(&plan, &mut bench, stop.flag(), progress)?
     } else {
         let mut mixed = WithRuntimes::new(&mut bench, &mut harnesses);
-        run(&plan, &mut mixed, stop, progress)?
+        run(&plan, &mut mixed, stop.flag(), progress)?
     };
     let cells = cell_results(&plan.cells, &outcome, clock_hz);
     let clock_after = clock_hz.map(|_| calibrate(request.clock_budget / 2));

@@ -97,7 +97,7 @@ pub fn run(
             plan.budget.warmup
         };
         cells.push(CellSamples {
-            batch: warm_up(measure, i, &plan.budget.min_sample, warmup)?,
+            batch: warm_up(measure, i, &plan.budget.min_sample, warmup, stop)?,
             seconds_per_message: Vec::new(),
         });
         progress(&Progress {
@@ -175,18 +175,21 @@ pub fn run(
 
 /// Finds a batch size whose sample lasts at least `min_sample`, then keeps
 /// sampling until `warmup` has passed (caches, branch predictors, clock boost).
+/// Ends early once `stop` is set: a sample it cut short says nothing of the
+/// batch a full one needs.
 fn warm_up(
     measure: &mut dyn Measure,
     i: usize,
     min_sample: &Duration,
     warmup: Duration,
+    stop: &AtomicBool,
 ) -> Result<u64, String> {
     let mut batch: u64 = 1;
     let mut spent = Duration::ZERO;
     loop {
         let d = measure.sample(i, batch)?;
         spent += d;
-        if d >= *min_sample {
+        if d >= *min_sample || stop.load(Ordering::Relaxed) {
             break;
         }
         let grow = if d.is_zero() {
@@ -196,7 +199,7 @@ fn warm_up(
         };
         batch = ((batch as f64) * grow).ceil() as u64;
     }
-    while spent < warmup {
+    while spent < warmup && !stop.load(Ordering::Relaxed) {
         spent += measure.sample(i, batch)?;
     }
     Ok(batch)

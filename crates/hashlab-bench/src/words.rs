@@ -39,12 +39,18 @@ pub enum WordListError {
     TooMany {
         path: PathBuf,
     },
+    /// A line longer than any word (a file that is not a word list).
+    LineTooLong {
+        path: PathBuf,
+        line: hashlab_integrity::TooLong,
+    },
 }
 
 impl fmt::Display for WordListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WordListError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            WordListError::LineTooLong { path, line } => write!(f, "{}: {line}", path.display()),
             WordListError::Empty { path } => {
                 write!(f, "{}: no words (one word per line)", path.display())
             }
@@ -65,9 +71,16 @@ impl WordList {
     pub const MAX_WORDS: usize = u32::MAX as usize;
 
     pub fn read(path: &Path) -> Result<WordList, WordListError> {
-        let text = std::fs::read(path).map_err(|error| WordListError::Read {
-            path: path.to_path_buf(),
-            error,
+        use hashlab_integrity::LineError;
+        let text = hashlab_integrity::bounded::read_file(path, b'\n').map_err(|e| match e {
+            LineError::Io(error) => WordListError::Read {
+                path: path.to_path_buf(),
+                error,
+            },
+            LineError::TooLong(line) => WordListError::LineTooLong {
+                path: path.to_path_buf(),
+                line,
+            },
         })?;
         WordList::from_bytes(path, &text)
     }

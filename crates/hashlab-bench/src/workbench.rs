@@ -6,7 +6,9 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use hashlab::{HashParams, Hasher, Registry};
-use hashlab_integrity::{hash_file, ReadBuffer, ReadStrategy, SumPlan, SumRequest};
+use hashlab_integrity::{
+    hash_file, is_interrupted, Cancel, ReadBuffer, ReadStrategy, SumPlan, SumRequest,
+};
 
 use crate::limits::RequestError;
 use crate::plan::{CellSpec, Mode};
@@ -248,6 +250,8 @@ pub struct Workbench<'r> {
     words: Option<crate::words::WordList>,
     pin: Option<usize>,
     notes: Vec<String>,
+    /// Stops a file cell's sample mid-file.
+    cancel: Cancel,
 }
 
 impl<'r> Workbench<'r> {
@@ -262,7 +266,16 @@ impl<'r> Workbench<'r> {
             words: None,
             pin: None,
             notes: Vec::new(),
+            cancel: Cancel::new(),
         }
+    }
+
+    /// A file cell's sample stops at the next chunk once `cancel` is set
+    /// (one pass over a large file takes seconds to minutes); the sample is
+    /// then cut short, and the runner, seeing the same flag, keeps none of it.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Self {
+        self.cancel = cancel;
+        self
     }
 
     /// The file `Mode::File` cells read.
@@ -569,15 +582,19 @@ impl Measure for Workbench<'_> {
                     let path = file.as_deref().ok_or("a file cell without a file")?;
                     let fail = |e: std::io::Error| format!("{}: {}", path.display(), e);
                     let mut total = Duration::ZERO;
-                    let uncancelled = hashlab_integrity::Cancel::new();
                     for _ in 0..batch {
                         if *cold {
                             drop_pages(&std::fs::File::open(path).map_err(fail)?)?;
                         }
                         let start = Instant::now();
-                        hash_file(path, hasher.as_mut(), buffer, strategy, &uncancelled)
-                            .map_err(fail)?;
+                        let hashed =
+                            hash_file(path, hasher.as_mut(), buffer, strategy, &self.cancel);
                         total += start.elapsed();
+                        match hashed {
+                            Ok(_) => {}
+                            Err(e) if is_interrupted(&e) => break,
+                            Err(e) => return Err(fail(e)),
+                        }
                     }
                     total
                 }

@@ -12,6 +12,7 @@ use hashlab::{HashError, HashParams, OutputRule, Registry};
 use serde::Serialize;
 
 use crate::many::{hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob};
+use crate::outfile::io_message;
 use crate::read::ReadStrategy;
 use crate::recorded::{pairs, Recorded, MAX_ALGORITHMS, MAX_DIGEST_BYTES};
 use crate::walk::Input;
@@ -88,7 +89,7 @@ pub enum AuditError {
 impl std::fmt::Display for AuditError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AuditError::CurrentDir(e) => write!(f, "current directory: {e}"),
+            AuditError::CurrentDir(e) => write!(f, "current directory: {}", io_message(e)),
             AuditError::Hasher(e) => write!(f, "{e}"),
             AuditError::TooManyAlgorithms { limit } => write!(
                 f,
@@ -345,7 +346,7 @@ impl Tally<'_> {
             }
             // Not root, and a directory on the way is not searchable.
             Err(e) => {
-                self.report.unreadable.push((name, e.to_string()));
+                self.report.unreadable.push((name, io_message(&e)));
                 return;
             }
         };
@@ -475,7 +476,7 @@ pub fn audit_with(
             Input::Stdin => to_hash.push(Input::Stdin),
             Input::Problem(p, e) => to_hash.push(Input::Problem(
                 p.clone(),
-                io::Error::new(e.kind(), e.to_string()),
+                io::Error::new(e.kind(), io_message(e)),
             )),
         }
     }
@@ -485,7 +486,7 @@ pub fn audit_with(
             Input::File(p) | Input::Problem(p, _) => p.as_path(),
             Input::Stdin => Path::new("-"),
         };
-        tally.add(path, result.map_err(|e| e.to_string()));
+        tally.add(path, result.map_err(|e| io_message(&e)));
         Ok(())
     })
     .expect("the collector never stops the run");

@@ -30,6 +30,12 @@ impl Cancel {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The flag itself, for loops that look at a plain flag (the bench
+    /// runner between samples) while the hashing they call takes this.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+
     /// `Err(Interrupted)` once cancelled: the `?` between chunks.
     pub fn check(&self) -> io::Result<()> {
         if self.is_cancelled() {

@@ -3,13 +3,13 @@
 //! and the outcome handed to the caller as data, in manifest order. An SFV
 //! file's lines are CRC-32's.
 
-use std::collections::HashMap;
 use std::io::{self, BufRead};
 use std::path::Path;
 
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
 use crate::ambiguity::{Lengths, Plan, Settlement};
+use crate::bounded::{BoundedLines, LineError, TooLong};
 use crate::cancel::{is_interrupted, Cancel, Interrupted};
 use crate::manifest::{parse_record, parse_sfv_line, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
@@ -366,6 +366,8 @@ pub enum CheckError {
     Params(HashError),
     /// [`CheckOptions::cancel`] was set.
     Interrupted,
+    /// A line of the manifest is longer than any checksum line.
+    TooLong(TooLong),
 }
 
 impl std::fmt::Display for CheckError {
@@ -374,6 +376,7 @@ impl std::fmt::Display for CheckError {
             CheckError::Read(e) => write!(f, "{e}"),
             CheckError::Params(e) => write!(f, "{e}"),
             CheckError::Interrupted => write!(f, "{Interrupted}"),
+            CheckError::TooLong(t) => write!(f, "{t}"),
         }
     }
 }
@@ -390,11 +393,18 @@ struct Prepared {
 /// hasher: `None` for a name it does not handle, else the bytes it read.
 pub type Opener<'a> = Box<dyn FnMut(&[u8], &mut dyn Hasher) -> Option<io::Result<u64>> + 'a>;
 
-/// Checks manifests, keeping one hasher per (algorithm, length) across lines.
+/// The most (algorithm, length) hashers a [`Checker`] keeps: each holds a
+/// read buffer, and a manifest of thousands of SHAKE256 lines of different
+/// lengths would otherwise keep thousands of them to its end.
+const KEPT_HASHERS: usize = 8;
+
+/// Checks manifests, keeping a hasher per (algorithm, length) across lines,
+/// the [`KEPT_HASHERS`] last used.
 pub struct Checker<'r> {
     registry: &'r Registry,
     options: CheckOptions,
-    hashers: HashMap<(String, usize), Prepared>,
+    /// The least recently used first.
+    hashers: Vec<((String, usize), Prepared)>,
     reading: GnuReading,
     opener: Option<Opener<'r>>,
 }
@@ -404,7 +414,7 @@ impl<'r> Checker<'r> {
         Checker {
             registry,
             options,
-            hashers: HashMap::new(),
+            hashers: Vec::new(),
             reading: GnuReading::Undecided,
             opener: None,
         }
@@ -451,14 +461,13 @@ impl<'r> Checker<'r> {
         let by_length =
             |e: &Entry| !asked && e.tag.is_none() && (hint.algorithm.is_none() || e.size.is_some());
         let mut lengths = Lengths::default();
+        let mut manifest = BoundedLines::new(manifest, end);
         loop {
-            raw.clear();
-            if manifest
-                .read_until(end, &mut raw)
-                .map_err(CheckError::Read)?
-                == 0
-            {
-                break;
+            match manifest.next_into(&mut raw) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(LineError::Io(e)) => return Err(CheckError::Read(e)),
+                Err(LineError::TooLong(t)) => return Err(CheckError::TooLong(t)),
             }
             line_number += 1;
             if self.options.cancel.is_cancelled() {
@@ -574,7 +583,13 @@ impl<'r> Checker<'r> {
 
     fn prepare(&mut self, algorithm: &Algorithm, len: usize) -> Result<&mut Prepared, CheckError> {
         let key = (algorithm.name.clone(), len);
-        if !self.hashers.contains_key(&key) {
+        if let Some(at) = self.hashers.iter().position(|(k, _)| *k == key) {
+            let used = self.hashers.remove(at);
+            self.hashers.push(used);
+        } else {
+            if self.hashers.len() >= KEPT_HASHERS {
+                self.hashers.remove(0);
+            }
             let registry = self.registry;
             let backend = match &self.options.backend {
                 Some(name) => registry.backend(&algorithm.name, name),
@@ -597,16 +612,16 @@ impl<'r> Checker<'r> {
             let hasher = registry
                 .hasher(&algorithm.name, Some(&backend.name), &params)
                 .map_err(CheckError::Params)?;
-            self.hashers.insert(
-                key.clone(),
+            self.hashers.push((
+                key,
                 Prepared {
                     hasher,
                     buffer: ReadBuffer::new(strategy.chunk),
                     strategy,
                 },
-            );
+            ));
         }
-        Ok(self.hashers.get_mut(&key).expect("inserted above"))
+        Ok(&mut self.hashers.last_mut().expect("pushed above").1)
     }
 }
 
@@ -740,9 +755,21 @@ mod tests {
         let (summary, seen) = run("", CheckOptions::default(), None);
         assert_eq!((summary.clone(), seen.len()), (Summary::default(), 0));
         assert!(!summary.any_properly_formatted() && !summary.passed(false, false));
-        let mut junk = vec![b'\xff'; 1 << 20];
-        junk.extend_from_slice(b"\n\0\0\n\\\n");
         let registry = Registry::default();
+        // A line past the bound is refused, not read as a malformed line.
+        let endless = vec![b'\xff'; 1 << 20];
+        let result = Checker::new(&registry, CheckOptions::default()).check(
+            &mut endless.as_slice(),
+            &ManifestHint::default(),
+            false,
+            &mut |_| {},
+        );
+        assert!(
+            matches!(result, Err(CheckError::TooLong(TooLong { line: 1, .. }))),
+            "{result:?}"
+        );
+        let mut junk = vec![b'\xff'; 1 << 15];
+        junk.extend_from_slice(b"\n\0\0\n\\\n");
         let mut checker = Checker::new(&registry, CheckOptions::default());
         let summary = checker
             .check(

@@ -6,6 +6,7 @@
 
 pub mod ambiguity;
 pub mod audit;
+pub mod bounded;
 pub mod cancel;
 pub mod check;
 mod hashed;
@@ -32,6 +33,7 @@ pub use audit::{
     audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
     RemoteHash,
 };
+pub use bounded::{BoundedLines, LineError, TooLong, MAX_LINE_BYTES};
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,

@@ -197,6 +197,48 @@ const POPULATE_WINDOWS_AHEAD: usize = 16;
 /// (1 KiB for BLAKE3, 8 KiB for K12), so the hashes split no chunk.
 const SHARED_WINDOW: usize = 32 << 20;
 
+/// Hashed pages of a map are given back this many bytes at a time. A map's
+/// pages count in the process's memory until they are unmapped, and the
+/// kernel frees them only under pressure: a whole 100 GB sparse file mapped
+/// and hashed reached 23.6 GB RSS where read() stays at 8.6 MB. Given back
+/// behind the hash, a map holds at most this span, the windows populated
+/// ahead of it and a part in flight.
+const RELEASE_SPAN: usize = 64 << 20;
+
+/// Gives back the pages of a map behind the hash, a span at a time: like
+/// mapping and unmapping it in windows, with one map and one guard.
+struct Behind<'m> {
+    map: &'m [u8],
+    released: usize,
+}
+
+impl<'m> Behind<'m> {
+    fn new(map: &'m [u8]) -> Behind<'m> {
+        Behind { map, released: 0 }
+    }
+
+    /// `map[..upto]` is hashed and will not be read again. `upto` ends a
+    /// part or window (whole pages), so every release starts on a page.
+    fn hashed(&mut self, upto: usize) {
+        if upto - self.released >= RELEASE_SPAN {
+            release(&self.map[self.released..upto]);
+            self.released = upto;
+        }
+    }
+}
+
+/// Drops `part`'s pages from this process's page tables. The map is private
+/// and never written, so this drops no data: the file's pages stay in the
+/// page cache, and a page touched again (none is) would be read back from it.
+#[cfg(target_os = "linux")]
+fn release(part: &[u8]) {
+    advise(part, libc::MADV_DONTNEED);
+}
+
+/// Elsewhere MADV_DONTNEED may only be a hint; the pages go with the map.
+#[cfg(not(target_os = "linux"))]
+fn release(_: &[u8]) {}
+
 /// Hashes `map` on this thread while another asks the kernel to fill in its
 /// page tables a few windows ahead. With read() (even read ahead on another
 /// thread) every byte is copied once more and the hashing core takes the
@@ -239,12 +281,16 @@ fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel) -
             }
         });
         let mut finished = true;
+        let mut behind = Behind::new(map);
+        let mut hashed = 0;
         for window in map.chunks(POPULATE_WINDOW) {
             if cancel.is_cancelled() {
                 finished = false;
                 break;
             }
             hasher.update(window);
+            hashed += window.len();
+            behind.hashed(hashed);
             let _ = permits.send(());
         }
         // Hanging up stops the populating thread at its next window.
@@ -270,11 +316,15 @@ fn hash_populating_ahead(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel) -
 /// Feeds `map` to `hasher` in parts of `part` bytes, looking at `cancel`
 /// between them; false where it stopped before the end.
 fn hash_in_parts(map: &[u8], hasher: &mut dyn Hasher, cancel: &Cancel, part: usize) -> bool {
+    let mut behind = Behind::new(map);
+    let mut hashed = 0;
     for window in map.chunks(part) {
         if cancel.is_cancelled() {
             return false;
         }
         hasher.update(window);
+        hashed += window.len();
+        behind.hashed(hashed);
     }
     true
 }

@@ -25,7 +25,11 @@
 //! A symbolic link is followed to its final target and that file is replaced:
 //! the link stays a link. As the kernel's `protected_symlinks` does for
 //! `open`, a link in a world-writable sticky directory (`/tmp`) is followed
-//! only when it belongs to the writer or to the directory's owner.
+//! only when it belongs to the writer or to the directory's owner, whether
+//! it is the file's own name or a directory on the way (`/tmp/dir/out`).
+//! (The kernel applies that rule to the last component only, so this module
+//! walks the directories itself.) A file of /proc or /sys is written
+//! through: nothing can be created beside it to rename over it.
 //!
 //! Dropping an `OutputFile` without committing discards the output: the
 //! temporary file is removed and the target is untouched (except a
@@ -206,6 +210,7 @@ pub fn write_file(target: impl AsRef<Path>, bytes: &[u8]) -> Result<(), OutputEr
 }
 
 fn choose(target: &Path) -> io::Result<Way> {
+    refuse_protected_directories(target)?;
     // "dir/" can only be a directory: let the system say why it cannot be written.
     if ends_with_separator(target) {
         return through(target, OpenOptions::new().write(true).create(true));
@@ -224,7 +229,13 @@ fn choose(target: &Path) -> io::Result<Way> {
             return through(target, OpenOptions::new().write(true).truncate(true))
         }
     };
+    if dest != target {
+        refuse_protected_directories(&dest)?;
+    }
     match fs::symlink_metadata(&dest) {
+        Ok(meta) if meta.is_file() && on_pseudo_file_system(&dest) => {
+            through(&dest, OpenOptions::new().write(true).truncate(true))
+        }
         Ok(meta) if meta.is_file() => {
             // Writable, as a shell's `>` would need it: a read-only file is
             // not replaced behind its owner's back.
@@ -495,6 +506,110 @@ fn in_procfs(path: &Path) -> bool {
     // fdescfs and the like: the descriptor directories by their usual names.
     let dir = parent_dir(path);
     dir == Path::new("/dev/fd") || dir.starts_with("/proc")
+}
+
+/// One step of a path being walked by [`refuse_protected_directories`].
+enum Step {
+    Root,
+    Parent,
+    Name(std::ffi::OsString),
+}
+
+fn steps(path: &Path) -> Vec<Step> {
+    use std::path::Component;
+    path.components()
+        .filter_map(|c| match c {
+            Component::RootDir | Component::Prefix(_) => Some(Step::Root),
+            Component::ParentDir => Some(Step::Parent),
+            Component::CurDir => None,
+            Component::Normal(name) => Some(Step::Name(name.to_os_string())),
+        })
+        .collect()
+}
+
+/// Walks the directories of `path` as the kernel resolves them, following
+/// each link among them after [`refuse_protected_link`] has looked at it:
+/// `protected_symlinks` guards only a path's last component, so a link
+/// planted in /tmp as a directory (`-o /tmp/dir/out`) would lead the write
+/// into whatever its owner chose. Where the walk cannot go on (a name that
+/// does not exist, a directory we may not search), it stops, and the write
+/// itself says why it fails.
+fn refuse_protected_directories(path: &Path) -> io::Result<()> {
+    let Some(dirs) = path.parent() else {
+        return Ok(());
+    };
+    // Steps still to take, the next one last.
+    let mut pending: Vec<Step> = steps(dirs);
+    pending.reverse();
+    let mut at = PathBuf::new();
+    let mut links = 0;
+    while let Some(step) = pending.pop() {
+        let name = match step {
+            Step::Root => {
+                at = PathBuf::from(std::path::MAIN_SEPARATOR_STR);
+                continue;
+            }
+            Step::Parent => {
+                at.push("..");
+                continue;
+            }
+            Step::Name(name) => name,
+        };
+        let next = at.join(&name);
+        let meta = match fs::symlink_metadata(&next) {
+            Ok(meta) => meta,
+            Err(_) => return Ok(()),
+        };
+        if !meta.file_type().is_symlink() {
+            at = next;
+            continue;
+        }
+        if in_procfs(&next) {
+            // /proc/self/fd/N/...: an open directory, not a name planted anywhere.
+            return Ok(());
+        }
+        // Named, as the file asked for is not the link refused.
+        refuse_protected_link(&next, &meta)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {}", next.display(), e)))?;
+        links += 1;
+        if links > MAX_LINKS {
+            #[cfg(unix)]
+            return Err(io::Error::from_raw_os_error(libc::ELOOP));
+            #[cfg(not(unix))]
+            return Err(io::Error::other("too many levels of symbolic links"));
+        }
+        let target = fs::read_link(&next)?;
+        // A relative target goes on from the link's directory, `at`.
+        let mut followed = steps(&target);
+        followed.reverse();
+        pending.extend(followed);
+    }
+    Ok(())
+}
+
+/// Whether `path` is on a file system of the kernel's own (/proc, /sys),
+/// where a file can be written but no file created beside it.
+#[cfg(target_os = "linux")]
+fn on_pseudo_file_system(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+    const SYSFS_MAGIC: i64 = 0x6265_6572;
+    let Ok(dir) = std::ffi::CString::new(parent_dir(path).as_os_str().as_bytes()) else {
+        return false;
+    };
+    let mut stats = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: a NUL-terminated path and a buffer of the size statfs writes.
+    let done = unsafe { libc::statfs(dir.as_ptr(), stats.as_mut_ptr()) };
+    // SAFETY: statfs filled the buffer when it returned 0.
+    // f_type is i64 on some targets and narrower on others.
+    #[allow(clippy::unnecessary_cast)]
+    let kind = (done == 0).then(|| unsafe { stats.assume_init() }.f_type as i64);
+    matches!(kind, Some(PROC_SUPER_MAGIC | SYSFS_MAGIC))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn on_pseudo_file_system(_path: &Path) -> bool {
+    false
 }
 
 /// As `fs.protected_symlinks`: in a world-writable sticky directory, a link

@@ -418,3 +418,64 @@ fn a_read_only_file_is_not_replaced() {
     assert_eq!(fs::read_to_string(&m).unwrap(), "old\n");
     assert_eq!(entries(dir.path()), ["M"]);
 }
+
+#[test]
+fn a_directory_link_planted_in_a_sticky_shared_directory_is_not_followed() {
+    if !is_root() {
+        return skip("planting a link owned by another user needs root");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared");
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+    let victims = dir.path().join("victims");
+    fs::create_dir(&victims).unwrap();
+    fs::write(victims.join("out.txt"), "precious\n").unwrap();
+    let link = shared.join("dirlink");
+    std::os::unix::fs::symlink(&victims, &link).unwrap();
+    std::os::unix::fs::lchown(&link, Some(4321), Some(4321)).unwrap();
+    // Through the planted link, directly or behind a link of our own
+    // elsewhere, and behind `..`: all refused, the victim untouched.
+    let mine = dir.path().join("mine");
+    std::os::unix::fs::symlink(link.join("out.txt"), &mine).unwrap();
+    let hop = dir.path().join("hop");
+    std::os::unix::fs::symlink(&shared, &hop).unwrap();
+    for target in [
+        link.join("out.txt"),
+        link.join("new.txt"),
+        mine.clone(),
+        hop.join("dirlink/out.txt"),
+        shared.join("../shared/dirlink/out.txt"),
+    ] {
+        let e = write_file(&target, b"x").unwrap_err();
+        assert!(e.to_string().contains("not followed"), "{e}");
+        assert!(
+            e.to_string().contains(&link.display().to_string()),
+            "names the link: {e}"
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(victims.join("out.txt")).unwrap(),
+        "precious\n"
+    );
+    assert_eq!(entries(&victims), ["out.txt"]);
+    // The writer's own link there is followed.
+    std::os::unix::fs::lchown(&link, Some(0), Some(0)).unwrap();
+    write_file(link.join("out.txt"), b"mine\n").unwrap();
+    assert_eq!(
+        fs::read_to_string(victims.join("out.txt")).unwrap(),
+        "mine\n"
+    );
+}
+
+#[test]
+fn a_file_of_proc_is_refused_for_the_real_reason() {
+    // Nothing can be created in /proc, so a temporary file beside it fails
+    // with ENOENT; the file itself refuses writes (EACCES, or EIO for root).
+    let e = write_file("/proc/version", b"x").unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text == "/proc/version: Permission denied" || text == "/proc/version: Input/output error",
+        "{text}"
+    );
+}

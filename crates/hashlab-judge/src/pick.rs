@@ -2,13 +2,12 @@
 //! availability table (what the other ends have) and measured speed on one
 //! machine (what is fastest), with the reasons spelled out.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use hashlab::{Class, Registry};
 use hashlab_bench::limits::MeasureError;
 use hashlab_bench::plan::Mode;
-use hashlab_bench::report::{measure, Report, Request};
+use hashlab_bench::report::{measure, Cancel, Report, Request};
 use hashlab_bench::runner::Progress;
 use hashlab_bench::selection::{Algorithms, Selection};
 use hashlab_bench::sizes::size_label;
@@ -703,7 +702,7 @@ pub fn quick_bench(
     size: usize,
     use_: Use,
     command_line: &[String],
-    stop: &AtomicBool,
+    stop: &Cancel,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, MeasureError> {
     let quick = Request::quick();

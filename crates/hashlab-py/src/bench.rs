@@ -1,8 +1,6 @@
 //! `hashlab.bench()`: the measurement engine of `hashlab bench`, returning the
 //! same report the CLI prints with `--json` (same schema, same serde code).
 
-use std::sync::atomic::AtomicBool;
-
 use hashlab_bench::limits::{time_budget, MAX_THREADS};
 use hashlab_bench::report::{measure, Request};
 use hashlab_bench::runtimes::Runtime;
@@ -262,7 +260,7 @@ pub fn bench<'py>(
         runtimes,
         ..defaults
     };
-    let stop = AtomicBool::new(false);
+    let stop = hashlab_integrity::Cancel::new();
     let report = py
         .detach(|| measure(registry, &request, &stop, &mut |_| {}))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

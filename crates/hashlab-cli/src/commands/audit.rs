@@ -158,9 +158,9 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
-    let manifest = std::fs::read(&args.manifest).map_err(|e| {
-        Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
-    })?;
+    let end = if args.zero { b'\0' } else { b'\n' };
+    let manifest = hashlab_integrity::bounded::read_file(&args.manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
     let shown = args.manifest.display();
     let warn = |problem: &dyn std::fmt::Display| errln!("hashlab: {shown}: {problem}");
     let options = ReadOptions {

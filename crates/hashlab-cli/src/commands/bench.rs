@@ -3,8 +3,6 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use hashlab::Registry;
@@ -283,11 +281,11 @@ pub(crate) fn measure_with_progress(
         );
     }
 
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = hashlab_bench::report::Cancel::new();
     {
-        let stop = Arc::clone(&stop);
+        let stop = stop.clone();
         // A second handler cannot be installed (tests call this twice); the run still works.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || stop.cancel());
     }
     let bar = interactive.then(|| {
         let bar = ProgressBar::new(plan.cells.len() as u64);

@@ -317,6 +317,10 @@ fn check_one(
             return Err(Failure::Usage(format!("{shown}: {e}")));
         }
         Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
+        Err(CheckError::TooLong(t)) => {
+            errln!("hashlab: {shown}: {t}");
+            return Ok(false);
+        }
     };
     if !summary.any_properly_formatted() {
         errln!("hashlab: {shown}: no properly formatted checksum lines found");

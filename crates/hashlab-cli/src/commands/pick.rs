@@ -4,7 +4,6 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
 use hashlab::Registry;
 use hashlab_bench::limits::MeasureError;
@@ -81,7 +80,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
                     size_label(request.size())
                 );
             }
-            let stop = AtomicBool::new(false);
+            let stop = hashlab_bench::report::Cancel::new();
             let report = quick_bench(
                 &registry,
                 &found.names,

@@ -204,11 +204,13 @@ pub(crate) fn check(
     if args.zero || !matches!(first, Some(b'%' | b'[')) {
         return Ok(Checked::Lines(reader));
     }
-    let mut bytes = Vec::new();
-    if let Err(e) = reader.read_to_end(&mut bytes) {
-        errln!("hashlab: {shown}: {}", io_message(&e));
-        return Ok(Checked::Piecewise(false));
-    }
+    let bytes = match hashlab_integrity::bounded::read_to_end(&mut reader, b'\n') {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            errln!("hashlab: {shown}: {e}");
+            return Ok(Checked::Piecewise(false));
+        }
+    };
     let options = ReadOptions {
         algorithm: args.algorithm.as_deref(),
         framing: Framing::Lines,

@@ -323,20 +323,13 @@ pub(crate) fn walk_options(args: &SumArgs) -> Result<WalkOptions, Failure> {
 pub(crate) fn names(args: &SumArgs, stdin_by_default: bool) -> Result<Vec<PathBuf>, Failure> {
     let mut names = args.files.clone();
     if let Some(list) = &args.files_from {
+        let end = if args.null { b'\0' } else { b'\n' };
         let bytes = if list.as_os_str() == "-" {
-            let mut v = Vec::new();
-            io::Read::read_to_end(&mut StandardInput, &mut v).map_err(|e| {
-                Failure::Usage(format!("--files-from: standard input: {}", io_message(&e)))
-            })?;
-            v
+            hashlab_integrity::bounded::read_to_end(StandardInput, end)
+                .map_err(|e| Failure::Usage(format!("--files-from: standard input: {e}")))?
         } else {
-            std::fs::read(list).map_err(|e| {
-                Failure::Usage(format!(
-                    "--files-from: {}: {}",
-                    list.display(),
-                    io_message(&e)
-                ))
-            })?
+            hashlab_integrity::bounded::read_file(list, end)
+                .map_err(|e| Failure::Usage(format!("--files-from: {}: {e}", list.display())))?
         };
         names.extend(parse_file_list(&bytes, args.null));
     } else if names.is_empty() && stdin_by_default {

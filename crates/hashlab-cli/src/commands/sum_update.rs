@@ -47,8 +47,9 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
         Framing::Lines
     };
     let _lock = lock(manifest)?;
-    let old = std::fs::read(manifest)
-        .map_err(|e| Failure::Runtime(format!("{shown}: {}", io_message(&e))))?;
+    let end = if args.zero { b'\0' } else { b'\n' };
+    let old = hashlab_integrity::bounded::read_file(manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))?;
     let refused = |e: UpdateError| refusal(&shown, e);
     let mut listing =
         Listing::read(&registry, &old, &manifest.to_string_lossy(), framing).map_err(refused)?;
@@ -170,7 +171,8 @@ pub(crate) fn prepare(
     let sidecar = sidecar_path(manifest);
     let old_sidecar = match listing.form {
         Form::Json => None,
-        _ => std::fs::read(&sidecar).ok(),
+        // Bounded as the manifest is: a sidecar that is not one reads as none.
+        _ => hashlab_integrity::bounded::read_file(&sidecar, b'\n').ok(),
     };
     if let Some(bytes) = &old_sidecar {
         match Sidecar::parse(bytes) {
