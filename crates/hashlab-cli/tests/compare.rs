@@ -175,3 +175,51 @@ fn bad_inputs_are_one_line_naming_the_file() {
     let o = hashlab(&["compare", &plain, &plain, "--size", "lots"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `fixture` with every sample of every cell negated: what no clock gives.
+fn negated(dir: &std::path::Path) -> PathBuf {
+    let text = std::fs::read_to_string(fixture("zen4-plain.json")).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for cell in value["cells"].as_array_mut().unwrap() {
+        for s in cell["samples"].as_array_mut().unwrap() {
+            *s = serde_json::json!(-s.as_f64().unwrap());
+        }
+    }
+    let path = dir.join("negative.json");
+    std::fs::write(&path, value.to_string()).unwrap();
+    path
+}
+
+/// Negative samples once aborted compare ("quantile of nothing", exit 101).
+#[test]
+fn negative_samples_are_one_line_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let negative = negated(dir.path());
+    let plain = fixture("zen4-plain.json");
+    for args in [
+        ["compare", plain.as_str(), negative.to_str().unwrap()],
+        ["report", negative.to_str().unwrap(), "-o"],
+    ] {
+        let mut args = args.to_vec();
+        let out = dir.path().join("out.html");
+        if args[0] == "report" {
+            args.push(out.to_str().unwrap());
+        }
+        let o = hashlab(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "hashlab: {}: cells[0].samples[0] is {}, not a positive time in seconds: not a measurement\n",
+                negative.display(),
+                -serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&plain).unwrap())
+                    .unwrap()["cells"][0]["samples"][0]
+                    .as_f64()
+                    .unwrap()
+            )
+        );
+        assert!(o.stdout.is_empty());
+        assert!(!out.exists());
+    }
+}

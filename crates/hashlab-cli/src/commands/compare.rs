@@ -34,6 +34,8 @@ fn read_results(path: &Path) -> Result<Report, Failure> {
             report.schema_version
         )));
     }
+    hashlab_bench::usable::check_usable(&report)
+        .map_err(|e| Failure::Runtime(format!("{name}: {e}")))?;
     Ok(report)
 }
 

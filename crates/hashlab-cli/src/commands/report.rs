@@ -78,6 +78,8 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
                 .map_err(|e| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e))))?;
             let report = parse_results(&bytes)
                 .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
+            hashlab_bench::usable::check_usable(&report)
+                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
             Ok(Input { label, report })
         })
         .collect()
