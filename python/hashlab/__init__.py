@@ -107,13 +107,23 @@ globals()["__builtin_constructor_cache"] = {}
 globals()["__get_builtin_constructor"] = _get_builtin_constructor(globals())
 
 
+class _ReadError(OSError):
+    """A failure the system gave no errno for (the file changed while it
+    was read). OSError prints ``[Errno None] None: 'name'`` for an error with
+    a file name and no errno; this one prints the name and what happened."""
+
+    def __str__(self):
+        return f"{self.filename}: {self.strerror}"
+
+
 def _file_error(path, errno_number, message):
     """The OSError a failed read becomes: the errno's subclass
     (FileNotFoundError, IsADirectoryError, ...) when the system gave one."""
     name = os.fsdecode(path)
     if errno_number is not None:
         return OSError(errno_number, message, name)
-    error = OSError(f"{name}: {message}")
+    error = _ReadError(f"{name}: {message}")
+    error.strerror = message
     error.filename = name
     return error
 

@@ -3,6 +3,8 @@ hashes: BLAKE2's constructors and parameters, ``file_digest`` and
 ``pbkdf2_hmac``. Nothing here imports hashlib: every byte is hashed by
 hashlab's core."""
 
+import struct
+
 from hashlab._hashlab import algorithm_info, new
 
 # hashlib's BLAKE2 parameter block: salt and personalization sizes in bytes
@@ -138,6 +140,18 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
         digestobj.update(view[:size])
 
 
+# hashlib reads iterations and dklen as a C long and refuses past a C int
+# (OverflowError); so does this, rather than run for ever on 2**62.
+_LONG_MAX = 2 ** (8 * struct.calcsize("l") - 1) - 1
+_INT_MAX = 2**31 - 1
+
+
+def _as_c_long(value):
+    if not -_LONG_MAX - 1 <= value <= _LONG_MAX:
+        raise OverflowError("Python int too large to convert to C long")
+    return value
+
+
 def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
     """PBKDF2 (RFC 8018) with HMAC (RFC 2104) over hashlab's ``hash_name``,
     as ``hashlib.pbkdf2_hmac``. Written here over hashlab's hash objects:
@@ -161,10 +175,16 @@ def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
             f"unsupported hash type {hash_name}: PBKDF2-HMAC needs an unkeyed "
             "cryptographic hash of fixed output"
         )
+    if len(password) > _INT_MAX:
+        raise OverflowError("password is too long.")
+    if len(salt) > _INT_MAX:
+        raise OverflowError("salt is too long.")
     if not isinstance(iterations, int):
         raise TypeError(f"iterations must be an int, not {type(iterations).__name__}")
-    if iterations < 1:
+    if _as_c_long(iterations) < 1:
         raise ValueError("iteration value must be greater than 0.")
+    if iterations > _INT_MAX:
+        raise OverflowError("iteration value is too great.")
     inner, outer = new(hash_name), new(hash_name)
     block_size = inner.block_size
     if len(password) > block_size:
@@ -176,8 +196,10 @@ def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
         dklen = outer.digest_size
     if not isinstance(dklen, int):
         raise TypeError(f"dklen must be an int, not {type(dklen).__name__}")
-    if dklen < 1:
+    if _as_c_long(dklen) < 1:
         raise ValueError("key length must be greater than 0.")
+    if dklen > _INT_MAX:
+        raise OverflowError("key length is too great.")
 
     def prf(message):
         inner_copy, outer_copy = inner.copy(), outer.copy()

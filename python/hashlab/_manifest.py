@@ -16,15 +16,65 @@ to compare entry by entry. A file added or changed moves only its own
 partition's root.
 """
 
+import contextlib
 import dataclasses
+import errno
 import hashlib
 import os
 import stat
+import time
 import typing
 
 from hashlab import _hashlab
 
 FORMAT = b"# hashlab manifest 1"
+
+#: Seconds an update waits for another update of the same manifest (as the CLI).
+LOCK_TIMEOUT = 30.0
+
+#: The most partitions a manifest is split into: each costs a list and a
+#: root, so a hostile ``# partitions: 1000000000`` line would run until
+#: memory ran out. A million files per partition of a trillion-file tree.
+MAX_PARTITIONS = 1 << 20
+
+#: The longest line read from a manifest, as ``hashlab``'s own line readers
+#: (``hashlab_integrity::bounded``): a file without line ends (``/dev/zero``)
+#: is refused after this much rather than read until memory runs out.
+MAX_LINE_BYTES = 64 * 1024
+
+
+def _partition_count(value, what="partitions"):
+    count = int(value)
+    if count < 1:
+        raise ValueError(f"{what}: {value} is not a positive count")
+    if count > MAX_PARTITIONS:
+        raise ValueError(f"{what}: {value} is more than {MAX_PARTITIONS} partitions")
+    return count
+
+
+def _read_bounded(path):
+    """The whole file, refused (ValueError naming it and the line) as soon
+    as a line passes MAX_LINE_BYTES."""
+    chunks = []
+    line, run = 1, 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 16):
+            first = chunk.find(b"\n")
+            if first == -1:
+                run += len(chunk)
+            elif run + first > MAX_LINE_BYTES:
+                run += first
+            else:
+                # Lines wholly inside a chunk are shorter than the limit.
+                line += chunk.count(b"\n")
+                run = len(chunk) - chunk.rfind(b"\n") - 1
+            if run > MAX_LINE_BYTES:
+                raise ValueError(
+                    f"{path}: line {line} is longer than {MAX_LINE_BYTES} bytes, "
+                    "the longest line hashlab reads (not a text file?)"
+                )
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _name_bytes(name):
@@ -118,9 +168,7 @@ class Manifest:
         self.algorithm = info["name"]
         self.length = info["digest_size"] if length is None else int(length)
         self.roots = tuple(os.fsdecode(r) for r in roots)
-        if int(partitions) < 1:
-            raise ValueError(f"partitions: {partitions} is not a positive count")
-        self.partition_count = int(partitions)
+        self.partition_count = _partition_count(partitions)
         ordered = _sorted_by_name_bytes([(os.fsdecode(n), h) for n, h in entries])
         for before, after in zip(ordered, ordered[1:]):
             if before[0] == after[0]:
@@ -197,9 +245,7 @@ class Manifest:
         """Every partition's entry count and root; ``count`` defaults to the
         count the manifest was made with. Any count can be asked of any
         manifest: partitions depend on names only."""
-        count = self.partition_count if count is None else int(count)
-        if count < 1:
-            raise ValueError(f"count: {count} is not a positive count")
+        count = self.partition_count if count is None else _partition_count(count, "count")
         buckets = [[] for _ in range(count)]
         for entry in self.entries:
             buckets[partition_of(entry[0], count)].append(entry)
@@ -244,13 +290,28 @@ class Manifest:
         back) is found only by an audit, which reads everything."""
         roots = list(self.roots) if paths is None else [os.fsdecode(p) for p in paths]
         if roots:
-            packed, _count, problems = _hashlab.walk_packed([os.fsencode(r) for r in roots if os.path.lexists(r)])
+            # A root that is not there is walked as a name, and fails its stat below.
+            packed, _count, problems = _hashlab.walk_packed([os.fsencode(r) for r in roots])
+            problems = [(os.fsdecode(n), m) for n, m in problems]
             names = [os.fsdecode(n) for n in packed.split(b"\0") if n]
         else:
-            names = [n for n, _ in self.entries if os.path.lexists(n)]
+            names = [n for n, _ in self.entries]
             problems = []
-        seen = [(n, stat_stamp(n)) for n in names]
-        seen = [(n, st) for n, st in seen if st is not None]
+        seen = []
+        for name in names:
+            try:
+                st = os.stat(name)
+            except FileNotFoundError:
+                if roots:
+                    # Walked (or given) and gone before its stat: nothing
+                    # under it is shown gone.
+                    problems.append((name, os.strerror(errno.ENOENT)))
+                continue
+            except OSError as e:
+                problems.append((name, e.strerror or str(e)))
+                continue
+            if stat.S_ISREG(st.st_mode):
+                seen.append((name, Stamp(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
 
         def read(wanted):
             outcomes = _hashlab.hash_paths(
@@ -259,7 +320,36 @@ class Manifest:
             )
             return [(hex_digest, message) for hex_digest, _size, _errno, message in outcomes]
 
-        return revise(self, seen, read, roots=roots or None, prune=prune, problems=problems)
+        return revise(
+            self, seen, read, roots=roots or None, prune=prune, problems=problems,
+            why_kept=lambda name: _not_shown_gone(name, roots or None),
+        )
+
+    @staticmethod
+    def locked(path, timeout=LOCK_TIMEOUT):
+        """A context manager holding the lock ``hashlab sum --update`` and
+        ``update_file`` take on the manifest at ``path``, for a read, update
+        and write done by hand (see ``locked`` in this module)."""
+        return locked(path, timeout)
+
+    @classmethod
+    def update_file(
+        cls, path, paths=None, *, prune=False, timeout=LOCK_TIMEOUT, algorithm=None,
+        threads=None, key=None, length=None, backend=None,
+    ):
+        """Reads the manifest at ``path``, ``update``s it and writes it back
+        (with its sidecar), holding the lock ``hashlab sum --update`` takes,
+        so that updates of one manifest made at once, by the CLI or by
+        Python, each keep the others' entries. Waits up to ``timeout``
+        seconds for another update to end, then raises TimeoutError.
+        Returns (Manifest, UpdateReport)."""
+        with locked(path, timeout):
+            manifest = cls.read(path, algorithm)
+            report = manifest.update(
+                paths, prune=prune, threads=threads, key=key, length=length, backend=backend,
+            )
+            manifest.write(path)
+        return manifest, report
 
     def write(self, path):
         """Writes the manifest (header comments, then the lines ``hashlab check``
@@ -298,8 +388,7 @@ class Manifest:
         without roots). ``algorithm`` overrides what the file says or implies.
         A header root that disagrees with the lines raises ValueError."""
         path = os.fspath(path)
-        with open(path, "rb") as f:
-            data = f.read()
+        data = _read_bounded(path)
         header = {}
         roots, errors = [], []
         for raw in data.split(b"\n"):
@@ -410,6 +499,65 @@ class UpdateReport:
     errors: list
 
 
+@contextlib.contextmanager
+def locked(path, timeout=LOCK_TIMEOUT):
+    """Holds the lock of the manifest at ``path`` that ``hashlab sum
+    --update`` takes (``flock`` on the manifest itself), for a read,
+    update and write done by hand; waits up to ``timeout`` seconds for
+    another holder, then raises TimeoutError. A manifest replaced while this
+    waited (an update renames a new file over it) is locked anew. Nothing is
+    locked where there is no such file or it is not a regular file, or
+    where the platform has no ``flock``."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.fsencode(os.fspath(path))
+    deadline = time.monotonic() + timeout
+    pause = 0.01
+    while True:
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                yield
+                return
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise TimeoutError(
+                    f"{os.fsdecode(path)}: another update of it is still running after "
+                    f"{timeout:g} s; try again when it ends"
+                ) from None
+            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, 0.2)
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            held, now = os.fstat(fd), os.stat(path)
+            current = (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
+        except FileNotFoundError:
+            current = False
+        except BaseException:
+            os.close(fd)
+            raise
+        if not current:
+            os.close(fd)
+            continue
+        try:
+            yield
+        finally:
+            os.close(fd)
+        return
+
+
 def _under(name, roots):
     if roots is None:
         return True
@@ -420,11 +568,43 @@ def _under(name, roots):
     return False
 
 
-def revise(manifest, seen, read, *, roots, prune, problems=()):
+def _not_shown_gone(name, roots):
+    """Why a listed local file not seen cannot be taken for gone (None: it
+    is gone): as ``hashlab sum --update`` decides, the root it is under
+    (or, without roots, its directory) must be there now, so that an
+    unmounted disk or a renamed share drops nothing."""
+    if os.path.lexists(name):
+        # There, but no file the walk met (now a directory, say): gone as
+        # a file, as Manifest.update has always counted it.
+        return None
+    if roots is None:
+        witness = os.path.dirname(name) or "."
+    else:
+        under = [r for r in roots if _under(name, [r])]
+        if not under:
+            return None
+        root = max(under, key=len)
+        witness = os.path.dirname(root.rstrip("/")) or "." if root.rstrip("/") == name else root
+    if os.path.isdir(witness):
+        return None
+    return f"not found, and neither is the directory {witness}"
+
+
+def _under_problem(name, problems):
+    for path, _message in problems:
+        path = path.rstrip("/") or "/"
+        if name == path or name.startswith(path + "/"):
+            return path
+    return None
+
+
+def revise(manifest, seen, read, *, roots, prune, problems=(), why_kept=None):
     """Brings ``manifest`` up to date in place from ``seen``, the (name,
     Stamp) of every file there now under ``roots`` (None: the listed files
     were looked at). ``read(wanted)`` hashes the (name, Stamp) pairs given
-    and returns (hex or None, message) for each, in order."""
+    and returns (hex or None, message) for each, in order. A listed file not
+    seen under a path of ``problems`` (which could not be read) is kept, as
+    is one ``why_kept(name)`` gives a reason for."""
     current = dict(manifest.entries)
     wanted = [
         (n, st) for n, st in seen
@@ -447,8 +627,16 @@ def revise(manifest, seen, read, *, roots, prune, problems=()):
         current[name] = hex_digest
         manifest.stamps[name] = stamp
     unreadable = {n for n, _ in report.errors}
+    problem_paths = [(os.fsdecode(n), m) for n, m in problems]
     for name in list(current):
         if name in present or name in unreadable or not _under(name, roots):
+            continue
+        holder = _under_problem(name, problem_paths)
+        why = f"not found, and {holder} could not be read" if holder is not None else None
+        if why is None and why_kept is not None and "://" not in name:
+            why = why_kept(name)
+        if why is not None:
+            report.errors.append((name, why))
             continue
         if prune:
             del current[name]

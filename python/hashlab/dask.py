@@ -39,7 +39,15 @@ import time
 import uuid
 
 from hashlab import _hashlab
-from hashlab._manifest import AuditReport, Manifest, Stamp, partition_of, revise, stat_stamp
+from hashlab._manifest import (
+    AuditReport,
+    Manifest,
+    Stamp,
+    _partition_count,
+    partition_of,
+    revise,
+    stat_stamp,
+)
 from hashlab._store import _assemble
 
 __all__ = ["audit", "compare_store", "sum"]
@@ -209,9 +217,7 @@ def _sum_listed(recorded_roots, packed, file_count, problems, objects, info, cli
     the workers in partitions."""
     if partitions is None:
         partitions = _default_partitions(file_count + len(objects), client)
-    elif int(partitions) < 1:
-        raise ValueError(f"partitions: {partitions} is not a positive count")
-    partitions = int(partitions)
+    partitions = _partition_count(partitions)
     names = _hashlab.split_packed(packed, partitions)
     objects_of = [[] for _ in range(partitions)]
     for obj in objects:
@@ -436,9 +442,7 @@ def compare_store(
     files, unpairable, errors = _hashlab.local_keys(os.fsencode(os.path.abspath(directory)))
     if partitions is None:
         partitions = _default_partitions(len(files), client)
-    elif int(partitions) < 1:
-        raise ValueError(f"partitions: {partitions} is not a positive count")
-    shards = _shards(files, int(partitions))
+    shards = _shards(files, _partition_count(partitions))
     run = uuid.uuid4().hex
     futures = client.map(
         _compare_shard,

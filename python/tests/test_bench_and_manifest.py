@@ -255,3 +255,34 @@ def test_manifest_write_is_as_safe_as_sum_o(tmp_path):
     with pytest.raises(OSError):
         m.write(tmp_path / "no-such-dir" / "M")
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_partition_counts_are_bounded(tmp_path):
+    from hashlab._manifest import MAX_PARTITIONS
+
+    m = tmp_path / "m.sha256"
+    m.write_bytes(b"# hashlab manifest 1\n# algorithm: sha256\n# partitions: 1000000000\n" + b"0" * 64 + b"  a\n")
+    # Ran partitions() until the OOM killer came.
+    with pytest.raises(ValueError, match=f"partitions: 1000000000 is more than {MAX_PARTITIONS}"):
+        hashlab.Manifest.read(m)
+    small = hashlab.Manifest("sha256", [("a", "0" * 64)])
+    with pytest.raises(ValueError, match="count: 1000000000 is more than"):
+        small.partitions(10**9)
+    with pytest.raises(ValueError, match="partitions"):
+        hashlab.Manifest("sha256", [], partitions=MAX_PARTITIONS + 1)
+    assert len(small.partitions(1000)) == 1000
+
+
+def test_manifest_lines_are_bounded(tmp_path):
+    from hashlab._manifest import MAX_LINE_BYTES
+
+    # /dev/zero was read until memory ran out.
+    with pytest.raises(ValueError, match=f"/dev/zero: line 1 is longer than {MAX_LINE_BYTES} bytes"):
+        hashlab.Manifest.read("/dev/zero")
+    long_line = tmp_path / "long.sha256"
+    long_line.write_bytes(b"0" * 64 + b"  a\n" + b"0" * 64 + b"  " + b"b" * MAX_LINE_BYTES + b"\n")
+    with pytest.raises(ValueError, match="line 2 is longer"):
+        hashlab.Manifest.read(long_line)
+    at_limit = tmp_path / "at.sha256"
+    at_limit.write_bytes(b"0" * 64 + b"  a\n" + b"0" * 64 + b"  " + b"b" * (MAX_LINE_BYTES - 66) + b"\n")
+    assert len(hashlab.Manifest.read(at_limit)) == 2

@@ -515,3 +515,17 @@ def test_non_utf8_file_names(tmp_path):
         f.write(b"latin-1 name")
     assert hashlab.hash_file(name) == hashlib.sha256(b"latin-1 name").hexdigest()
     assert hashlab.hash_files([name.decode(errors="surrogateescape")]) == [hashlib.sha256(b"latin-1 name").hexdigest()]
+
+
+def test_a_read_error_without_errno_says_what_happened():
+    # A file truncated while read fails with no errno; OSError printed it
+    # as "[Errno None] None: 'v.bin'".
+    error = hashlab._file_error(b"v.bin", None, "changed while it was being read: it shrank")
+    assert isinstance(error, OSError)
+    assert error.errno is None
+    assert error.filename == "v.bin"
+    assert error.strerror == "changed while it was being read: it shrank"
+    assert str(error) == "v.bin: changed while it was being read: it shrank"
+    with_errno = hashlab._file_error(b"v.bin", 2, "No such file or directory")
+    assert isinstance(with_errno, FileNotFoundError)
+    assert str(with_errno) == "[Errno 2] No such file or directory: 'v.bin'"

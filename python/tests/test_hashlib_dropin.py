@@ -472,3 +472,22 @@ def test_parameters_of_new_match_their_oracles():
         hashlab.new("turboshake128", domain=0x80)
     assert hashlab.new("turboshake128", DATA, domain=0x1F).digest() == hashlab.new("turboshake128", DATA).digest()
     assert hashlab.new("turboshake128", DATA, domain=0x06).digest() != hashlab.new("turboshake128", DATA).digest()
+
+
+def test_pbkdf2_hmac_refuses_lengths_and_counts_as_hashlib_does():
+    # hashlib reads both as a C long and refuses past a C int; hashlab ran
+    # for ever on dklen=2**62.
+    for args in (
+        ("sha256", b"p", b"s", 1, 2**62),
+        ("sha256", b"p", b"s", 1, 2**31),
+        ("sha256", b"p", b"s", 1, 2**64),
+        ("sha256", b"p", b"s", 1, -(2**64)),
+        ("sha256", b"p", b"s", 2**31, 1),
+        ("sha256", b"p", b"s", 2**62, 1),
+        ("sha256", b"p", b"s", 2**64, 1),
+    ):
+        with pytest.raises(Exception) as expected:
+            hashlib.pbkdf2_hmac(*args)
+        with pytest.raises(expected.type) as got:
+            hashlab.pbkdf2_hmac(*args)
+        assert str(got.value) == str(expected.value), args
