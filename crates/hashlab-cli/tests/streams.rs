@@ -68,7 +68,8 @@ fn a_closed_standard_output_is_a_write_error() {
     let dir = scratch();
     let cases: &[&[&str]] = &[
         &["sum", "data/abc"],
-        &["check", "M"],
+        // -a: an untagged line settled by its first file adds a notice on stderr
+        &["check", "-a", "sha256", "M"],
         &["list"],
         &["audit", "M", "data"],
         &["--help"],
@@ -91,7 +92,8 @@ fn a_full_standard_output_is_a_write_error() {
     let dir = scratch();
     let cases: &[&[&str]] = &[
         &["sum", "data/abc"],
-        &["check", "M"],
+        // -a: an untagged line settled by its first file adds a notice on stderr
+        &["check", "-a", "sha256", "M"],
         &["list"],
         &["--help"],
         &["--version"],
@@ -157,7 +159,11 @@ fn an_unwritable_standard_error_loses_messages_not_work() {
 #[test]
 fn a_closed_pipe_ends_the_command_by_sigpipe() {
     let dir = scratch();
-    let cases: &[&[&str]] = &[&["check", "BAD"], &["sum", "data/abc"], &["list"]];
+    let cases: &[&[&str]] = &[
+        &["check", "-a", "sha256", "BAD"],
+        &["sum", "data/abc"],
+        &["list"],
+    ];
     each(cases, |args| {
         // The reader is gone before the command starts: closed here, not
         // after the spawn, which a loaded machine may delay past the first

@@ -450,7 +450,7 @@ fn a_directory_link_planted_in_a_sticky_shared_directory_is_not_followed() {
         let e = write_file(&target, b"x").unwrap_err();
         assert!(e.to_string().contains("not followed"), "{e}");
         assert!(
-            e.to_string().contains(&link.display().to_string()),
+            e.to_string().contains("dirlink: a symbolic link"),
             "names the link: {e}"
         );
     }
