@@ -449,7 +449,9 @@ fn harden(db: &rusqlite::Connection) -> Result<(), NsrlError> {
 fn prepare_checked(db: &mut rusqlite::Connection, sql: &str) -> Result<(), NsrlError> {
     let tables: Vec<String> = {
         let mut statement = db.prepare(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'",
+            // Views too: preparing a read of FILE reports a read of the view
+            // itself, and what a view reads or calls is authorized in turn.
+            "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND sql NOT LIKE 'CREATE VIRTUAL%'",
         )?;
         let names = statement.query_map([], |row| row.get::<_, String>(0))?;
         names.collect::<Result<_, _>>()?
