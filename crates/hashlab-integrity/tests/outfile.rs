@@ -425,13 +425,13 @@ fn a_directory_link_planted_in_a_sticky_shared_directory_is_not_followed() {
         return skip("planting a link owned by another user needs root");
     }
     let dir = tempfile::tempdir().unwrap();
-    let shared = dir.path().join("shared");
-    fs::create_dir(&shared).unwrap();
-    fs::set_permissions(&shared, fs::Permissions::from_mode(0o1777)).unwrap();
+    let sticky = dir.path().join("sticky");
+    fs::create_dir(&sticky).unwrap();
+    fs::set_permissions(&sticky, fs::Permissions::from_mode(0o1777)).unwrap();
     let victims = dir.path().join("victims");
     fs::create_dir(&victims).unwrap();
     fs::write(victims.join("out.txt"), "precious\n").unwrap();
-    let link = shared.join("dirlink");
+    let link = sticky.join("dirlink");
     std::os::unix::fs::symlink(&victims, &link).unwrap();
     std::os::unix::fs::lchown(&link, Some(4321), Some(4321)).unwrap();
     // Through the planted link, directly or behind a link of our own
@@ -439,13 +439,13 @@ fn a_directory_link_planted_in_a_sticky_shared_directory_is_not_followed() {
     let mine = dir.path().join("mine");
     std::os::unix::fs::symlink(link.join("out.txt"), &mine).unwrap();
     let hop = dir.path().join("hop");
-    std::os::unix::fs::symlink(&shared, &hop).unwrap();
+    std::os::unix::fs::symlink(&sticky, &hop).unwrap();
     for target in [
         link.join("out.txt"),
         link.join("new.txt"),
         mine.clone(),
         hop.join("dirlink/out.txt"),
-        shared.join("../shared/dirlink/out.txt"),
+        sticky.join("../sticky/dirlink/out.txt"),
     ] {
         let e = write_file(&target, b"x").unwrap_err();
         assert!(e.to_string().contains("not followed"), "{e}");
