@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
 use crate::commands::audit::AuditRow;
+use crate::commands::audit_store::{comparison_rows, RowWords};
 use crate::commands::sum::usage;
 use crate::failure::{io_message, Failure};
 use crate::output::render;
@@ -20,51 +21,15 @@ use crate::output::render;
 /// What a match against a report shows.
 const PROVES: &str = "compared with the checksums S3 computed of the stored bytes when the Batch Operations job ran, reading no object: this shows the objects were intact then";
 
+const REPORT_WORDS: RowWords = RowWords {
+    local: "manifest",
+    store: "report",
+    only_local: ("missing", "no object with this key in the report"),
+    only_in_store: ("new", "in the report, not in the manifest"),
+};
+
 fn rows(found: &TreeComparison) -> Vec<AuditRow> {
-    let row = |status, name: &str, detail: String| AuditRow {
-        status,
-        name: name.to_string(),
-        detail,
-    };
-    let mut out = Vec::new();
-    for (name, verdict) in &found.compared {
-        if let Verdict::Changed { by, local, store } = verdict {
-            out.push(row(
-                "changed",
-                name,
-                format!("{by}: the manifest gives {local}, the report has {store}"),
-            ));
-        }
-    }
-    out.extend(
-        found
-            .only_local
-            .iter()
-            .map(|n| row("missing", n, "no object with this key in the report".into())),
-    );
-    out.extend(
-        found
-            .only_in_store
-            .iter()
-            .map(|n| row("new", n, "in the report, not in the manifest".into())),
-    );
-    for (name, verdict) in &found.compared {
-        if let Verdict::NotComparable { reason } = verdict {
-            out.push(row("not-comparable", name, reason.clone()));
-        }
-    }
-    out.extend(
-        found
-            .errors
-            .iter()
-            .map(|(n, why)| row("unreadable", n, why.clone())),
-    );
-    for (name, verdict) in &found.compared {
-        if let Verdict::Matched { by } = verdict {
-            out.push(row("matched", name, by.clone()));
-        }
-    }
-    out
+    comparison_rows(found, &REPORT_WORDS)
 }
 
 #[derive(Serialize)]

@@ -14,7 +14,26 @@ use crate::commands::audit::AuditRow;
 use crate::failure::Failure;
 use crate::output::render;
 
-fn rows(found: &TreeComparison) -> Vec<AuditRow> {
+/// What one comparison calls its two sides and the rows found on one side only.
+pub(crate) struct RowWords {
+    /// "the {local} gives ..., the {store} has ..."
+    pub local: &'static str,
+    pub store: &'static str,
+    /// Status and detail of a name on the local side only, then on the store's.
+    pub only_local: (&'static str, &'static str),
+    pub only_in_store: (&'static str, &'static str),
+}
+
+const TREE_WORDS: RowWords = RowWords {
+    local: "file",
+    store: "store",
+    only_local: ("only-local", "no object with this key"),
+    only_in_store: ("only-in-store", "no file with this path"),
+};
+
+/// A comparison's rows, worst first: changed, one side only, not comparable,
+/// unreadable, then matched.
+pub(crate) fn comparison_rows(found: &TreeComparison, words: &RowWords) -> Vec<AuditRow> {
     let row = |status, name: &str, detail: String| AuditRow {
         status,
         name: name.to_string(),
@@ -26,21 +45,26 @@ fn rows(found: &TreeComparison) -> Vec<AuditRow> {
             out.push(row(
                 "changed",
                 name,
-                format!("{by}: the file gives {local}, the store has {store}"),
+                format!(
+                    "{by}: the {} gives {local}, the {} has {store}",
+                    words.local, words.store
+                ),
             ));
         }
     }
+    let (status, detail) = words.only_local;
     out.extend(
         found
             .only_local
             .iter()
-            .map(|n| row("only-local", n, "no object with this key".into())),
+            .map(|n| row(status, n, detail.into())),
     );
+    let (status, detail) = words.only_in_store;
     out.extend(
         found
             .only_in_store
             .iter()
-            .map(|n| row("only-in-store", n, "no file with this path".into())),
+            .map(|n| row(status, n, detail.into())),
     );
     for (name, verdict) in &found.compared {
         if let Verdict::NotComparable { reason } = verdict {
@@ -59,6 +83,10 @@ fn rows(found: &TreeComparison) -> Vec<AuditRow> {
         }
     }
     out
+}
+
+fn rows(found: &TreeComparison) -> Vec<AuditRow> {
+    comparison_rows(found, &TREE_WORDS)
 }
 
 #[derive(Serialize)]
