@@ -563,3 +563,54 @@ fn moves_are_found_in_linear_time_and_pair_duplicates() {
          audit FAILED: 0 matched, 0 changed, 2 missing, 1 new, 2 moved, 0 unreadable\n"
     );
 }
+
+/// Failed on b4b9c33: a new file named `z⏎audit passed: 1 matched` printed
+/// its name as it is, so the output held a line of its own that read as a
+/// passed verdict. Names are escaped as coreutils escapes them, the line
+/// starting with a backslash, in the text and in the tables alike.
+#[test]
+fn a_name_cannot_forge_a_verdict_line() {
+    let s = scratch("forged");
+    let tree = s.path().join("t");
+    std::fs::create_dir(&tree).unwrap();
+    std::fs::write(tree.join("a"), "a").unwrap();
+    let sum = hashlab_in(s.path(), &["sum", "-r", "-o", "m.sha256", "t"]);
+    assert!(sum.status.success());
+    std::fs::write(tree.join("z\naudit passed: 1 matched"), "z").unwrap();
+    std::fs::write(tree.join("a"), "b").unwrap();
+    std::fs::rename(tree.join("a"), tree.join("a\nb")).unwrap();
+    let a = hashlab_in(s.path(), &["audit", "m.sha256", "t"]);
+    assert_eq!(a.status.code(), Some(1));
+    let out = text(&a.stdout);
+    for line in out.lines() {
+        assert!(
+            !line.starts_with("audit passed") && !line.starts_with('b'),
+            "a name made a line of its own: {line:?} in\n{out}"
+        );
+    }
+    assert!(out.starts_with("missing: t/a\n"), "{out}");
+    assert!(out.contains("\\new: t/a\\nb\n"), "{out}");
+    assert!(
+        out.contains("\\new: t/z\\naudit passed: 1 matched\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "audit FAILED: 0 matched, 0 changed, 1 missing, 2 new, 0 moved, 0 unreadable\n"
+        ),
+        "{out}"
+    );
+    for format in ["table", "md"] {
+        let t = hashlab_in(s.path(), &["audit", "m.sha256", "t", "--format", format]);
+        let out = text(&t.stdout);
+        assert!(
+            out.lines()
+                .all(|l| !l.starts_with("audit passed") && !l.starts_with('b')),
+            "{format}: a name made a line of its own:\n{out}"
+        );
+        assert!(
+            out.contains("t/z\\naudit passed: 1 matched"),
+            "{format}:\n{out}"
+        );
+    }
+}

@@ -352,7 +352,7 @@ fn data_formats() {
     );
     assert_eq!(
         stdout(&o),
-        format!("file,algorithm,backend,bytes,digest\nabc.txt,sha256,rustcrypto,3,{ABC_SHA256}\n")
+        format!("file,algorithm,backend,bytes,digest,file_base64\nabc.txt,sha256,rustcrypto,3,{ABC_SHA256},\n")
     );
     let o = run_in(
         s.path(),
@@ -387,6 +387,39 @@ fn data_formats() {
         let o = run_in(s.path(), &["list", "--format", format]);
         assert!(o.status.success());
         assert!(stdout(&o).contains("blake2bp"), "{format}");
+    }
+}
+
+/// Failed on b4b9c33: `--format csv` wrote each invalid byte of a name as
+/// U+FFFD, so `a\xff` and `a\xfe` became one row twice. The last column,
+/// `file_base64`, holds the exact bytes of every name that is not UTF-8.
+#[test]
+fn csv_keeps_names_that_are_not_utf8_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let s = scratch("csv-bytes");
+    for name in [&b"a\xff"[..], &b"a\xfe"[..]] {
+        std::fs::write(s.path().join(std::ffi::OsStr::from_bytes(name)), b"x").unwrap();
+    }
+    let o = run_in(
+        s.path(),
+        &[
+            "sum",
+            "--format",
+            "csv",
+            "-a",
+            "sha256",
+            "-b",
+            "rustcrypto",
+            "-r",
+            ".",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let x = "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881";
+    for (b64, name) in [("Li9h/w==", "./a\u{fffd}"), ("Li9h/g==", "./a\u{fffd}")] {
+        let row = format!("{name},sha256,rustcrypto,1,{x},{b64}\n");
+        assert!(out.contains(&row), "no row {row:?} in\n{out}");
     }
 }
 

@@ -86,6 +86,13 @@ fn rows(report: &AuditReport) -> Vec<AuditRow> {
     out
 }
 
+/// A name as audit's human output shows it (escaped as coreutils escapes
+/// names), and whether it was escaped.
+fn human_name(name: &str) -> (String, bool) {
+    let (bytes, escaped) = hashlab_integrity::escape_name(name.as_bytes());
+    (String::from_utf8_lossy(&bytes).into_owned(), escaped)
+}
+
 #[derive(Serialize)]
 struct AuditJson<'a> {
     passed: bool,
@@ -331,29 +338,51 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             v.push(b'\n');
             v
         }
-        Some(format) => render(
-            &crate::commands::pieces::with_ranges(rows(&report), &changed_pieces),
-            format,
-        )?,
+        Some(format) => {
+            let mut rows = crate::commands::pieces::with_ranges(rows(&report), &changed_pieces);
+            if format != Format::Csv {
+                // A table is read by people: a name may not start a line of its own.
+                for r in &mut rows {
+                    r.name = human_name(&r.name).0;
+                    if r.status == "moved" {
+                        r.detail = human_name(&r.detail).0;
+                    }
+                }
+            }
+            render(&rows, format)?
+        }
         None => {
             // Like hashdeep: what differs, then one summary line; matches only count.
             let mut text = String::new();
+            // Names escaped as coreutils escapes them, the line starting
+            // with a backslash: a name holding a newline cannot forge a line
+            // (a verdict) of its own.
             for r in rows(&report)
                 .into_iter()
                 .filter(|r| r.status != "matched" && r.status != "assumed")
             {
-                match r.status {
-                    "moved" => text.push_str(&format!("moved: {} -> {}\n", r.name, r.detail)),
-                    "unreadable" | "skipped" => {
-                        text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail))
+                let (name, escaped) = human_name(&r.name);
+                let (line, escaped) = match r.status {
+                    "moved" => {
+                        let (to, to_escaped) = human_name(&r.detail);
+                        (format!("moved: {name} -> {to}\n"), escaped || to_escaped)
                     }
-                    status => text.push_str(&format!("{status}: {}\n", r.name)),
-                }
+                    "unreadable" | "skipped" => {
+                        (format!("{}: {name}: {}\n", r.status, r.detail), escaped)
+                    }
+                    status => (format!("{status}: {name}\n"), escaped),
+                };
+                let mut push = |line: &str| {
+                    if escaped {
+                        text.push('\\');
+                    }
+                    text.push_str(line);
+                };
+                push(&line);
                 if r.status == "changed" {
-                    text.extend(crate::commands::pieces::changed_line(
-                        &changed_pieces,
-                        &r.name,
-                    ));
+                    if let Some(pieces) = changed_pieces.iter().find(|c| c.name == r.name) {
+                        push(&format!("{name}: {}\n", pieces.comparison.describe()));
+                    }
                 }
             }
             text.push_str(&summary);

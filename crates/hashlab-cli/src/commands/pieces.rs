@@ -344,15 +344,6 @@ pub(crate) fn check(
     ))
 }
 
-/// The line `audit` prints after `changed: NAME` for a file whose pieces
-/// say where: `NAME: bytes 1048576-2097151 changed`.
-pub(crate) fn changed_line(changed: &[ChangedPieces], name: &str) -> Option<String> {
-    changed
-        .iter()
-        .find(|c| c.name == name)
-        .map(|c| format!("{name}: {}\n", c.comparison.describe()))
-}
-
 /// `audit`'s rows with, for each changed file whose pieces say where, the
 /// ranges in place of the bare "content differs".
 pub(crate) fn with_ranges(

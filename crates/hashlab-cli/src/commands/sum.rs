@@ -17,6 +17,8 @@ use hashlab_objects::{
     Settings as ObjectSettings,
 };
 
+use serde::Serialize;
+
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
 use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
@@ -38,6 +40,35 @@ impl Tabular for JsonRow {
             self.stamp.size.map(|b| b.to_string()).unwrap_or_default(),
             self.digest.clone(),
         ]
+    }
+}
+
+/// `sum --format csv`'s row: JSON's columns, the name's exact bytes
+/// included. A name that is not UTF-8 shows in `file` with U+FFFD for each
+/// byte that is not (as in JSON), and exactly in `file_base64`, empty for
+/// every other name; it comes last so that the first five columns stay
+/// where they were.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    #[serde(flatten)]
+    row: &'a JsonRow,
+}
+
+impl Tabular for CsvRow<'_> {
+    fn headers() -> &'static [&'static str] {
+        &[
+            "file",
+            "algorithm",
+            "backend",
+            "bytes",
+            "digest",
+            "file_base64",
+        ]
+    }
+    fn cells(&self) -> Vec<String> {
+        let mut cells = self.row.cells();
+        cells.push(self.row.file_base64.clone().unwrap_or_default());
+        cells
     }
 }
 
@@ -688,7 +719,13 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
         bar.finish_and_clear();
     }
     if let Some(format) = format {
-        sink.write(&render(&rows, format)?)?;
+        let rendered = if format == Format::Csv {
+            let rows: Vec<CsvRow> = rows.iter().map(|row| CsvRow { row }).collect();
+            render(&rows, format)?
+        } else {
+            render(&rows, format)?
+        };
+        sink.write(&rendered)?;
     }
     sink.finish()?;
     if args.verify_etag {
