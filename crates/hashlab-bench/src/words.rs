@@ -39,10 +39,11 @@ pub enum WordListError {
     TooMany {
         path: PathBuf,
     },
-    /// A line longer than any word (a file that is not a word list).
-    LineTooLong {
+    /// A bound of the line reader passed (a line longer than any word, an
+    /// endless run of empty lines): a file that is not a word list.
+    NotAList {
         path: PathBuf,
-        line: hashlab_integrity::TooLong,
+        error: hashlab_integrity::LineError,
     },
 }
 
@@ -50,7 +51,7 @@ impl fmt::Display for WordListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WordListError::Read { path, error } => write!(f, "{}: {error}", path.display()),
-            WordListError::LineTooLong { path, line } => write!(f, "{}: {line}", path.display()),
+            WordListError::NotAList { path, error } => write!(f, "{}: {error}", path.display()),
             WordListError::Empty { path } => {
                 write!(f, "{}: no words (one word per line)", path.display())
             }
@@ -77,9 +78,9 @@ impl WordList {
                 path: path.to_path_buf(),
                 error,
             },
-            LineError::TooLong(line) => WordListError::LineTooLong {
+            error => WordListError::NotAList {
                 path: path.to_path_buf(),
-                line,
+                error,
             },
         })?;
         WordList::from_bytes(path, &text)

@@ -157,6 +157,73 @@ fn files_without_line_ends_are_refused_in_bounded_memory() {
     }
 }
 
+/// Failed on b4b9c33 (and after the line bound): `/dev/zero` read with
+/// `-z` is an endless run of empty records, which no line bound stops (the
+/// readers that take a manifest whole reached 2 GiB and aborted; `check`
+/// never ended), and the JSON readers took it whole before parsing it.
+#[test]
+fn endless_empty_records_and_documents_are_refused_in_bounded_memory() {
+    let scratch = Scratch::with_files("memory-zero-z", &[("d/f", b"data\n")]);
+    const BLANK: &str = "line 65536 ends a run of 65536 empty lines (not a list of files?)";
+    const NOT_JSON: &str = "not a JSON document (it does not start with { or [)";
+    let cases: &[(&[&str], String)] = &[
+        (
+            &["check", "-z", "/dev/zero"],
+            format!("hashlab: /dev/zero: {BLANK}"),
+        ),
+        (
+            &["audit", "-z", "/dev/zero", "d"],
+            format!("hashlab: /dev/zero: {BLANK}"),
+        ),
+        (
+            &["sum", "-z", "--update", "/dev/zero", "-r", "d"],
+            format!("hashlab: /dev/zero: {BLANK}"),
+        ),
+        (
+            &["sum", "-0", "--files-from", "/dev/zero"],
+            format!("hashlab: --files-from: /dev/zero: {BLANK}"),
+        ),
+        (
+            &["compare", "/dev/zero", "/dev/zero"],
+            format!("hashlab: /dev/zero: {NOT_JSON}"),
+        ),
+        (
+            &["report", "/dev/zero", "-o", "r.html"],
+            format!("hashlab: /dev/zero: {NOT_JSON}"),
+        ),
+        (
+            &["info", "sha256", "--results", "/dev/zero"],
+            format!("hashlab: /dev/zero: {NOT_JSON}"),
+        ),
+    ];
+    for (args, expected) in cases {
+        let ran = run_measured(
+            args,
+            scratch.path(),
+            Some(ADDRESS_SPACE),
+            Duration::from_secs(60),
+        );
+        eprintln!(
+            "{args:?}: exit {:?}, max RSS {} KiB",
+            ran.code,
+            ran.max_rss / 1024
+        );
+        assert!(
+            matches!(ran.code, Some(1 | 2)),
+            "{args:?}: exit {:?}: {}",
+            ran.code,
+            ran.stderr
+        );
+        assert_eq!(ran.stderr.trim_end(), expected, "{args:?}");
+        assert!(
+            ran.max_rss < RSS_BOUND,
+            "{args:?}: peak RSS {} MiB",
+            ran.max_rss / MIB
+        );
+    }
+    assert!(!scratch.path().join("r.html").exists());
+}
+
 #[test]
 fn a_line_at_the_limit_is_read_and_one_past_it_is_refused() {
     let scratch = Scratch::new("memory-limit");

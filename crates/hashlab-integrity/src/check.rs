@@ -9,7 +9,7 @@ use std::path::Path;
 use hashlab::{Algorithm, HashError, HashParams, Hasher, OutputRule, Registry};
 
 use crate::ambiguity::{Lengths, Plan, Settlement};
-use crate::bounded::{BoundedLines, LineError, TooLong};
+use crate::bounded::{BoundedLines, LineError};
 use crate::cancel::{is_interrupted, Cancel, Interrupted};
 use crate::manifest::{parse_record, parse_sfv_line, Entry, Framing, GnuReading, Line, TagHint};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
@@ -366,8 +366,9 @@ pub enum CheckError {
     Params(HashError),
     /// [`CheckOptions::cancel`] was set.
     Interrupted,
-    /// A line of the manifest is longer than any checksum line.
-    TooLong(TooLong),
+    /// A bound of the manifest's reader was passed: a line longer than any
+    /// checksum line, or an endless run of empty lines (not a manifest).
+    Bound(LineError),
 }
 
 impl std::fmt::Display for CheckError {
@@ -376,7 +377,7 @@ impl std::fmt::Display for CheckError {
             CheckError::Read(e) => write!(f, "{e}"),
             CheckError::Params(e) => write!(f, "{e}"),
             CheckError::Interrupted => write!(f, "{Interrupted}"),
-            CheckError::TooLong(t) => write!(f, "{t}"),
+            CheckError::Bound(e) => write!(f, "{e}"),
         }
     }
 }
@@ -467,7 +468,7 @@ impl<'r> Checker<'r> {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(LineError::Io(e)) => return Err(CheckError::Read(e)),
-                Err(LineError::TooLong(t)) => return Err(CheckError::TooLong(t)),
+                Err(e) => return Err(CheckError::Bound(e)),
             }
             line_number += 1;
             if self.options.cancel.is_cancelled() {
@@ -765,7 +766,12 @@ mod tests {
             &mut |_| {},
         );
         assert!(
-            matches!(result, Err(CheckError::TooLong(TooLong { line: 1, .. }))),
+            matches!(
+                result,
+                Err(CheckError::Bound(LineError::TooLong(
+                    crate::bounded::TooLong { line: 1, .. }
+                )))
+            ),
             "{result:?}"
         );
         let mut junk = vec![b'\xff'; 1 << 15];

@@ -67,6 +67,8 @@ pub enum KnownError {
     TooManyAlgorithms { limit: usize },
     /// More entries than [`MAX_ENTRIES`].
     TooManyEntries { limit: u64 },
+    /// A JSON set read whole passed a bound of [`crate::bounded`].
+    Bound(crate::bounded::LineError),
 }
 
 impl fmt::Display for KnownError {
@@ -83,6 +85,7 @@ impl fmt::Display for KnownError {
             KnownError::TooManyEntries { limit } => {
                 write!(f, "more than {limit} known entries")
             }
+            KnownError::Bound(e) => write!(f, "{e}"),
         }
     }
 }
@@ -155,12 +158,16 @@ pub fn load_set(
     };
     let mut file = std::fs::File::open(path).map_err(KnownError::Io)?;
     let prefix = sniff(&mut file).map_err(KnownError::Io)?;
-    if prefix.starts_with(SQLITE_MAGIC) && file.metadata().map_err(KnownError::Io)?.is_file() {
+    let meta = file.metadata().map_err(KnownError::Io)?;
+    if prefix.starts_with(SQLITE_MAGIC) && meta.is_file() {
         drop(file);
         return load_nsrl(builder, registry, path, algorithm);
     }
     let name = path.to_string_lossy();
-    load_read(builder, registry, prefix, file, &name, algorithm)
+    // Only a JSON set is read whole: a regular file as large as it is, a
+    // pipe or a device up to the bound for streams.
+    let whole = crate::bounded::whole_bound(&meta);
+    load_read(builder, registry, prefix, file, &name, algorithm, whole)
 }
 
 /// Loads a manifest set (checksum lines, hashdeep's or `sum --json`'s
@@ -185,7 +192,8 @@ pub fn load_set_from(
         None => None,
     };
     let prefix = sniff(&mut reader).map_err(KnownError::Io)?;
-    load_read(builder, registry, prefix, reader, name, algorithm)
+    let whole = crate::bounded::MAX_STREAM_BYTES;
+    load_read(builder, registry, prefix, reader, name, algorithm, whole)
 }
 
 fn load_read(
@@ -195,6 +203,7 @@ fn load_read(
     rest: impl Read,
     name: &str,
     algorithm: Option<&str>,
+    whole: u64,
 ) -> Result<SetReport, KnownError> {
     if prefix.starts_with(SQLITE_MAGIC) {
         return Err(NsrlError::NotAFile.into());
@@ -203,7 +212,7 @@ fn load_read(
     if prefix.starts_with(HASHDEEP_MAGIC) {
         load_hashdeep(builder, registry, reader, name, algorithm)
     } else if prefix.trim_ascii_start().starts_with(b"[") {
-        load_json(builder, registry, reader, name, algorithm)
+        load_json(builder, registry, reader, name, algorithm, whole)
     } else {
         load_lines(builder, registry, reader, name, algorithm)
     }
@@ -335,12 +344,15 @@ fn load_lines(
 fn load_json(
     builder: &mut KnownBuilder,
     registry: &Registry,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     manifest_name: &str,
     algorithm: Option<&str>,
+    whole: u64,
 ) -> Result<SetReport, KnownError> {
-    let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).map_err(KnownError::Io)?;
+    let bytes = crate::bounded::read_to_end_within(reader, b'\n', whole).map_err(|e| match e {
+        crate::bounded::LineError::Io(e) => KnownError::Io(e),
+        e => KnownError::Bound(e),
+    })?;
     let options = ReadOptions {
         algorithm,
         framing: Framing::Lines,

@@ -10,11 +10,11 @@ use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
 use serde::Serialize;
 
-/// Reads a report written by `hashlab bench --json`.
-pub fn load_report(path: &Path) -> Result<Report, String> {
+/// Reads a report written by `hashlab bench --json`, read from `path` by
+/// the caller (with the bounds it reads every file a user passes with).
+pub fn load_report(path: &Path, bytes: &[u8]) -> Result<Report, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {}", io_text(&e)))?;
-    let report: Report = serde_json::from_str(&text).map_err(|e| {
+    let report: Report = serde_json::from_slice(bytes).map_err(|e| {
         format!(
             "{name}: not a hashlab bench JSON report (line {}, column {}: {e})",
             e.line(),
@@ -28,14 +28,6 @@ pub fn load_report(path: &Path) -> Result<Report, String> {
         ));
     }
     Ok(report)
-}
-
-fn io_text(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
 }
 
 /// One algorithm's single-thread speed at (or nearest to) a size.

@@ -27,13 +27,18 @@ struct World {
     masked: Report,
 }
 
+fn load_fixture(name: &str) -> Report {
+    let path = fixture(name);
+    load_report(&path, &std::fs::read(&path).unwrap()).unwrap()
+}
+
 fn world() -> World {
     World {
         registry: Registry::default(),
         facts: Facts::builtin(),
         table: Availability::builtin(),
-        plain: load_report(&fixture("zen4-plain.json")).unwrap(),
-        masked: load_report(&fixture("zen4-mask-sha.json")).unwrap(),
+        plain: load_fixture("zen4-plain.json"),
+        masked: load_fixture("zen4-mask-sha.json"),
     }
 }
 

@@ -175,9 +175,9 @@ pub fn read_report(registry: &Registry, path: &Path) -> Result<Vec<ReportEntry>,
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, ReportError> {
-    std::fs::read(path).map_err(|e| ReportError::Io {
+    hashlab_integrity::bounded::read_text(path).map_err(|e| ReportError::Io {
         path: path.to_path_buf(),
-        message: hashlab_integrity::io_message(&e),
+        message: e.to_string(),
     })
 }
 

@@ -147,11 +147,15 @@ fn manifest_shape(
 ) -> Result<(Shape, Vec<(PathBuf, u64)>), LikeError> {
     use std::os::unix::ffi::OsStrExt;
     let started = Instant::now();
-    let bytes = std::fs::read(path).map_err(|error| {
-        LikeError::Shape(ShapeError::Io {
+    let bytes = hashlab_integrity::bounded::read_file(path, b'\n').map_err(|e| match e {
+        hashlab_integrity::LineError::Io(error) => LikeError::Shape(ShapeError::Io {
             path: path.to_path_buf(),
             error,
-        })
+        }),
+        e => LikeError::Manifest {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        },
     })?;
     let name = path
         .file_name()

@@ -420,8 +420,13 @@ fn rebaseline(
     // Read again under the lock: another update may have written it since
     // the audit read it, and the update starts from what is there now.
     let _lock = sum_update::lock(manifest)?;
-    let current = std::fs::read(manifest)
-        .map_err(|e| Failure::Runtime(format!("--update: {shown}: {}", io_message(&e))))?;
+    let end = if framing == Framing::Nul {
+        b'\0'
+    } else {
+        b'\n'
+    };
+    let current = hashlab_integrity::bounded::read_file(manifest, end)
+        .map_err(|e| Failure::Runtime(format!("--update: {shown}: {e}")))?;
     let old = current.as_slice();
     let mut listing = Listing::read(registry, old, &manifest.to_string_lossy(), framing)
         .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;

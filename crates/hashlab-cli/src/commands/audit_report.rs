@@ -15,7 +15,7 @@ use crate::cli::{AuditArgs, Format};
 use crate::commands::audit::AuditRow;
 use crate::commands::audit_store::{comparison_rows, RowWords};
 use crate::commands::sum::usage;
-use crate::failure::{io_message, Failure};
+use crate::failure::Failure;
 use crate::output::render;
 
 /// What a match against a report shows.
@@ -82,9 +82,9 @@ pub fn run(args: &AuditArgs, report: &Path) -> Result<ExitCode, Failure> {
             .algorithm(name)
             .map_err(|e| Failure::Usage(format!("-a: {e}")))?;
     }
-    let bytes = std::fs::read(&args.manifest).map_err(|e| {
-        Failure::Runtime(format!("{}: {}", args.manifest.display(), io_message(&e)))
-    })?;
+    let end = if args.zero { b'\0' } else { b'\n' };
+    let bytes = hashlab_integrity::bounded::read_file(&args.manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
     let shown = args.manifest.display();
     let options = ReadOptions {
         algorithm: args.algorithm.as_deref(),

@@ -317,8 +317,8 @@ fn check_one(
             return Err(Failure::Usage(format!("{shown}: {e}")));
         }
         Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
-        Err(CheckError::TooLong(t)) => {
-            errln!("hashlab: {shown}: {t}");
+        Err(CheckError::Bound(e)) => {
+            errln!("hashlab: {shown}: {e}");
             return Ok(false);
         }
     };

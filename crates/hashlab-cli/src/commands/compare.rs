@@ -15,14 +15,14 @@ use hashlab_history::RunId;
 
 use crate::cli::{CompareArgs, Format};
 use crate::commands::history::{database_path, open_existing};
-use crate::failure::{io_message, Failure};
+use crate::failure::Failure;
 use crate::output::{render_document, render_json};
 
 /// Reads a `hashlab bench --json` file; every problem is one line naming it.
 fn read_results(path: &Path) -> Result<Report, Failure> {
     let name = path.display();
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::Runtime(format!("{name}: {}", io_message(&e))))?;
+    let bytes = hashlab_integrity::bounded::read_json(path)
+        .map_err(|e| Failure::Runtime(format!("{name}: {e}")))?;
     let report: Report = serde_json::from_slice(&bytes).map_err(|e| {
         Failure::Runtime(format!(
             "{name}: not hashlab bench results (as `hashlab bench --json` writes them): {e}"

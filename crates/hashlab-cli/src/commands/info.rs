@@ -33,7 +33,12 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| Failure::Usage(e.to_string()))?;
     let report = match &args.results {
         Some(path) => Some((
-            load_report(path).map_err(Failure::Runtime)?,
+            load_report(
+                path,
+                &hashlab_integrity::bounded::read_json(path)
+                    .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?,
+            )
+            .map_err(Failure::Runtime)?,
             file_label(path),
         )),
         None => None,

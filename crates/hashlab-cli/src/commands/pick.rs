@@ -65,7 +65,12 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
     let (report, origin, label) = match &args.results {
         Some(path) => (
-            load_report(path).map_err(Failure::Runtime)?,
+            load_report(
+                path,
+                &hashlab_integrity::bounded::read_json(path)
+                    .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?,
+            )
+            .map_err(Failure::Runtime)?,
             SpeedOrigin::File,
             file_label(path),
         ),

@@ -17,7 +17,7 @@ use hashlab_report::{
 
 use crate::cli::{ChartChoice, ReportArgs, ReportFormat};
 use crate::commands::bench::{measure_with_progress, request_error};
-use crate::failure::{io_message, Failure};
+use crate::failure::Failure;
 
 /// The report's own run: `hashlab bench` (or `bench --quick`) from the
 /// library's defaults, on one thread and on every core (the report has a
@@ -74,8 +74,8 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
         .iter()
         .zip(labels(paths))
         .map(|(path, label)| {
-            let bytes = std::fs::read(path)
-                .map_err(|e| Failure::Runtime(format!("{}: {}", path.display(), io_message(&e))))?;
+            let bytes = hashlab_integrity::bounded::read_json(path)
+                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
             let report = parse_results(&bytes)
                 .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
             hashlab_bench::usable::check_usable(&report)
