@@ -602,7 +602,7 @@ fn build_go(
             .map(|l| {
                 (
                     l.to_string(),
-                    format!("its module did not build here (tried again each run): {why}"),
+                    format!("its module did not build here: {why}"),
                 )
             })
             .collect(),

@@ -10,6 +10,7 @@ mod common;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use common::{hashlab_in, peer, text, Scratch};
 use serde_json::Value;
@@ -249,4 +250,93 @@ fn the_node_harness_loads_nothing_from_above_its_directory() {
         !marker.exists(),
         "a planted node_modules above the cache ran"
     );
+}
+
+/// `bench --runtime go` with `GOPROXY` set and an empty module cache: the
+/// modules of the extra libraries cannot be fetched.
+fn bench_go_offline(dir: &Path, cache: &Path, modules: &Path, proxy: &str) -> (Value, Duration) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_hashlab"))
+        .current_dir(dir)
+        .env("XDG_CACHE_HOME", cache)
+        .env("GOPROXY", proxy)
+        .env("GOMODCACHE", modules)
+        .args(["bench", "--runtime", "go", "-a", "sha256", "--sizes", "64"])
+        .args(["--quick", "--max-time", "1", "--json"])
+        .output()
+        .expect("run hashlab");
+    let took = started.elapsed();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let go = report["runtimes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["runtime"] == "go")
+        .unwrap()
+        .clone();
+    (go, took)
+}
+
+/// The reason given for the BLAKE3 module of the Go harness.
+fn blake3_detail(go: &Value) -> String {
+    go["libraries"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no libraries: {go}"))
+        .iter()
+        .find(|l| l["library"] == "go lukechampine.com/blake3")
+        .unwrap_or_else(|| panic!("no lukechampine.com/blake3: {go}"))["detail"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Failed on b4b9c33: a Go build that failed (no network for its modules)
+/// was tried again on every run. Its cause is remembered beside the cache
+/// and given at once; another proxy setting is another attempt.
+#[test]
+fn a_failed_build_is_remembered_not_retried_each_run() {
+    if peer("go").is_none() {
+        return;
+    }
+    let scratch = Scratch::with_files("runtime-failed", &[]);
+    let cache = scratch.path().join("cache");
+    let modules = scratch.path().join("modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    let (first, _) = bench_go_offline(scratch.path(), &cache, &modules, "off");
+    assert_eq!(
+        first["state"], "measured",
+        "the standard library's harness: {first}"
+    );
+    let why = blake3_detail(&first);
+    assert!(why.contains("GOPROXY=off"), "{why}");
+    assert!(!why.contains("remembered"), "{why}");
+    let failed: Vec<_> = std::fs::read_dir(cache.join("hashlab/harness"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".failed"))
+        .collect();
+    assert_eq!(failed.len(), 1, "one failure remembered");
+    let (second, _) = bench_go_offline(scratch.path(), &cache, &modules, "off");
+    let again = blake3_detail(&second);
+    assert!(again.contains("GOPROXY=off"), "{again}");
+    assert!(
+        again.contains("remembered from a build under a day ago"),
+        "{again}"
+    );
+    // Another environment is another attempt, told as such.
+    let (third, _) = bench_go_offline(scratch.path(), &cache, &modules, "http://127.0.0.1:9");
+    let other = blake3_detail(&third);
+    assert!(!other.contains("remembered"), "{other}");
+    // A day later (the record's time moved back), the build is tried again.
+    let record = failed[0].path();
+    let old = std::time::SystemTime::now() - Duration::from_secs(25 * 3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&record)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let (fourth, _) = bench_go_offline(scratch.path(), &cache, &modules, "off");
+    assert!(!blake3_detail(&fourth).contains("remembered"));
 }

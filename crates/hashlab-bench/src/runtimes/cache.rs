@@ -8,6 +8,12 @@
 //! was built, and nothing was added beside them. Otherwise the harness is
 //! built again in a fresh private directory (`mkdtemp`, mode 0700), used
 //! for this run and removed after it.
+//!
+//! A build that fails is remembered for a day beside the builds (its cause
+//! in `.NAME-KEY.failed`, the key covering the environment a build reads
+//! from: proxies and Go's module settings), so that a run without network
+//! says why at once instead of trying again, and a day later, or with that
+//! file removed or the environment changed, the build is tried again.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -45,6 +51,15 @@ pub(super) fn cached(
             private: None,
         });
     }
+    let failure = cache.join(format!(".{name}-{}.failed", failure_key(registry, inputs)));
+    if cache_ok {
+        if let Some(why) = remembered_failure(&failure) {
+            return Err(failed(format!(
+                "{name} harness did not build: {why} (remembered from a build under a day ago; remove {} to try again now)",
+                failure.display()
+            )));
+        }
+    }
     let scratch = if cache_ok {
         tempfile::Builder::new()
             .prefix(&format!(".{name}-{key}."))
@@ -55,9 +70,12 @@ pub(super) fn cached(
             .tempdir()
     }
     .map_err(|e| failed(format!("a private directory for the {name} harness: {e}")))?;
-    make(scratch.path())
-        .and_then(|()| record(registry, scratch.path(), &key))
-        .map_err(|why| failed(format!("{name} harness did not build: {why}")))?;
+    if let Err(why) = make(scratch.path()).and_then(|()| record(registry, scratch.path(), &key)) {
+        if cache_ok {
+            remember_failure(cache, &failure, &why);
+        }
+        return Err(failed(format!("{name} harness did not build: {why}")));
+    }
     if cache_ok {
         // A copy of ours that fails its check (left damaged, or changed)
         // makes way; another run's finished copy is checked like any other.
@@ -164,6 +182,66 @@ fn safe_entry(path: &Path, m: &std::fs::Metadata) -> Result<(), String> {
 #[cfg(not(unix))]
 fn safe_entry(_: &Path, _: &std::fs::Metadata) -> Result<(), String> {
     Ok(())
+}
+
+/// How long a failed build is remembered.
+const FAILURE_MEMORY: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// What a build reads from the environment besides its inputs: a change
+/// of any is a new attempt.
+const BUILD_ENVIRONMENT: &[&str] = &[
+    "GOPROXY",
+    "GONOPROXY",
+    "GOPRIVATE",
+    "GOSUMDB",
+    "GONOSUMDB",
+    "GOINSECURE",
+    "GOPATH",
+    "GOMODCACHE",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "NO_PROXY",
+    "no_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+];
+
+fn failure_key(registry: &Registry, inputs: &[&str]) -> String {
+    let environment: Vec<String> = BUILD_ENVIRONMENT
+        .iter()
+        .map(|v| format!("{v}={}", std::env::var(v).unwrap_or_default()))
+        .collect();
+    let mut all: Vec<&str> = inputs.to_vec();
+    all.extend(environment.iter().map(String::as_str));
+    fingerprint(registry, &all)
+}
+
+/// The cause recorded in `path`, when it is a file of ours that no one
+/// else can write, written under [`FAILURE_MEMORY`] ago.
+fn remembered_failure(path: &Path) -> Option<String> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    safe_entry(path, &m).ok()?;
+    let age = m.modified().ok()?.elapsed().ok()?;
+    if !m.is_file() || age > FAILURE_MEMORY || m.len() > 64 * 1024 {
+        return None;
+    }
+    let why = std::fs::read_to_string(path).ok()?;
+    Some(why.trim_end().to_string()).filter(|w| !w.is_empty())
+}
+
+/// Writes `why` to `path` whole or not at all (a temporary file renamed).
+fn remember_failure(cache: &Path, path: &Path, why: &str) {
+    let Ok(mut file) = tempfile::Builder::new()
+        .prefix(".failed.")
+        .tempfile_in(cache)
+    else {
+        return;
+    };
+    if std::io::Write::write_all(&mut file, why.as_bytes()).is_ok() {
+        let _ = file.persist(path);
+    }
 }
 
 /// (relative name, sha256 hex) of every file under `dir` but the record,
