@@ -21,6 +21,7 @@ import dataclasses
 import errno
 import hashlib
 import os
+import re
 import stat
 import time
 import typing
@@ -41,6 +42,9 @@ MAX_PARTITIONS = 1 << 20
 #: (``hashlab_integrity::bounded``): a file without line ends (``/dev/zero``)
 #: is refused after this much rather than read until memory runs out.
 MAX_LINE_BYTES = 64 * 1024
+
+
+_HEX = re.compile(r"[0-9a-fA-F]*")
 
 
 def _partition_count(value, what="partitions"):
@@ -174,12 +178,18 @@ class Manifest:
             if before[0] == after[0]:
                 raise ValueError(f"{before[0]}: listed twice")
         for name, hex_digest in ordered:
+            # What is written must read back: a name holds no NUL (no
+            # file name can) and is not empty, a digest is hex digits.
+            if not name or "\0" in name:
+                raise ValueError(f"{name!r}: not a file name (empty, or holding NUL)")
+            if not isinstance(hex_digest, str) or not _HEX.fullmatch(hex_digest):
+                raise ValueError(f"{name}: digest {hex_digest!r} is not hex digits")
             if len(hex_digest) != 2 * self.length:
                 raise ValueError(
                     f"{name}: a {self.algorithm} digest of {self.length} bytes has "
                     f"{2 * self.length} hex digits, not {len(hex_digest)}"
                 )
-        self.entries = ordered
+        self.entries = [(name, hex_digest.lower()) for name, hex_digest in ordered]
         self.errors = _sorted_by_name_bytes([(os.fsdecode(n), m) for n, m in errors])
         self.bytes = bytes
         #: Seconds each partition's task took (set by hashlab.dask.sum).

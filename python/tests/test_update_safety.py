@@ -95,3 +95,21 @@ def test_an_update_gives_up_when_another_holds_the_manifest(tmp_path, monkeypatc
     assert (tmp_path / "m").read_bytes() == before
     _, report = hashlab.Manifest.update_file("m", ["a"], timeout=0.3)
     assert report.errors == []
+
+
+def test_what_manifest_read_would_refuse_is_not_written(tmp_path):
+    # Failed on b4b9c33: both were written, then refused by Manifest.read.
+    good = "ab" * 32
+    with pytest.raises(ValueError, match="not hex digits"):
+        hashlab.Manifest("sha256", [("a", "zz" * 32)])
+    with pytest.raises(ValueError, match="not hex digits"):
+        hashlab.Manifest("sha256", [("a", " " + "ab" * 31 + "a")])
+    with pytest.raises(ValueError, match="holding NUL"):
+        hashlab.Manifest("sha256", [("a\0b", good)])
+    with pytest.raises(ValueError, match="holding NUL"):
+        hashlab.Manifest("sha256", [("", good)])
+    m = hashlab.Manifest("sha256", [("a\nb", good.upper()), ("c", good)])
+    m.write(tmp_path / "m.sha256")
+    back = hashlab.Manifest.read(tmp_path / "m.sha256")
+    assert back.entries == [("a\nb", good), ("c", good)]
+    assert back.root == m.root
