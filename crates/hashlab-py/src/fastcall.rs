@@ -144,18 +144,6 @@ unsafe extern "C" fn call_fast_function(
                 return value;
             }
         }
-        // And `xxh3_64(data)` likewise, for a short exact bytes object.
-        if let (Kind::Constructor, Some(made), true, 1) = (
-            function.kind,
-            function.made.get(),
-            kwnames.is_null(),
-            positional_count(nargs),
-        ) {
-            // SAFETY: one positional argument, borrowed for the call.
-            if let Some(object) = unsafe { made.quick_hash(py, *args) } {
-                return object;
-            }
-        }
         // SAFETY: CPython passes `nargs` positional arguments and one value
         // per keyword name.
         unsafe { function.call_general(py, args, nargs, kwnames) }
