@@ -1,7 +1,6 @@
 //! `hashlab.new()` and the hash object, shaped like hashlib's.
 
 use std::cell::UnsafeCell;
-use std::collections::HashMap;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -13,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyString};
 
 use crate::buffer::Borrowed;
+use crate::remembered::{default_made, remember_default_made};
 use crate::{python_names, registry, value_error};
 
 /// Inputs at least this long are hashed with the GIL released, so other
@@ -1145,51 +1145,6 @@ impl Made {
                 .absorb(py, data)?;
         }
         Ok(object)
-    }
-}
-
-/// The names `new()` was called with and no parameters, each with what it
-/// decided: a short-message caller makes an object per message (hashlib's
-/// `new(name, data).digest()` idiom), and going from the name again each
-/// time (Python name, registry name, cached default) doubled the cost of a
-/// small hash.
-fn default_made_by_name() -> &'static Mutex<MadeByName> {
-    static MADE: OnceLock<Mutex<MadeByName>> = OnceLock::new();
-    MADE.get_or_init(|| Mutex::new(MadeByName::default()))
-}
-
-/// The names are the caller's, so the hasher is seeded per process
-/// (foldhash's `RandomState`): no spelling list can make it degrade. Per
-/// name, what each length asked for (`None`: none) resolved to.
-type MadeByName = HashMap<Box<str>, Vec<(Option<usize>, Arc<Made>)>, foldhash::fast::RandomState>;
-
-/// Spellings differ only in case (`SHA256`, `sha256`), so this bounds the
-/// memory a caller trying every casing could make the map take; lengths
-/// likewise per name (an extendable output takes any).
-const DEFAULT_MADE_MAX: usize = 1024;
-const LENGTHS_MAX: usize = 128;
-
-fn default_made(name: &str, length: Option<usize>) -> Option<Arc<Made>> {
-    let made = default_made_by_name()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let lengths = made.get(name)?;
-    lengths
-        .iter()
-        .find(|(l, _)| *l == length)
-        .map(|(_, made)| Arc::clone(made))
-}
-
-fn remember_default_made(name: &str, length: Option<usize>, made: &Arc<Made>) {
-    let mut by_name = default_made_by_name()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if by_name.len() >= DEFAULT_MADE_MAX && !by_name.contains_key(name) {
-        return;
-    }
-    let lengths = by_name.entry(name.into()).or_default();
-    if lengths.len() < LENGTHS_MAX && !lengths.iter().any(|(l, _)| *l == length) {
-        lengths.push((length, Arc::clone(made)));
     }
 }
 

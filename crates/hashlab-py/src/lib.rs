@@ -17,6 +17,7 @@ mod kdf;
 mod objects;
 mod parameterized;
 mod partitions;
+mod remembered;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
