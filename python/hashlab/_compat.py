@@ -5,7 +5,7 @@ hashlab's core."""
 
 import struct
 
-from hashlab._hashlab import algorithm_info, new
+from hashlab._hashlab import algorithm_info, new, parameterized_type
 
 # hashlib's BLAKE2 parameter block: salt and personalization sizes in bytes
 # and the width of node_offset in bits (hashlib.blake2b.SALT_SIZE, ...).
@@ -77,27 +77,38 @@ def blake2_constructor(python_name, canonical):
             "last_node": (bool(last_node), False),
         }
         sequential = all(v == default for v, default in tree.values())
-        # Zeros are what BLAKE2 pads a shorter salt or personalization with:
-        # an all-zero one is the plain hash, which every backend computes.
-        return new(
-            canonical,
-            data,
-            usedforsecurity=usedforsecurity,
-            key=key or None,
-            length=digest_size,
-            backend=backend,
-            salt=salt if any(salt) else None,
-            personal=person if any(person) else None,
-            tree=None if sequential else tuple(v for v, _ in tree.values()),
-        )
+        # Only what differs from the plain hash is passed: new() called with
+        # nothing but a length goes to an object made once per length, and
+        # with nothing at all to the algorithm's default, where any other
+        # parameter resolves the algorithm again. Zeros are what BLAKE2 pads
+        # a shorter salt or personalization with: an all-zero one is the
+        # plain hash, which every backend computes.
+        parameters = {
+            "key": key or None,
+            "length": digest_size if digest_size != max_digest else None,
+            "backend": backend,
+            "salt": salt if any(salt) else None,
+            "personal": person if any(person) else None,
+            "tree": None if sequential else tuple(v for v, _ in tree.values()),
+        }
+        return new(canonical, data, **{k: v for k, v in parameters.items() if v is not None})
 
     construct.__name__ = construct.__qualname__ = python_name
-    construct.__doc__ = f"A new {python_name} hash object with hashlib's parameters (hashlab's {canonical!r})."
-    construct.SALT_SIZE = salt_size
-    construct.PERSON_SIZE = person_size
-    construct.MAX_KEY_SIZE = max_key
-    construct.MAX_DIGEST_SIZE = max_digest
-    return construct
+    doc = (
+        f"{python_name}(data=b'', /, *, digest_size={max_digest}, key=b'', salt=b'', person=b'', "
+        "fanout=1, depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, "
+        "last_node=False, usedforsecurity=True, backend=None)\n--\n\n"
+        f"A new {python_name} hash object with hashlib's parameters (hashlab's {canonical!r})."
+    )
+    # A type, as hashlib's blake2b is: it carries the class attributes, and
+    # a call with the data alone is hashed without this Python function.
+    attributes = {
+        "SALT_SIZE": salt_size,
+        "PERSON_SIZE": person_size,
+        "MAX_KEY_SIZE": max_key,
+        "MAX_DIGEST_SIZE": max_digest,
+    }
+    return parameterized_type(python_name, construct, attributes, doc)
 
 
 def get_builtin_constructor(module_globals):

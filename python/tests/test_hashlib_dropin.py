@@ -3,10 +3,12 @@ hashlib itself (the oracle) where hashlib has the algorithm, and CPython's
 own test_hashlib run with hashlab in hashlib's place."""
 
 import hashlib
+import inspect
 import io
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -241,6 +243,69 @@ def test_blake2_constructors_take_hashlibs_arguments(name):
     ):
         for data in (b"", DATA, DATA * 200):
             assert ours(data, **kwargs).hexdigest() == theirs(data, **kwargs).hexdigest(), kwargs
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_constructors_are_types_whose_plain_call_is_the_default(name):
+    """A call with the data alone (or usedforsecurity=) skips the Python
+    constructor; every input form it takes still hashes as hashlib's."""
+    ours, theirs = getattr(hashlab, name), getattr(hashlib, name)
+    assert isinstance(ours, type) and ours.__name__ == name and ours.__module__ == "hashlab"
+    assert str(inspect.signature(ours)).startswith("(data=b'', /, *, digest_size=")
+    short, long = DATA[:64], DATA
+    for data in (short, long, bytearray(short), memoryview(long), b""):
+        assert ours(data).digest() == theirs(data).digest()
+        assert ours(data, usedforsecurity=False).digest() == theirs(data).digest()
+    assert ours().digest() == theirs().digest()
+    assert ours(usedforsecurity=False).hexdigest() == theirs().hexdigest()
+    assert type(ours(short)) is hashlab.Hash
+    with pytest.raises(TypeError, match="encoded"):
+        ours("text")
+    with pytest.raises(TypeError):
+        ours(b"a", b"b")
+    with pytest.raises(TypeError):
+        ours(b"a", data=b"b")
+    # hashlib.new passes BLAKE2's keywords on; so does hashlab.new.
+    assert hashlab.new(name, short, digest_size=9).digest() == theirs(short, digest_size=9).digest()
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_lengths_asked_for_are_remembered_apart(name):
+    """An object made once per length (new(name, length=n), and blake2b's
+    digest_size=n through it): every length, asked for twice in turn, is
+    its own hash."""
+    theirs = getattr(hashlib, name)
+    ours = getattr(hashlab, name)
+    for _ in range(2):
+        for size in range(1, ours.MAX_DIGEST_SIZE + 1):
+            expected = theirs(DATA, digest_size=size).digest()
+            assert hashlab.new(name, DATA, length=size).digest() == expected, size
+            assert ours(DATA, digest_size=size).digest() == expected, size
+    shake = hashlab.new("shake_128", DATA, length=20).digest()
+    assert shake == hashlib.shake_128(DATA).digest(20)
+    assert hashlab.new("shake_128", DATA, length=21).digest() == hashlib.shake_128(DATA).digest(21)
+
+
+def test_short_digests_from_threads_are_each_their_own():
+    """The hasher of short messages is guarded by the GIL, not a lock:
+    threads hashing at once still get each message's own digest."""
+    messages = [bytes([i]) * (i % 200) for i in range(64)]
+    expected = {name: [getattr(hashlib, name)(m).digest() for m in messages] for name in ("blake2b", "sha256")}
+    failures = []
+
+    def work():
+        for _ in range(200):
+            for name, digests in expected.items():
+                for m, digest in zip(messages, digests):
+                    if getattr(hashlab, name)(m).digest() != digest or hashlab.digest(name, m) != digest:
+                        failures.append((name, m))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
 
 
 def test_file_digest_is_311s(tmp_path):

@@ -363,3 +363,45 @@ def test_bad_stores_and_arguments_are_one_line_each(minio, s3, uploaded, hashlab
     out = run("audit", "--json", str(tree), f"s3://{BUCKET}/empty-prefix")
     assert out.returncode == 1
     assert json.loads(out.stdout)["counts"]["only_local"] == sum(1 for p in tree.rglob("*") if p.is_file())
+
+
+
+def test_this_minio_drops_s3s_newer_algorithms_and_the_etag_decides(minio, s3, hashlab_bin, tmp_path):
+    """S3's five newer checksum algorithms (2026) are checked against the
+    AWS SDK's own functions (test_s3_algorithms.py), not against this store:
+    the MinIO scripts/minio builds (RELEASE.2025-09-07) knows CRC32, CRC32C,
+    CRC64NVME, SHA1 and SHA256 only (its internal/hash/checksum.go). An
+    upload asking for SHA512 or an xxHash is taken and its checksum dropped,
+    shown by no HEAD (botocore itself refuses to send MD5); hashlab then
+    compares the object by its ETag and says so. When a MinIO that keeps them
+    is pinned, this fails, and the uploads above should take them."""
+    from botocore.exceptions import FlexibleChecksumError
+
+    tree = tmp_path / "newer"
+    tree.mkdir()
+    rng = random.Random(2026)
+    algorithms = ["SHA512", "XXHASH64", "XXHASH3", "XXHASH128"]
+    for algorithm in algorithms:
+        data = rng.randbytes(rng.randrange(1, 100_000))
+        (tree / algorithm).write_bytes(data)
+        s3["sdk"].put_object(Bucket=BUCKET, Key=f"newer/{algorithm}", Body=data, ChecksumAlgorithm=algorithm)
+        head = s3["sdk"].head_object(Bucket=BUCKET, Key=f"newer/{algorithm}", ChecksumMode="ENABLED")
+        kept = [h for h in head["ResponseMetadata"]["HTTPHeaders"] if h.startswith("x-amz-checksum-")]
+        assert kept == [], (algorithm, kept)
+    with pytest.raises(FlexibleChecksumError):
+        s3["sdk"].put_object(Bucket=BUCKET, Key="newer/MD5", Body=b"abc", ChecksumAlgorithm="MD5")
+    out = subprocess.run(
+        [hashlab_bin, "audit", "--json", str(tree), f"s3://{BUCKET}/newer"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert rows_by_status(json.loads(out.stdout)) == {"matched": {a: "ETag" for a in algorithms}}
+    # A file changed after the upload is found by the ETag too.
+    changed = bytearray((tree / "XXHASH3").read_bytes())
+    changed[0] ^= 1
+    (tree / "XXHASH3").write_bytes(bytes(changed))
+    out = subprocess.run(
+        [hashlab_bin, "audit", "--json", str(tree), f"s3://{BUCKET}/newer"], capture_output=True, text=True
+    )
+    assert out.returncode == 1, out.stderr
+    [(name, detail)] = rows_by_status(json.loads(out.stdout))["changed"].items()
+    assert name == "XXHASH3" and detail.startswith("ETag: the file gives "), detail

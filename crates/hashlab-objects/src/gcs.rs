@@ -1,7 +1,8 @@
 //! What Google Cloud Storage keeps of an object, which object_store does not
 //! read: it speaks GCS's XML API, whose answers carry no checksum hashlab can
 //! use, while the JSON API's object resource has `crc32c` (of every object)
-//! and `md5Hash` (of every object but composed ones). One GET of that
+//! and `md5Hash` (of every object but composed ones, which instead show
+//! `componentCount`). One GET of that
 //! resource per object, with the bearer token of object_store's own
 //! credential provider, against the base URL object_store uses.
 
@@ -88,11 +89,19 @@ fn parse(body: &[u8]) -> Result<StoreRecord, (Problem, String)> {
         .and_then(|s| s.as_str())
         .and_then(|s| s.parse().ok())
         .ok_or_else(bad)?;
+    // A composed object (`componentCount`) has a crc32c of its whole
+    // content, which GCS computes from its components' as it composes, and
+    // no md5Hash: the comparison says which kind of value it used.
+    let components = resource.get("componentCount").and_then(|c| c.as_u64());
     let checksums = GCS_CHECKSUMS
         .iter()
         .filter_map(|(field, algorithm)| {
             let value = resource.get(*field)?.as_str()?;
-            Some((field.to_string(), algorithm.to_string(), value.to_string()))
+            let label = match components {
+                Some(count) => format!("{field} of a composite object ({count} components)"),
+                None => field.to_string(),
+            };
+            Some((label, algorithm.to_string(), value.to_string()))
         })
         .collect();
     Ok(StoreRecord {
@@ -126,5 +135,42 @@ fn refusal(status: StatusCode, body: &[u8]) -> (Problem, String) {
                 None => format!("the store answered {status}"),
             },
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An object resource as GCS's JSON API documents it: a composed object
+    /// has `componentCount` and no `md5Hash`.
+    #[test]
+    fn a_composed_objects_crc32c_is_read_and_named_as_such() {
+        let composed = br#"{"kind": "storage#object", "name": "joined", "bucket": "lake",
+            "size": "11", "crc32c": "yZRlqg==", "componentCount": 3, "etag": "CAE="}"#;
+        let record = parse(composed).unwrap();
+        assert_eq!(record.size, 11);
+        assert_eq!(
+            record.checksums,
+            vec![(
+                "crc32c of a composite object (3 components)".to_string(),
+                "crc32c".to_string(),
+                "yZRlqg==".to_string()
+            )]
+        );
+        let (usable, _) = record.expectations();
+        assert_eq!(usable[0].algorithm, "crc32c");
+        assert_eq!(usable[0].layout, crate::stored::Layout::Whole);
+        let no_md5 = record.whole_digest("md5").unwrap_err();
+        assert!(
+            no_md5.contains("(it has crc32c of a composite object (3 components))"),
+            "{no_md5}"
+        );
+
+        let plain =
+            br#"{"size": "11", "crc32c": "yZRlqg==", "md5Hash": "XrY7u+Ae7tCTyyK7j1rNww=="}"#;
+        let record = parse(plain).unwrap();
+        let labels: Vec<&str> = record.checksums.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(labels, ["crc32c", "md5Hash"]);
     }
 }

@@ -15,7 +15,9 @@ mod interrupt;
 mod kdf;
 #[cfg(feature = "objects")]
 mod objects;
+mod parameterized;
 mod partitions;
+mod remembered;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -137,6 +139,8 @@ mod _hashlab {
     use super::objects::{
         compare_pairs, hash_objects, list_objects, local_keys, pair_store, pair_store_range,
     };
+    #[pymodule_export]
+    use super::parameterized::parameterized_type;
     #[pymodule_export]
     use super::partitions::{hash_packed, merge_packed, split_packed, walk_packed};
 
