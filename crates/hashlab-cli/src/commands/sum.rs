@@ -258,6 +258,9 @@ pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) 
         cksum_lines: args.format == Some(SumFormat::Cksum),
         sfv: args.format == Some(SumFormat::Sfv),
         binary_marker: args.binary_marker,
+        name_standard_input: !args.files.is_empty() || args.files_from.is_some(),
+        little_endian: args.little_endian,
+        digest_prefix: args.digest_prefix,
     }
 }
 
@@ -649,7 +652,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
             Err(e) => {
                 sink.flush()?;
-                errln!("hashlab: {shown}: {}", io_message(&e));
+                crate::stdio::write_err(&crate::stdio::file_error(&shown, &e));
                 failed = true;
             }
         }
