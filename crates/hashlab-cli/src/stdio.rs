@@ -31,7 +31,8 @@ pub fn set_program(program: &'static str) {
     let _ = PROGRAM.set(program);
 }
 
-/// How the program words a file it cannot read, when it is not coreutils.
+/// Whose words the program's messages are in: a file it cannot read, and
+/// what `check` says beyond its OK and FAILED lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileErrors {
     /// `PROGRAM: NAME: MESSAGE`, in coreutils' words (hashlab's own).
@@ -49,11 +50,28 @@ pub fn set_file_errors(style: FileErrors) {
     let _ = FILE_ERRORS.set(style);
 }
 
+/// Whose words messages are in.
+pub fn file_errors() -> FileErrors {
+    FILE_ERRORS.get().copied().unwrap_or(FileErrors::Coreutils)
+}
+
+static STDIN_LABEL: std::sync::OnceLock<&'static [u8]> = std::sync::OnceLock::new();
+
+/// Lines name standard input `label` from now on (xxhsum's `stdin`).
+pub fn set_stdin_label(label: &'static [u8]) {
+    let _ = STDIN_LABEL.set(label);
+}
+
+/// The name lines give standard input: `-` unless the program says otherwise.
+pub fn stdin_label() -> &'static [u8] {
+    STDIN_LABEL.get().copied().unwrap_or(b"-")
+}
+
 /// The message for the file shown as `shown` that could not be read, with
 /// its newline.
 pub fn file_error(shown: &str, error: &io::Error) -> String {
     let words = hashlab_integrity::io_message(error);
-    match FILE_ERRORS.get().copied().unwrap_or(FileErrors::Coreutils) {
+    match file_errors() {
         FileErrors::Coreutils => format!("hashlab: {shown}: {words}\n"),
         FileErrors::Rust => format!("hashlab: {shown}: {error}\n"),
         FileErrors::Xxhsum if error.raw_os_error() == Some(21) => {

@@ -460,7 +460,7 @@ pub(crate) struct Named {
 pub(crate) fn named_input(input: &Input) -> Named {
     let (path, label): (PathBuf, Vec<u8>) = match input {
         Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
-        Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
+        Input::Stdin => (PathBuf::from("-"), crate::stdio::stdin_label().to_vec()),
     };
     // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
     let absolute = match input {
