@@ -672,6 +672,9 @@ pub struct KeyArgs {
     /// `b3sum --derive-key` (the input is the key material).
     #[arg(long, value_name = "CONTEXT", conflicts_with_all = ["key", "key_file"])]
     pub derive_key: Option<String>,
+    /// Start an extendable output (BLAKE3's) N bytes in, as `b3sum --seek`.
+    #[arg(long, value_name = "N")]
+    pub seek: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -18,7 +18,8 @@
 //! - `b3sum`: lines, standard input, `--no-names`, `-l`/`--length`,
 //!   `--raw`, `--derive-key`, `-c` and `-c --quiet` of a manifest with an
 //!   intact file, a changed one and a missing one (`FAILED (... (os error
-//!   2))`), a missing manifest (`Error: ...`), a missing file and a
+//!   2))`), a missing manifest (`Error: ...`), `--seek` (b3sum 1.5's,
+//!   held to a longer output of b3sum 1.2), a missing file and a
 //!   directory when hashing (Rust's words), an unknown option and `--quiet`
 //!   without `--check` (clap's words).
 //! - `xxhsum`: `-H0`..`-H2` and `-H32`/`-H64`/`-H128`, the default XXH64,
@@ -40,8 +41,8 @@
 //!   "no properly formatted checksum lines"), and takes `-a crc32b`,
 //!   `--base64` and `--raw` (coreutils 9.2 and 9.6); `--debug` says nothing.
 //! - b3sum's words for a line it cannot read (`Short line`, `Invalid hex`...)
-//!   are one message here, naming the manifest and line; `--seek` with an
-//!   offset other than 0 is refused, and `--tag` is b3sum 1.5's.
+//!   are one message here, naming the manifest and line; `--seek` and
+//!   `--tag` are b3sum 1.5's.
 //! - `cksum` of a directory with the default CRC: cksum 9.1 prints the empty
 //!   input's CRC and exits 0; here it is "Is a directory" and exit 1, as
 //!   cksum 9.1 says for every other algorithm.
@@ -306,6 +307,17 @@ fn b3sum_as_b3sum_has_it() {
     for args in cases {
         same("b3sum", &bin, s.path(), args);
     }
+    // --seek (b3sum 1.5): the output from that offset on, a piece of what
+    // b3sum writes for a longer output.
+    let long = run(Path::new("b3sum"), s.path(), &["-l", "80", "a"], b"");
+    let long = text(&long.stdout);
+    let sought = run(
+        &bin.join("b3sum"),
+        s.path(),
+        &["--seek", "70", "-l", "10", "a"],
+        b"",
+    );
+    assert_eq!(text(&sought.stdout), format!("{}  a\n", &long[140..160]));
     // hashlab's lines checked by b3sum, after a change too.
     let ours = run(&bin.join("b3sum"), s.path(), &["a", "sp ace", "big"], b"");
     s.write("ours", &ours.stdout);

@@ -519,9 +519,22 @@ impl Algorithm {
                 Some(t)
             }
         };
+        // An offset other than 0 is asked of an extendable output only; which
+        // backends can start one there, each says (`Backend::supports_seek`).
+        let seek = match params.seek {
+            None | Some(0) => 0,
+            Some(_) if !self.output.is_xof() => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Seek,
+                })
+            }
+            Some(offset) => offset,
+        };
         Ok(Config {
             key,
             output_len,
+            seek,
             customization,
             tree,
             salt,
@@ -611,6 +624,7 @@ impl Config {
                 && d.domain == self.domain
                 && d.context == self.context
                 && d.tree == self.tree
+                && d.seek == self.seek
         })
     }
 }

@@ -57,6 +57,7 @@ pub(crate) fn usage(error: HashError) -> Failure {
             Parameter::Context => "--derive-key: ",
             // The command line has no tree options; the Python package does.
             Parameter::Tree => "",
+            Parameter::Seek => "--seek: ",
         },
         HashError::SeedOutOfRange { .. } => "--seed: ",
         HashError::DomainOutOfRange { .. } => "--domain: ",
@@ -194,6 +195,7 @@ pub(crate) fn secret_params(registry: &Registry, secret: &KeyArgs) -> Result<Has
         seed: secret.seed.as_deref().map(parse_seed).transpose()?,
         domain: secret.domain.as_deref().map(parse_domain).transpose()?,
         context: secret.derive_key.clone(),
+        seek: secret.seek,
         ..HashParams::default()
     })
 }

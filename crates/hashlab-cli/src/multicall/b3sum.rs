@@ -134,11 +134,8 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         if let Some(length) = length {
             out.extend(["-l".into(), length.to_string().into()]);
         }
-        if seek.is_some_and(|s| s > 0) {
-            // No plan of `hashlab sum` starts a digest at an output offset.
-            return Err(Stop::Plain(vec![
-                "--seek: an output offset is not supported here; only 0".into(),
-            ]));
+        if let Some(seek) = seek.filter(|&s| s > 0) {
+            out.extend(["--seek".into(), seek.to_string().into()]);
         }
         if parsed.has("raw") {
             out.push("--raw".into());
