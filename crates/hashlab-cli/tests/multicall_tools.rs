@@ -211,6 +211,41 @@ fn sum_and_cksum_as_coreutils_has_them() {
     for args in cksum_cases {
         same("cksum", &bin, s.path(), args);
     }
+    // coreutils 9.6's -a crc32b and 9.2's --base64 and --raw, which 9.1
+    // lacks: the CRC-32 in cksum's line, a number whatever --base64 says,
+    // its bytes big-endian with --raw (as zlib's CRC-32 of the file).
+    let hashlab = Path::new(env!("CARGO_BIN_EXE_hashlab"));
+    let hex = text(&run(hashlab, s.path(), &["sum", "-a", "crc32", "a"], b"").stdout);
+    let value = u32::from_str_radix(&hex[..8], 16).unwrap();
+    for args in [
+        &["-a", "crc32b", "a"][..],
+        &["-a", "crc32b", "--base64", "a"],
+    ] {
+        let o = run(&bin.join("cksum"), s.path(), args, b"");
+        assert_eq!(text(&o.stdout), format!("{value} 6 a\n"), "{args:?}");
+    }
+    let o = run(
+        &bin.join("cksum"),
+        s.path(),
+        &["-a", "crc32b", "--raw", "a"],
+        b"",
+    );
+    assert_eq!(o.stdout, value.to_be_bytes());
+    let o = run(
+        &bin.join("cksum"),
+        s.path(),
+        &["--base64", "--raw", "a"],
+        b"",
+    );
+    assert_eq!(
+        (o.status.code(), text(&o.stderr)),
+        (
+            Some(1),
+            "cksum: --base64 and --raw are mutually exclusive\n\
+             Try 'cksum --help' for more information.\n"
+                .to_string()
+        )
+    );
     // Lines hashlab writes as cksum, checked by cksum; a change fails both.
     let ours = run(
         &bin.join("cksum"),

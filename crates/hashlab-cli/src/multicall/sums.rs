@@ -166,7 +166,9 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         if let Some(bytes) = length {
             out.extend(["-l".into(), bytes.to_string().into()]);
         }
-        if chosen.lines == Lines::Crc {
+        // A number's line has no base64 form: cksum writes the number.
+        let numeric = chosen.lines != Lines::Digest;
+        if chosen.lines == Lines::Crc && !parsed.has("raw") {
             out.extend(["--format".into(), "cksum".into()]);
         } else if chosen.lines == Lines::Digest {
             // Tagged unless --untagged comes last.
@@ -180,7 +182,7 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
                 out.push("--tag".into());
             }
         }
-        if parsed.has("base64") {
+        if parsed.has("base64") && !numeric {
             out.push("--base64".into());
         }
         if parsed.has("raw") {
