@@ -188,7 +188,13 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         if parsed.has("raw") {
             out.push("--raw".into());
         }
-        if parsed.has("zero") {
+        if parsed.has("raw") && parsed.operands.len() > 1 {
+            return Err(Stop::Usage(
+                "the --raw option is not supported with multiple files".into(),
+            ));
+        }
+        // Raw bytes end with no line terminator to change.
+        if parsed.has("zero") && !parsed.has("raw") {
             out.push("-z".into());
         }
         out.push("--no-progress".into());
