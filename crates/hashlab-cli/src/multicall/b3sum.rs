@@ -31,20 +31,31 @@ fn clap_error(message: &str) -> Stop {
     Stop::Raw(format!("error: {message}\n\n{USAGE}"), 1)
 }
 
+/// A number option's value, or b3sum 1.2's words when it is not one: each
+/// operand failing for `--length`, one error for `--num-threads`.
 fn number(parsed: &Parsed, long: &str) -> Result<Option<u64>, Stop> {
-    match parsed.last_value(long) {
-        None => Ok(None),
-        Some(v) => v
-            .to_str()
-            .and_then(|s| s.parse::<u64>().ok())
-            .map(Some)
-            .ok_or_else(|| {
-                Stop::Raw(
-                    format!("Error: invalid digit found in string\n(--{long} {v:?})\n"),
-                    1,
-                )
-            }),
+    let Some(v) = parsed.last_value(long) else {
+        return Ok(None);
+    };
+    if let Some(n) = v.to_str().and_then(|s| s.parse::<u64>().ok()) {
+        return Ok(Some(n));
     }
+    let text = if long == "num-threads" {
+        "Error: Failed to parse num threads.\n\nCaused by:\n    invalid digit found in string\n"
+            .to_string()
+    } else {
+        let dash = [OsString::from("-")];
+        let names = if parsed.operands.is_empty() {
+            &dash[..]
+        } else {
+            &parsed.operands[..]
+        };
+        names
+            .iter()
+            .map(|n| format!("b3sum: {}: Failed to parse {long}.\n", n.to_string_lossy()))
+            .collect()
+    };
+    Err(Stop::Raw(text, 1))
 }
 
 pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
