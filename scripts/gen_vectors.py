@@ -106,6 +106,7 @@ for _a in [
     Alg("xxh32", 4), Alg("xxh64", 8), Alg("xxh3-64", 8), Alg("xxh3-128", 16),
     Alg("crc32c", 4),
     Alg("crc32", 4), Alg("crc64nvme", 8), Alg("crc32-posix", 4),
+    Alg("bsd", 2), Alg("sysv", 2),
     Alg("fnv1a-32", 4), Alg("fnv1a-64", 8),
     Alg("murmur3-32", 4), Alg("murmur3-128", 16),
     Alg("wyhash", 8), Alg("rapidhash", 8), Alg("komihash", 8),
@@ -836,6 +837,10 @@ ORACLE_TEXT = {
     "crc32-posix": "PyPI crcmod (C extension) CRC-32/CKSUM over the data and its length "
                    "(LSB first, as few bytes as it takes), as POSIX cksum; agrees with "
                    "coreutils cksum",
+    "bsd": "scripts/gen_vectors.py BSD sum from its definition (rotate right, add; Python "
+           "integers), held to coreutils' sum -r; value printed big-endian",
+    "sysv": "scripts/gen_vectors.py System V sum from its definition (byte sum folded to 16 "
+            "bits; Python integers), held to coreutils' sum -s; value printed big-endian",
     "hmac-sha256": "Python hmac over hashlib sha256",
     "hmac-md5": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib md5",
     "hmac-sha1": "Python hmac (its own HMAC code, digestmod a constructor) over hashlib sha1",
@@ -904,6 +909,7 @@ ORACLE_SHORT = {
     "komihash": "scripts/fasthash_reference.py",
     "fnv1a-32": "the FNV-1a of scripts/gen_vectors.py", "fnv1a-64": "the FNV-1a of scripts/gen_vectors.py",
     "crc32": "Python zlib", "crc64nvme": "crcmod", "crc32-posix": "crcmod with POSIX's length suffix",
+    "bsd": "the BSD sum of scripts/gen_vectors.py", "sysv": "the System V sum of scripts/gen_vectors.py",
     "hmac-sha256": "Python hmac", "hmac-sha512": "Python hmac",
     "hmac-md5": "Python hmac",
     "hmac-sha1": "Python hmac",
@@ -996,6 +1002,22 @@ def fnv1a(msg, bits):
     for byte in bytes(msg):
         h = ((h ^ byte) * prime) & mask
     return h.to_bytes(bits // 8, "big")
+
+
+def bsd_sum(msg):
+    """The 16-bit BSD checksum (`sum -r`): rotate right one bit, add the byte."""
+    value = 0
+    for byte in msg:
+        value = ((value >> 1) | ((value & 1) << 15)) + byte
+        value &= 0xFFFF
+    return value
+
+
+def sysv_sum(msg):
+    """The System V sum (`sum -s`): the bytes' sum modulo 2^32, folded to 16 bits."""
+    total = sum(msg) & 0xFFFFFFFF
+    r = (total & 0xFFFF) + (total >> 16)
+    return (r & 0xFFFF) + (r >> 16)
 
 
 def posix_cksum(msg):
@@ -1106,6 +1128,10 @@ def compute(alg, msg, key=None, custom=None, length=None, params=None):
         return _crcmod("crc64nvme")(msg).to_bytes(8, "big")
     if alg == "crc32-posix":
         return posix_cksum(msg).to_bytes(4, "big")
+    if alg == "bsd":
+        return bsd_sum(msg).to_bytes(2, "big")
+    if alg == "sysv":
+        return sysv_sum(msg).to_bytes(2, "big")
     if alg in ("hmac-sha256", "hmac-sha512"):
         k = bytes(32) if key is None else key
         return hmac.new(k, msg, alg[5:]).digest()
@@ -1249,6 +1275,15 @@ def self_check():
             out = subprocess.run(["cksum"], input=data, capture_output=True, check=True).stdout
             if int(out.split()[0]) != posix_cksum(data):
                 raise AssertionError("POSIX cksum oracle disagrees with cksum(1) at %d bytes" % n)
+    if shutil.which("sum"):
+        for n in (0, 1, 255, 1024, 1025, 65536, 100000):
+            data = rng.bytes(n)
+            for flag, oracle in (("-r", bsd_sum), ("-s", sysv_sum)):
+                out = subprocess.run(["sum", flag], input=data, capture_output=True,
+                                     check=True).stdout
+                if int(out.split()[0]) != oracle(data):
+                    raise AssertionError("sum %s oracle disagrees with sum(1) at %d bytes"
+                                         % (flag, n))
     # 4. hashlib's SM3 (under HMAC-SM3) against gmssl.
     for n in (0, 1, 55, 56, 63, 64, 65, 1000):
         data = rng.bytes(n)

@@ -375,6 +375,14 @@ pub struct SumArgs {
     /// `cksum --base64` writes them); `check` reads them back.
     #[arg(long, conflicts_with_all = ["raw", "json", "format"])]
     pub base64: bool,
+    /// A number's digest (xxHash's, a CRC's) least significant byte first,
+    /// its tag `TAG_LE`, as `xxhsum --little-endian` writes it.
+    #[arg(long, conflicts_with_all = ["json", "format"])]
+    pub little_endian: bool,
+    /// Untagged lines with the digest's prefix, `XXH3_<hex>  NAME`, as
+    /// xxhsum 0.8.2 and later write `-H3` (xxh3-64's lines are tagged otherwise).
+    #[arg(long, conflicts_with_all = ["tag", "json", "format"])]
+    pub digest_prefix: bool,
     /// The digest's bytes and nothing else, of one input and one algorithm
     /// (as `cksum --raw` and `b3sum --raw`).
     #[arg(long, conflicts_with_all = ["json", "format", "tag", "no_names", "zero", "recursive", "files_from"])]
@@ -664,6 +672,9 @@ pub struct KeyArgs {
     /// `b3sum --derive-key` (the input is the key material).
     #[arg(long, value_name = "CONTEXT", conflicts_with_all = ["key", "key_file"])]
     pub derive_key: Option<String>,
+    /// Start an extendable output (BLAKE3's) N bytes in, as `b3sum --seek`.
+    #[arg(long, value_name = "N")]
+    pub seek: Option<u64>,
 }
 
 #[derive(Args, Debug)]

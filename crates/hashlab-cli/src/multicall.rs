@@ -1,8 +1,10 @@
 //! hashlab called by another tool's name (a symbolic or hard link named
-//! `sha256sum`, `md5sum`, `b2sum`...): that tool's options, read as GNU
-//! getopt reads them (clustered short options, unambiguous prefixes of long
-//! ones, options after operands), turned into the arguments of `hashlab sum`
-//! or `hashlab check`, which then run as they always do. Nothing here hashes
+//! `sha256sum`, `md5sum`, `b2sum`, `cksum`, `sum`, `b3sum`, `xxhsum`): that
+//! tool's options, read as it reads them (GNU getopt for coreutils' and
+//! b3sum's: clustered short options, unambiguous prefixes of long ones,
+//! options after operands; xxhsum's own reading in `multicall/xxhsum.rs`),
+//! turned into the arguments of `hashlab sum` or `hashlab check`, which then
+//! run as they always do. Nothing here hashes
 //! or reads a manifest: it only translates, and names the program in
 //! messages and exit codes as the tool does (coreutils exits 1 on a usage
 //! error, where hashlab exits 2).
@@ -13,9 +15,15 @@ use std::process::ExitCode;
 
 use hashlab::Registry;
 
-/// The coreutils programs hashlab answers to. Each one's name without `sum`
-/// is an alias of its algorithm in the catalog (`sha256`, `b2`).
-pub const COREUTILS_TOOLS: &[&str] = &[
+mod b3sum;
+mod sums;
+mod xxhsum;
+
+/// Every program hashlab answers to: the coreutils digest programs (each
+/// one's name without `sum` is an alias of its algorithm in the catalog:
+/// `sha256`, `b2`), coreutils' `cksum` and `sum`, BLAKE3's `b3sum` and
+/// xxHash's `xxhsum`.
+pub const TOOLS: &[&str] = &[
     "md5sum",
     "sha1sum",
     "sha224sum",
@@ -23,19 +31,25 @@ pub const COREUTILS_TOOLS: &[&str] = &[
     "sha384sum",
     "sha512sum",
     "b2sum",
+    "cksum",
+    "sum",
+    "b3sum",
+    "xxhsum",
 ];
 
 /// The tool `argv0` names, when hashlab answers to it.
 pub fn tool_of(argv0: &OsStr) -> Option<&'static str> {
     let name = Path::new(argv0).file_name()?.to_str()?;
-    COREUTILS_TOOLS.iter().copied().find(|t| *t == name)
+    TOOLS.iter().copied().find(|t| *t == name)
 }
 
-/// An option of the tool: its long name, its short letter, and whether it
+/// An option of the tool: its long name (the key it is known by, given on
+/// the command line only when `long_ok`), its short letter, and whether it
 /// takes a value.
 #[derive(Clone, Copy)]
 struct Spec {
     long: &'static str,
+    long_ok: bool,
     short: Option<char>,
     takes_value: bool,
 }
@@ -43,8 +57,28 @@ struct Spec {
 const fn flag(long: &'static str, short: Option<char>) -> Spec {
     Spec {
         long,
+        long_ok: true,
         short,
         takes_value: false,
+    }
+}
+
+const fn valued(long: &'static str, short: Option<char>) -> Spec {
+    Spec {
+        long,
+        long_ok: true,
+        short,
+        takes_value: true,
+    }
+}
+
+/// A letter with no long spelling (`sum -r`); `key` names it in [`Parsed`].
+const fn short_only(key: &'static str, short: char, takes_value: bool) -> Spec {
+    Spec {
+        long: key,
+        long_ok: false,
+        short: Some(short),
+        takes_value,
     }
 }
 
@@ -62,11 +96,7 @@ const COREUTILS_OPTIONS: &[Spec] = &[
     flag("warn", Some('w')),
     flag("help", None),
     flag("version", None),
-    Spec {
-        long: "length",
-        short: Some('l'),
-        takes_value: true,
-    },
+    valued("length", Some('l')),
 ];
 
 /// Options (long name and value) in the order given, and the operands.
@@ -107,12 +137,12 @@ fn getopt(args: &[OsString], options: &[Spec]) -> Result<Parsed, String> {
                 None => (long, None),
             };
             let name = String::from_utf8_lossy(name);
-            let exact = options.iter().find(|o| o.long == name);
+            let exact = options.iter().find(|o| o.long_ok && o.long == name);
             let matches: Vec<&Spec> = match exact {
                 Some(o) => vec![o],
                 None => options
                     .iter()
-                    .filter(|o| o.long.starts_with(name.as_ref()))
+                    .filter(|o| o.long_ok && o.long.starts_with(name.as_ref()))
                     .collect(),
             };
             let spec = match matches.as_slice() {
@@ -187,13 +217,78 @@ fn os(bytes: &[u8]) -> OsString {
 enum Stop {
     /// A usage error, then `Try 'TOOL --help' for more information.`
     Usage(String),
+    /// A usage error of several lines (the first after the tool's name),
+    /// then the `Try` line.
+    UsageLines(Vec<String>),
     /// A message of its own (b2sum's length errors print no `Try` line).
     Plain(Vec<String>),
     /// `--help` or `--version`: text on stdout, exit 0.
     Print(String),
+    /// Text for standard error as it is, and the exit code.
+    Raw(String, u8),
 }
 
+/// `--help` or `--version`, when given: what the tool prints for it.
+fn help_or_version(tool: &str, parsed: &Parsed) -> Option<Stop> {
+    if parsed.has("help") {
+        return Some(Stop::Print(help(tool)));
+    }
+    if parsed.has("version") {
+        return Some(Stop::Print(format!(
+            "{tool} (hashlab) {}\n",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+    None
+}
+
+/// The bytes of b2sum's and `cksum -a blake2b`'s `-l BITS`, which are
+/// checked as coreutils checks them; `None` for the default length (0 or
+/// the full `max_bits`).
+fn blake2b_length(bits: &OsStr, tag: &str, max_bits: usize) -> Result<Option<usize>, Stop> {
+    let shown = bits.to_string_lossy();
+    let bits: usize = shown
+        .parse()
+        .map_err(|_| Stop::Plain(vec![format!("invalid length: \u{2018}{shown}\u{2019}")]))?;
+    if bits > max_bits {
+        return Err(Stop::Plain(vec![
+            format!("invalid length: \u{2018}{shown}\u{2019}"),
+            format!("maximum digest length for \u{2018}{tag}\u{2019} is {max_bits} bits"),
+        ]));
+    }
+    if !bits.is_multiple_of(8) {
+        return Err(Stop::Plain(vec![
+            format!("invalid length: \u{2018}{shown}\u{2019}"),
+            "length is not a multiple of 8".into(),
+        ]));
+    }
+    Ok((bits != 0 && bits != max_bits).then_some(bits / 8))
+}
+
+/// The tools whose options are not coreutils' digest programs', each with
+/// its reading of them.
+type Reader = fn(&[OsString]) -> Result<Vec<OsString>, Stop>;
+const OWN_READERS: &[(&str, Reader)] = &[
+    ("cksum", sums::cksum),
+    ("sum", sums::sum),
+    ("b3sum", b3sum::translate),
+    ("xxhsum", xxhsum::translate),
+];
+
 /// The `hashlab` arguments for `tool` called with `args`.
+fn translate_for(
+    registry: &Registry,
+    tool: &str,
+    args: &[OsString],
+) -> Result<Vec<OsString>, Stop> {
+    match OWN_READERS.iter().find(|(name, _)| *name == tool) {
+        Some((_, read)) => read(args),
+        None => translate(registry, tool, args),
+    }
+}
+
+/// The `hashlab` arguments for the coreutils digest program `tool` called
+/// with `args`.
 fn translate(registry: &Registry, tool: &str, args: &[OsString]) -> Result<Vec<OsString>, Stop> {
     let options: Vec<Spec> = COREUTILS_OPTIONS
         .iter()
@@ -201,14 +296,8 @@ fn translate(registry: &Registry, tool: &str, args: &[OsString]) -> Result<Vec<O
         .copied()
         .collect();
     let parsed = getopt(args, &options).map_err(Stop::Usage)?;
-    if parsed.has("help") {
-        return Err(Stop::Print(help(tool)));
-    }
-    if parsed.has("version") {
-        return Err(Stop::Print(format!(
-            "{tool} (hashlab) {}\n",
-            env!("CARGO_PKG_VERSION")
-        )));
+    if let Some(stop) = help_or_version(tool, &parsed) {
+        return Err(stop);
     }
     let alias = tool.strip_suffix("sum").unwrap_or(tool);
     let algorithm = registry
@@ -255,28 +344,8 @@ fn translate(registry: &Registry, tool: &str, args: &[OsString]) -> Result<Vec<O
     out.extend(["-a".into(), algorithm.name.clone().into()]);
     if let Some(bits) = parsed.last_value("length") {
         let max_bits = 8 * algorithm.output.range().1;
-        let shown = bits.to_string_lossy();
-        let bits: usize = shown
-            .parse()
-            .map_err(|_| Stop::Plain(vec![format!("invalid length: \u{2018}{shown}\u{2019}")]))?;
-        if bits > max_bits {
-            return Err(Stop::Plain(vec![
-                format!("invalid length: \u{2018}{shown}\u{2019}"),
-                format!(
-                    "maximum digest length for \u{2018}{}\u{2019} is {max_bits} bits",
-                    algorithm.tag
-                ),
-            ]));
-        }
-        if !bits.is_multiple_of(8) {
-            return Err(Stop::Plain(vec![
-                format!("invalid length: \u{2018}{shown}\u{2019}"),
-                "length is not a multiple of 8".into(),
-            ]));
-        }
-        // 0 is the default length, as b2sum takes it.
-        if bits != 0 && bits != max_bits {
-            out.extend(["-l".into(), (bits / 8).to_string().into()]);
+        if let Some(bytes) = blake2b_length(bits, &algorithm.tag, max_bits)? {
+            out.extend(["-l".into(), bytes.to_string().into()]);
         }
     }
     if check {
@@ -322,8 +391,17 @@ pub fn run(
     run: impl FnOnce(Vec<OsString>) -> Result<ExitCode, crate::failure::Failure>,
 ) -> Result<ExitCode, crate::failure::Failure> {
     crate::stdio::set_program(tool);
+    crate::stdio::set_file_errors(match tool {
+        "b3sum" => crate::stdio::FileErrors::Rust,
+        "xxhsum" => crate::stdio::FileErrors::Xxhsum,
+        _ => crate::stdio::FileErrors::Coreutils,
+    });
+    if tool == "xxhsum" {
+        // xxhsum names standard input `stdin` in its lines.
+        crate::stdio::set_stdin_label(b"stdin");
+    }
     let registry = Registry::default();
-    match translate(&registry, tool, args) {
+    match translate_for(&registry, tool, args) {
         Ok(mut translated) => {
             translated.insert(0, "hashlab".into());
             run(translated)
@@ -336,6 +414,21 @@ pub fn run(
             errln!("{tool}: {message}");
             errln!("Try '{tool} --help' for more information.");
             Ok(ExitCode::from(1))
+        }
+        Err(Stop::UsageLines(lines)) => {
+            for (i, line) in lines.iter().enumerate() {
+                if i == 0 {
+                    errln!("{tool}: {line}");
+                } else {
+                    errln!("{line}");
+                }
+            }
+            errln!("Try '{tool} --help' for more information.");
+            Ok(ExitCode::from(1))
+        }
+        Err(Stop::Raw(text, code)) => {
+            crate::stdio::write_err(&text);
+            Ok(ExitCode::from(code))
         }
         Err(Stop::Plain(lines)) => {
             for line in lines {

@@ -31,6 +31,56 @@ pub fn set_program(program: &'static str) {
     let _ = PROGRAM.set(program);
 }
 
+/// Whose words the program's messages are in: a file it cannot read, and
+/// what `check` says beyond its OK and FAILED lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileErrors {
+    /// `PROGRAM: NAME: MESSAGE`, in coreutils' words (hashlab's own).
+    Coreutils,
+    /// Rust's words with the OS error number, as b3sum prints them.
+    Rust,
+    /// xxhsum's `Error: Could not open 'NAME': MESSAGE. `.
+    Xxhsum,
+}
+
+static FILE_ERRORS: std::sync::OnceLock<FileErrors> = std::sync::OnceLock::new();
+
+/// File errors from now on are worded as `style` says.
+pub fn set_file_errors(style: FileErrors) {
+    let _ = FILE_ERRORS.set(style);
+}
+
+/// Whose words messages are in.
+pub fn file_errors() -> FileErrors {
+    FILE_ERRORS.get().copied().unwrap_or(FileErrors::Coreutils)
+}
+
+static STDIN_LABEL: std::sync::OnceLock<&'static [u8]> = std::sync::OnceLock::new();
+
+/// Lines name standard input `label` from now on (xxhsum's `stdin`).
+pub fn set_stdin_label(label: &'static [u8]) {
+    let _ = STDIN_LABEL.set(label);
+}
+
+/// The name lines give standard input: `-` unless the program says otherwise.
+pub fn stdin_label() -> &'static [u8] {
+    STDIN_LABEL.get().copied().unwrap_or(b"-")
+}
+
+/// The message for the file shown as `shown` that could not be read, with
+/// its newline.
+pub fn file_error(shown: &str, error: &io::Error) -> String {
+    let words = hashlab_integrity::io_message(error);
+    match file_errors() {
+        FileErrors::Coreutils => format!("hashlab: {shown}: {words}\n"),
+        FileErrors::Rust => format!("hashlab: {shown}: {error}\n"),
+        FileErrors::Xxhsum if error.raw_os_error() == Some(21) => {
+            format!("hashlab: {shown}: {words} \n")
+        }
+        FileErrors::Xxhsum => format!("Error: Could not open '{shown}': {words}. \n"),
+    }
+}
+
 /// Writes `text` to standard error in one piece; a failure is ignored.
 pub fn write_err(text: &str) {
     let text = match PROGRAM.get() {

@@ -49,27 +49,33 @@ pub fn candidates(registry: &Registry, bytes: usize) -> Vec<&Arc<Algorithm>> {
         .collect()
 }
 
-/// The candidates for a `cksum` line (`VALUE SIZE NAME`) whose value takes
-/// `bytes` bytes: the catalog's `cksum_rank`, lowest first.
-pub fn cksum_candidates(registry: &Registry, bytes: usize) -> Vec<&Arc<Algorithm>> {
+/// The candidates for a `VALUE COUNT NAME` line (cksum's CRC lines, the
+/// BSD and System V sums' lines) whose value is the big-endian number
+/// `value`: those of the catalog's `cksum_rank` whose digest can hold it,
+/// lowest rank first. A value of 16 bits or less may be any of them.
+pub fn cksum_candidates<'r>(registry: &'r Registry, value: &[u8]) -> Vec<&'r Arc<Algorithm>> {
+    let bytes = value.len() - value.iter().take_while(|&&b| b == 0).count();
     let mut ranked: Vec<_> = registry
         .algorithms()
         .iter()
-        .filter(|a| a.output.default_len() == bytes)
+        .filter(|a| a.output.default_len() >= bytes)
         .filter_map(|a| a.cksum_rank.map(|rank| (rank, a)))
         .collect();
     ranked.sort_by_key(|(rank, _)| *rank);
     ranked.into_iter().map(|(_, a)| a).collect()
 }
 
-/// The algorithm a `cksum` line is read as before its file is tried:
-/// `chosen` (`-a`) when cksum writes its lines, else the first candidate.
+/// The algorithm a `cksum` line holding `value` is read as before its file
+/// is tried: `chosen` (`-a`) when its lines are of that form and can hold
+/// the value, else the first candidate. The length returned is the line's
+/// (4 bytes); what is hashed is the algorithm's own.
 pub(crate) fn settle_cksum<'r>(
     registry: &'r Registry,
     chosen: Option<&str>,
-    bytes: usize,
+    value: &[u8],
 ) -> Result<(&'r Algorithm, usize), Unsettled> {
-    let candidates = cksum_candidates(registry, bytes);
+    let bytes = value.len();
+    let candidates = cksum_candidates(registry, value);
     let found = match chosen {
         Some(chosen) => candidates.into_iter().find(|a| a.name == chosen),
         None => candidates.into_iter().next(),
@@ -99,11 +105,19 @@ pub struct Settlement {
     pub below_cryptographic: bool,
 }
 
-/// The digest lengths one manifest has settled so far, for untagged lines
-/// and for cksum's lines apart.
+/// The digest lengths one manifest has settled so far, for untagged lines,
+/// and the algorithm of its `VALUE COUNT NAME` lines apart (one for all of
+/// them: their values' lengths say nothing).
 #[derive(Debug, Default)]
 pub(crate) struct Lengths {
     settled: HashMap<(bool, usize), Arc<Algorithm>>,
+}
+
+fn key(entry: &Entry, bytes: usize) -> (bool, usize) {
+    match entry.size {
+        Some(_) => (true, 0),
+        None => (false, bytes),
+    }
 }
 
 /// How one untagged line is to be verified.
@@ -121,12 +135,11 @@ pub(crate) enum Plan {
 impl Lengths {
     /// How to verify `entry`, an untagged or cksum line of `bytes` bytes.
     pub(crate) fn plan(&self, registry: &Registry, entry: &Entry, bytes: usize) -> Plan {
-        let key = (entry.size.is_some(), bytes);
-        if let Some(settled) = self.settled.get(&key) {
+        if let Some(settled) = self.settled.get(&key(entry, bytes)) {
             return Plan::Settled(Arc::clone(settled));
         }
         let candidates = if entry.size.is_some() {
-            cksum_candidates(registry, bytes)
+            cksum_candidates(registry, &entry.expected)
         } else {
             candidates(registry, bytes)
         };
@@ -159,7 +172,7 @@ impl Lengths {
                 }
                 Outcome::Ok => {
                     self.settled
-                        .insert((entry.size.is_some(), bytes), Arc::clone(candidate));
+                        .insert(key(entry, bytes), Arc::clone(candidate));
                     let settlement = Settlement {
                         bytes,
                         algorithm: Some(candidate.name.clone()),
@@ -254,23 +267,34 @@ mod tests {
     }
 
     #[test]
-    fn cksum_lines_are_the_posix_crc_or_crc32b() {
+    fn cksum_lines_are_a_crc_or_a_sum_that_holds_the_value() {
         let registry = Registry::default();
-        let names: Vec<_> = cksum_candidates(&registry, 4)
-            .into_iter()
-            .map(|a| a.name.as_str())
-            .collect();
-        assert_eq!(names, ["crc32-posix", "crc32"]);
+        let names = |value: u32| -> Vec<String> {
+            cksum_candidates(&registry, &value.to_be_bytes())
+                .into_iter()
+                .map(|a| a.name.clone())
+                .collect()
+        };
+        assert_eq!(names(65536), ["crc32-posix", "crc32"]);
+        assert_eq!(names(65535), ["crc32-posix", "crc32", "bsd", "sysv"]);
+        let wide = 1_000_000u32.to_be_bytes();
+        let narrow = 542u32.to_be_bytes();
         assert_eq!(
-            settle_cksum(&registry, None, 4).unwrap().0.name,
+            settle_cksum(&registry, None, &wide).unwrap().0.name,
             "crc32-posix"
         );
         assert_eq!(
-            settle_cksum(&registry, Some("crc32"), 4).unwrap().0.name,
+            settle_cksum(&registry, Some("crc32"), &wide)
+                .unwrap()
+                .0
+                .name,
             "crc32"
         );
-        assert!(settle_cksum(&registry, Some("sha256"), 4).is_err());
-        assert!(settle_cksum(&registry, None, 8).is_err());
+        let (sysv, len) = settle_cksum(&registry, Some("sysv"), &narrow).unwrap();
+        assert_eq!((sysv.name.as_str(), len), ("sysv", 4));
+        assert!(settle_cksum(&registry, Some("sysv"), &wide).is_err());
+        assert!(settle_cksum(&registry, Some("sha256"), &narrow).is_err());
+        assert!(settle_cksum(&registry, None, &[1; 9]).is_err());
     }
 
     fn registry_algorithm(name: &str) -> Arc<Algorithm> {
@@ -319,10 +343,12 @@ mod tests {
             lengths.plan(&registry, &dash, 32),
             Plan::Unreadable
         ));
-        // cksum's lines settle apart from untagged 4-byte lines.
+        // cksum's lines settle apart from untagged lines, by their value.
+        let mut cksum_line = line(Some(3));
+        cksum_line.expected = 70000u32.to_be_bytes().to_vec();
         assert!(matches!(
-            lengths.plan(&registry, &line(Some(3)), 16),
-            Plan::AsRead
+            lengths.plan(&registry, &cksum_line, 4),
+            Plan::Try(c) if c.len() == 2
         ));
     }
 

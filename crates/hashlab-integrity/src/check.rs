@@ -270,7 +270,7 @@ impl<'r> LineReader<'r, '_> {
             Line::Malformed => Err(Unread::NotAChecksumLine),
             Line::Entry(e) if e.size.is_some() => {
                 let (algorithm, len) =
-                    crate::ambiguity::settle_cksum(self.registry, self.chosen, e.expected.len())
+                    crate::ambiguity::settle_cksum(self.registry, self.chosen, &e.expected)
                         .map_err(Unread::Unsettled)?;
                 Ok(Some((e, algorithm, len)))
             }
@@ -530,6 +530,12 @@ impl<'r> Checker<'r> {
         algorithm: &Algorithm,
         len: usize,
     ) -> Result<Outcome, CheckError> {
+        // A `VALUE COUNT NAME` line holds a number, which the algorithm's
+        // own digest length gives.
+        let len = match entry.size {
+            Some(_) => algorithm.output.default_len(),
+            None => len,
+        };
         // Out of `self` while `prepared` borrows it.
         let mut opener = self.opener.take();
         let cancel = self.options.cancel.clone();
@@ -567,12 +573,7 @@ impl<'r> Checker<'r> {
         self.opener = opener;
         let outcome = match result {
             Err(e) if is_interrupted(&e) => return Err(CheckError::Interrupted),
-            Ok(hashed)
-                if hashed.digest.as_bytes() == entry.expected.as_slice()
-                    && entry.size.is_none_or(|size| size == hashed.bytes) =>
-            {
-                Outcome::Ok
-            }
+            Ok(hashed) if matches(entry, algorithm, &hashed) => Outcome::Ok,
             Ok(_) => Outcome::Failed,
             Err(e) if self.options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
                 Outcome::Missing
@@ -623,6 +624,23 @@ impl<'r> Checker<'r> {
             ));
         }
         Ok(&mut self.hashers.last_mut().expect("pushed above").1)
+    }
+}
+
+/// Whether what was read matches the line: its digest, and for a `VALUE
+/// COUNT NAME` line the value as a number and the count as the
+/// algorithm's lines count (bytes for cksum, blocks for the two sums).
+fn matches(entry: &Entry, algorithm: &Algorithm, hashed: &crate::read::Hashed) -> bool {
+    let digest = hashed.digest.as_bytes();
+    match entry.size {
+        None => digest == entry.expected.as_slice(),
+        Some(count) => {
+            fn significant(b: &[u8]) -> &[u8] {
+                &b[b.iter().take_while(|&&x| x == 0).count()..]
+            }
+            significant(digest) == significant(&entry.expected)
+                && algorithm.lines.recorded_size(hashed.bytes) == count
+        }
     }
 }
 

@@ -67,9 +67,11 @@ pub enum NameEscaping {
 pub fn escaping_for(form: hashlab::LineForm) -> NameEscaping {
     match form {
         hashlab::LineForm::B3sum => NameEscaping::B3sum,
-        hashlab::LineForm::Gnu | hashlab::LineForm::Tagged | hashlab::LineForm::Cksum => {
-            NameEscaping::Coreutils
-        }
+        hashlab::LineForm::Gnu
+        | hashlab::LineForm::Tagged
+        | hashlab::LineForm::Cksum
+        | hashlab::LineForm::BsdSum
+        | hashlab::LineForm::SysvSum => NameEscaping::Coreutils,
     }
 }
 

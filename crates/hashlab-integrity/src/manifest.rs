@@ -280,7 +280,18 @@ fn parse_entry(registry: &Registry, line: &[u8], escapes: bool) -> Option<Line> 
 
 fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool) -> Option<Entry> {
     let tag = std::str::from_utf8(&rest[..tag_len]).ok()?;
-    let hint = resolve_tag(registry, tag)?;
+    // `XXH64_LE`: xxhsum --little-endian's digest, least significant byte
+    // first, of a hash whose digest is a number.
+    let (hint, little_endian) = match resolve_tag(registry, tag) {
+        Some(hint) => (hint, false),
+        None => {
+            let hint = resolve_tag(registry, tag.strip_suffix("_LE")?)?;
+            let number = registry
+                .algorithm(&hint.algorithm)
+                .is_ok_and(|a| a.integer_digest);
+            (number.then_some(hint)?, true)
+        }
+    };
     let mut body = &rest[tag_len..];
     body = body.strip_prefix(b" ").unwrap_or(body);
     body = body.strip_prefix(b"(")?;
@@ -295,7 +306,10 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
     while tail.first().is_some_and(|&b| is_white(b)) {
         tail = &tail[1..];
     }
-    let expected = decode_digest(tail, hint.length)?;
+    let mut expected = decode_digest(tail, hint.length)?;
+    if little_endian {
+        expected.reverse();
+    }
     let name = name_of(raw_name, escaped)?;
     Some(Entry {
         tag: Some(hint),
@@ -307,12 +321,15 @@ fn parse_tagged(registry: &Registry, rest: &[u8], tag_len: usize, escaped: bool)
 }
 
 /// `cksum`'s `VALUE SIZE NAME` (coreutils' default `-a crc` and `-a
-/// crc32b`): the CRC and the size in decimal, one space after each, the name
-/// as it is (cksum escapes nothing). The CRC is held as the 4-byte
-/// big-endian digest the catalog's CRCs give. Taken before a one-blank GNU
-/// line (`<hex> name`), whose digest would have to be all decimal digits
-/// and 8 or 10 of them, and whose name would have to start with digits and
-/// a space.
+/// crc32b`, and `sum -s`'s `VALUE BLOCKS NAME`): the value and the count in
+/// decimal, one space after each, the name as it is (cksum escapes
+/// nothing). `sum -r` pads: a 5-digit value, then the count right-aligned
+/// in 5 columns (`00097     1 f`). The value is held as the 4-byte
+/// big-endian number and `size` as the count the line gives; which
+/// algorithm it is, and so what the count counts, is settled later
+/// (`hashlab::LineForm::recorded_size`). Taken before a one-blank GNU line
+/// (`<hex> name`), whose digest would have to be all decimal digits and 8 or
+/// 10 of them, and whose name would have to start with digits and a space.
 fn parse_cksum(line: &[u8]) -> Option<Entry> {
     let decimal = |field: &[u8], max_digits: usize| {
         if field.is_empty() || field.len() > max_digits || !field.iter().all(u8::is_ascii_digit) {
@@ -320,8 +337,23 @@ fn parse_cksum(line: &[u8]) -> Option<Entry> {
         }
         std::str::from_utf8(field).ok()?.parse::<u64>().ok()
     };
-    let mut fields = line.splitn(3, |&b| b == b' ');
-    let value = decimal(fields.next()?, 10)?;
+    let space = line.iter().position(|&b| b == b' ')?;
+    let (value_field, mut rest) = (&line[..space], &line[space + 1..]);
+    // `sum -r`'s padding: the count's field is 5 columns wide when the
+    // value's is 5 digits, and only then may it start with spaces.
+    if value_field.len() == 5 && rest.first() == Some(&b' ') {
+        let pad = rest.iter().take_while(|&&b| b == b' ').count();
+        let digits = rest[pad..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if pad + digits != 5 {
+            return None;
+        }
+        rest = &rest[pad..];
+    }
+    let mut fields = rest.splitn(2, |&b| b == b' ');
+    let value = decimal(value_field, 10)?;
     let size = decimal(fields.next()?, 20)?;
     let name = fields.next()?;
     if name.is_empty() || name.contains(&0) {
@@ -641,11 +673,23 @@ mod tests {
         assert_eq!(entry(b"0 0 a b\\n ").name, b"a b\\n ");
         // A one-blank GNU line whose digest is not decimal stays one.
         assert!(matches!(parse(b"1234abcd 3 abc"), Line::Gnu(_)));
+        // `sum -r`'s padded count, and a count too wide to pad.
+        let e = entry(b"00097     1 f\n");
+        assert_eq!(
+            (e.expected, e.size, e.name),
+            (97u32.to_be_bytes().to_vec(), Some(1), b"f".to_vec())
+        );
+        let e = entry(b"12345 123456 a b");
+        assert_eq!((e.size, e.name), (Some(123456), b"a b".to_vec()));
+        assert_eq!(entry(b"00000     0  sp").name, b" sp");
         for line in [
             &b"4294967296 3 abc"[..], // over 32 bits
             b"1 2",                   // no name
             b"1 2 ",
             b"1  2 abc",
+            b"00097    1 f", // a padded count 5 columns wide or none
+            b"00097      1 f",
+            b"0097     1 f",
             b"-1 2 abc",
             b"1 +2 abc",
         ] {

@@ -52,6 +52,17 @@ pub struct SumRequest {
     pub sfv: bool,
     /// GNU lines with coreutils' binary marker, `<hex> *name` (`sha256sum -b`).
     pub binary_marker: bool,
+    /// Name standard input (`-`) in `VALUE COUNT NAME` lines, as cksum and
+    /// sum do when it was named among the operands (without operands they
+    /// leave the name out).
+    pub name_standard_input: bool,
+    /// A number's digest (xxHash's, a CRC's) written least significant
+    /// byte first, its tag `TAG_LE`, as `xxhsum --little-endian` writes it.
+    pub little_endian: bool,
+    /// Untagged lines with the digest's prefix (`XXH3_<hex>  NAME`, as
+    /// xxhsum 0.8.2 and later write `-H3`) for the algorithms that have one,
+    /// where their lines would otherwise be tagged.
+    pub digest_prefix: bool,
 }
 
 /// How a digest is written.
@@ -166,6 +177,10 @@ pub struct Column {
     /// The BSD tag at this output length (`BLAKE2b-256`).
     pub tag: String,
     pub style: LineStyle,
+    /// Written before a GNU line's digest (`XXH3_`).
+    pub prefix: String,
+    /// The digest's bytes reversed (`--little-endian`).
+    pub reversed: bool,
     /// How names are escaped in its GNU lines (as the tool that checks them reads them).
     pub escaping: NameEscaping,
 }
@@ -189,6 +204,7 @@ pub struct SumPlan {
     /// SFV lines, under [`SumPlan::sfv_header`].
     pub sfv: bool,
     binary_marker: bool,
+    name_standard_input: bool,
     /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
     range_choices: Vec<Choice>,
 }
@@ -246,16 +262,31 @@ impl SumPlan {
                 LineStyle::Sfv
             } else if request.cksum_lines {
                 LineStyle::Cksum
-            } else if request.tagged || algorithm.lines == LineForm::Tagged {
+            } else if request.tagged {
                 LineStyle::Tag
-            } else if algorithm.lines == LineForm::Cksum {
+            } else if request.digest_prefix && algorithm.digest_prefix.is_some() {
+                LineStyle::Gnu
+            } else if algorithm.lines == LineForm::Tagged {
+                LineStyle::Tag
+            } else if algorithm.lines.is_cksum_like() {
                 LineStyle::Cksum
             } else {
                 LineStyle::Gnu
             };
+            let reversed = request.little_endian && algorithm.integer_digest;
+            let prefix = match (style, &algorithm.digest_prefix) {
+                (LineStyle::Gnu, Some(p)) if request.digest_prefix => p.clone(),
+                _ => String::new(),
+            };
             columns.push(Column {
-                tag: choice.tag(),
+                tag: if reversed {
+                    format!("{}_LE", choice.tag())
+                } else {
+                    choice.tag()
+                },
                 style,
+                prefix,
+                reversed,
                 escaping: escaping_for(algorithm.lines),
                 choice,
             });
@@ -326,6 +357,7 @@ impl SumPlan {
             },
             zero_terminated: request.zero_terminated,
             binary_marker: request.binary_marker,
+            name_standard_input: request.name_standard_input,
             digest_form: request.digest_form,
             no_names: request.no_names,
             sfv: request.sfv,
@@ -403,28 +435,44 @@ impl SumPlan {
                 out.extend_from_slice(&sfv_line(name, digest.as_bytes())?);
                 continue;
             }
+            let reversed: Vec<u8>;
+            let bytes = if column.reversed {
+                reversed = digest.as_bytes().iter().rev().copied().collect();
+                &reversed[..]
+            } else {
+                digest.as_bytes()
+            };
             let hex = match self.digest_form {
+                DigestForm::Hex if column.reversed => {
+                    bytes.iter().map(|b| format!("{b:02x}")).collect()
+                }
                 DigestForm::Hex => digest.to_hex(),
                 DigestForm::Base64 => {
                     use base64::Engine;
-                    base64::engine::general_purpose::STANDARD.encode(digest.as_bytes())
+                    base64::engine::general_purpose::STANDARD.encode(bytes)
                 }
                 DigestForm::Raw => {
-                    out.extend_from_slice(digest.as_bytes());
+                    out.extend_from_slice(bytes);
                     continue;
                 }
+            };
+            let hex = if column.prefix.is_empty() {
+                hex
+            } else {
+                format!("{}{hex}", column.prefix)
             };
             let mut line = if self.no_names {
                 hex.into_bytes()
             } else if column.style == LineStyle::Cksum {
-                let value = column
-                    .choice
-                    .algorithm()
-                    .integer_value(digest.as_bytes())
-                    .map_or(hex, |v| v.to_string());
-                let mut l = format!("{value} {}", digests.bytes).into_bytes();
-                // cksum names no file for standard input, and escapes no name.
-                if name != b"-" {
+                let algorithm = column.choice.algorithm();
+                let mut l = match algorithm.integer_value(digest.as_bytes()) {
+                    Some(value) => algorithm.lines.cksum_fields(value, digests.bytes),
+                    None => format!("{hex} {}", digests.bytes),
+                }
+                .into_bytes();
+                // cksum names no file for standard input unless an operand
+                // named it, and escapes no name.
+                if name != b"-" || self.name_standard_input {
                     l.push(b' ');
                     l.extend_from_slice(name);
                 }

@@ -1426,6 +1426,9 @@ mod tests {
             cksum_lines: false,
             sfv: false,
             binary_marker: false,
+            name_standard_input: false,
+            little_endian: false,
+            digest_prefix: false,
         };
         listing.sum_request(&registry, &base)?;
         Ok(listing.style)

@@ -179,6 +179,40 @@ pub enum LineForm {
     /// `VALUE SIZE NAME`: the digest as a decimal number and the file's size,
     /// as `cksum` prints its CRC (the name left out for standard input).
     Cksum,
+    /// `VALUE BLOCKS NAME` as `sum -r` and `cksum -a bsd` print it: the value
+    /// zero-padded to 5 digits, the size in 1 KiB blocks right-aligned in 5
+    /// columns.
+    BsdSum,
+    /// `VALUE BLOCKS NAME` as `sum -s` and `cksum -a sysv` print it: the size
+    /// in 512-byte blocks, neither field padded.
+    SysvSum,
+}
+
+impl LineForm {
+    /// The count a `VALUE COUNT NAME` line records for a file of `bytes`
+    /// bytes: the blocks the BSD and System V sums print (a part block
+    /// counts, as coreutils rounds up), the bytes everywhere else (cksum).
+    pub fn recorded_size(self, bytes: u64) -> u64 {
+        match self {
+            LineForm::BsdSum => bytes.div_ceil(1024),
+            LineForm::SysvSum => bytes.div_ceil(512),
+            LineForm::Gnu | LineForm::Tagged | LineForm::B3sum | LineForm::Cksum => bytes,
+        }
+    }
+
+    /// `VALUE COUNT` as the line form prints it, for a file of `bytes` bytes.
+    pub fn cksum_fields(self, value: u128, bytes: u64) -> String {
+        let count = self.recorded_size(bytes);
+        match self {
+            LineForm::BsdSum => format!("{value:05} {count:>5}"),
+            _ => format!("{value} {count}"),
+        }
+    }
+
+    /// Lines of `VALUE COUNT NAME`: cksum's and the two sums'.
+    pub fn is_cksum_like(self) -> bool {
+        matches!(self, LineForm::Cksum | LineForm::BsdSum | LineForm::SysvSum)
+    }
 }
 
 /// The design an algorithm descends from, which is how charts group the
@@ -485,9 +519,22 @@ impl Algorithm {
                 Some(t)
             }
         };
+        // An offset other than 0 is asked of an extendable output only; which
+        // backends can start one there, each says (`Backend::supports_seek`).
+        let seek = match params.seek {
+            None | Some(0) => 0,
+            Some(_) if !self.output.is_xof() => {
+                return Err(HashError::ParameterNotAccepted {
+                    algorithm: name(),
+                    parameter: Parameter::Seek,
+                })
+            }
+            Some(offset) => offset,
+        };
         Ok(Config {
             key,
             output_len,
+            seek,
             customization,
             tree,
             salt,
@@ -577,6 +624,7 @@ impl Config {
                 && d.domain == self.domain
                 && d.context == self.context
                 && d.tree == self.tree
+                && d.seek == self.seek
         })
     }
 }

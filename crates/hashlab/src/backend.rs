@@ -36,6 +36,8 @@ pub struct Backend {
     /// algorithm has them (a salt, a seed...): one set, since a backend that
     /// implements an algorithm's parameters implements them all.
     pub supports_parameters: bool,
+    /// Starts an extendable output at an offset (`Config::seek`).
+    pub supports_seek: bool,
     /// Can spread one message over several threads.
     pub parallel: bool,
     /// How it picks its SIMD code on a CPU (restated from its sources; see
@@ -83,6 +85,7 @@ impl Backend {
             supports_length: false,
             supports_customization: false,
             supports_parameters: false,
+            supports_seek: false,
             parallel: false,
             dispatch: None,
             probe: Arc::new(|| Ok(())),
@@ -105,6 +108,10 @@ impl Backend {
     }
     pub fn with_parameters(mut self) -> Self {
         self.supports_parameters = true;
+        self
+    }
+    pub fn with_seek(mut self) -> Self {
+        self.supports_seek = true;
         self
     }
     pub fn with_parallel(mut self) -> Self {
@@ -157,6 +164,9 @@ impl Backend {
         }
         if !config.customization.is_empty() && !self.supports_customization {
             return Err(unsupported("customization strings"));
+        }
+        if config.seek != 0 && !self.supports_seek {
+            return Err(unsupported("output offsets"));
         }
         if !self.supports_parameters {
             let default_domain = algorithm.domain.map(|d| d.default);

@@ -1101,6 +1101,35 @@ static SPECS: &[Spec] = {
             ..crc_spec(4)
         },
         Spec {
+            // The 16-bit BSD checksum: `sum -r` (coreutils' default `sum`),
+            // `cksum -a bsd`. A rotate-right-and-add over the bytes.
+            name: "bsd",
+            aliases: &["bsd-sum", "sum-bsd", "sum-r"],
+            family: "UNIX sum",
+            tag: "BSD",
+            lines: LineForm::BsdSum,
+            // Its lines are cksum's shape, never a bare digest.
+            untagged_rank: NOT_UNTAGGED,
+            cksum_rank: Some(2),
+            abc: "40ac",
+            preference: &[("hashlab", None, "the only implementation here")],
+            ..crc_spec(2)
+        },
+        Spec {
+            // The System V sum: `sum -s`, `cksum -a sysv`. The bytes' sum
+            // modulo 2^32, folded to 16 bits.
+            name: "sysv",
+            aliases: &["sysv-sum", "sum-sysv", "sum-s"],
+            family: "UNIX sum",
+            tag: "SYSV",
+            lines: LineForm::SysvSum,
+            untagged_rank: NOT_UNTAGGED,
+            cksum_rank: Some(3),
+            abc: "0126",
+            preference: &[("hashlab", None, "the only implementation here")],
+            ..crc_spec(2)
+        },
+        Spec {
             // SP 800-185 cSHAKE with an empty function name; S is the
             // customization string (with none it is SHAKE128).
             name: "cshake128",

@@ -106,6 +106,7 @@ impl Record {
             domain: self.domain,
             context: self.context.clone(),
             tree: None,
+            seek: None,
             parallel: false,
         }
     }

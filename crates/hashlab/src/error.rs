@@ -10,6 +10,7 @@ pub enum Parameter {
     Domain,
     Context,
     Tree,
+    Seek,
 }
 
 impl Parameter {
@@ -21,6 +22,7 @@ impl Parameter {
             Parameter::Domain => "domain byte",
             Parameter::Context => "key-derivation context",
             Parameter::Tree => "tree parameters",
+            Parameter::Seek => "output offset",
         }
     }
 }

@@ -156,6 +156,8 @@ pub struct HashParams {
     /// BLAKE2's tree parameters (a node of a tree hash, as hashlib's
     /// `blake2b(fanout=..., ...)`); `None`: the sequential mode.
     pub tree: Option<Blake2Tree>,
+    /// Where an extendable output starts, in bytes (`b3sum --seek`).
+    pub seek: Option<u64>,
     /// Let a backend with a multi-threaded mode use it (blake3, XKCP K12).
     pub parallel: bool,
 }
@@ -176,6 +178,7 @@ impl fmt::Debug for HashParams {
             .field("domain", &self.domain)
             .field("context", &self.context)
             .field("tree", &self.tree)
+            .field("seek", &self.seek)
             .field("parallel", &self.parallel)
             .finish()
     }
@@ -234,6 +237,8 @@ pub struct Config {
     pub context: Option<String>,
     /// `None` for the sequential mode (a tree equal to it is `None` too).
     pub tree: Option<Blake2Tree>,
+    /// The offset of an extendable output's first byte; 0 when none was given.
+    pub seek: u64,
     pub parallel: bool,
 }
 
@@ -252,6 +257,7 @@ impl fmt::Debug for Config {
             .field("domain", &self.domain)
             .field("context", &self.context)
             .field("tree", &self.tree)
+            .field("seek", &self.seek)
             .field("parallel", &self.parallel)
             .finish()
     }

@@ -500,3 +500,43 @@ fn sfv_records_crc32_and_only_crc32() {
     hasher.update(b"123456789");
     assert_eq!(hasher.finalize_reset().to_hex(), "cbf43926");
 }
+
+#[test]
+fn a_seek_starts_an_extendable_output_further_in() {
+    let registry = Registry::default();
+    let out = |seek: Option<u64>, length: usize| {
+        let params = HashParams {
+            seek,
+            length: Some(length),
+            ..HashParams::default()
+        };
+        let mut h = registry.hasher("blake3", None, &params).unwrap();
+        h.update(b"hashlab");
+        let mut digest = vec![0; length];
+        h.finalize_into_reset(&mut digest);
+        digest
+    };
+    let long = out(None, 300);
+    // Within the first block of output, across into the next ones, and 0.
+    for (seek, length) in [(5u64, 4usize), (60, 10), (64, 64), (100, 200), (0, 32)] {
+        let at = seek as usize;
+        assert_eq!(out(Some(seek), length), long[at..at + length], "{seek}");
+    }
+    // An offset is asked of an extendable output only, and of a backend that
+    // can start one there.
+    let refused = |alg: &str| {
+        let params = HashParams {
+            seek: Some(1),
+            ..HashParams::default()
+        };
+        registry.hasher(alg, None, &params).err()
+    };
+    assert!(matches!(
+        refused("sha256"),
+        Some(HashError::ParameterNotAccepted { .. })
+    ));
+    assert!(matches!(
+        refused("shake128"),
+        Some(HashError::NotSupportedByBackend { .. })
+    ));
+}

@@ -445,6 +445,9 @@ fn rebaseline(
         cksum_lines: false,
         sfv: false,
         binary_marker: false,
+        name_standard_input: false,
+        little_endian: false,
+        digest_prefix: false,
     };
     let (plan, old_sidecar) = sum_update::prepare(registry, manifest, &mut listing, &base)?;
     let tree = TreeUpdate {

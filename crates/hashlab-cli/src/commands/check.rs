@@ -16,6 +16,7 @@ use hashlab_objects::{
 use crate::cli::CheckArgs;
 use crate::commands::sum::{secret_params, usage};
 use crate::failure::{io_message, Failure};
+use crate::stdio::FileErrors;
 use crate::stdio::LineOutput;
 
 /// A name as coreutils' `quotef` shows it in messages: bare when the shell
@@ -195,6 +196,8 @@ fn check_one(
     manifest: &std::path::Path,
 ) -> Result<bool, Failure> {
     let from_stdin = manifest.as_os_str() == "-";
+    // b3sum and xxhsum word what they say beyond OK and FAILED their own way.
+    let voice = crate::stdio::file_errors();
     let shown = if from_stdin {
         quote(b"standard input")
     } else {
@@ -231,7 +234,17 @@ fn check_one(
         match File::open(manifest) {
             Ok(f) => Box::new(BufReader::new(f)),
             Err(e) => {
-                errln!("hashlab: {shown}: {}", io_message(&e));
+                match voice {
+                    FileErrors::Coreutils => errln!("hashlab: {shown}: {}", io_message(&e)),
+                    FileErrors::Rust => errln!("Error: {e}"),
+                    FileErrors::Xxhsum => {
+                        errln!(
+                            "Error: Could not open '{}': {}",
+                            manifest.display(),
+                            io_message(&e)
+                        )
+                    }
+                }
                 return Ok(false);
             }
         }
@@ -247,6 +260,7 @@ fn check_one(
     // Without -a or a telling name, coreutils' `cksum -c` names the
     // algorithm of the last tagged line read.
     let mut last_tag: Option<String> = None;
+    let mut failed_because = String::new();
     let mut report = |r: &LineResult| {
         if write_error.is_some() {
             return;
@@ -254,7 +268,11 @@ fn check_one(
         if r.tagged.is_some() {
             last_tag.clone_from(&r.tagged);
         }
-        if let (Some(settlement), false) = (&r.settlement, args.status) {
+        // xxhsum reads each length as one xxHash variant: that a length's
+        // reading was found is no news to its user, only that none matched.
+        let quiet_settling = voice == FileErrors::Xxhsum
+            && r.settlement.as_ref().is_some_and(|s| s.algorithm.is_some());
+        if let (Some(settlement), false, false) = (&r.settlement, args.status, quiet_settling) {
             let _ = out.flush();
             errln!("hashlab: {shown}: {}", settled(settlement, r.line_number));
         }
@@ -263,13 +281,44 @@ fn check_one(
             Outcome::Ok => (!args.quiet).then_some("OK"),
             Outcome::Failed => Some("FAILED"),
             Outcome::Missing => None,
-            Outcome::Unreadable(e) => {
-                let _ = out.flush();
-                errln!("hashlab: {}: {}", quote(&r.name), io_message(e));
-                Some("FAILED open or read")
+            Outcome::Unreadable(e) => match voice {
+                FileErrors::Coreutils => {
+                    let _ = out.flush();
+                    errln!("hashlab: {}: {}", quote(&r.name), io_message(e));
+                    Some("FAILED open or read")
+                }
+                FileErrors::Rust => {
+                    failed_because = format!("FAILED ({e})");
+                    Some(failed_because.as_str())
+                }
+                FileErrors::Xxhsum => {
+                    let said = format!(
+                        "{shown}:{}: Could not open or read '{}': {}.\n",
+                        r.line_number,
+                        String::from_utf8_lossy(&r.name),
+                        io_message(e)
+                    );
+                    if !args.status {
+                        if let Err(e) = out.write_line(said.as_bytes()) {
+                            write_error = Some(e);
+                        }
+                    }
+                    None
+                }
+            },
+            Outcome::Malformed if voice == FileErrors::Xxhsum => {
+                if args.warn {
+                    let _ = out.flush();
+                    errln!(
+                        "{shown}:{}: Error: Improperly formatted checksum line.",
+                        r.line_number
+                    );
+                }
+                None
             }
             Outcome::Malformed => {
-                if args.warn {
+                // b3sum says so of every line it cannot read.
+                if args.warn || voice == FileErrors::Rust {
                     let _ = out.flush();
                     let kind = match (&last_tag, kind.is_empty()) {
                         (Some(tag), true) => format!("{tag} "),
@@ -323,7 +372,40 @@ fn check_one(
         }
     };
     if !summary.any_properly_formatted() {
-        errln!("hashlab: {shown}: no properly formatted checksum lines found");
+        match voice {
+            FileErrors::Xxhsum => {
+                errln!("{shown}: no properly formatted xxHash checksum lines found")
+            }
+            _ => errln!("hashlab: {shown}: no properly formatted checksum lines found"),
+        }
+    } else if voice == FileErrors::Xxhsum && !args.status {
+        // xxhsum's summary, on standard output.
+        let mut said = String::new();
+        for (n, one, many) in [
+            (
+                summary.malformed,
+                "line is improperly formatted",
+                "lines are improperly formatted",
+            ),
+            (
+                summary.unreadable,
+                "listed file could not be read",
+                "listed files could not be read",
+            ),
+            (
+                summary.mismatched,
+                "computed checksum did NOT match",
+                "computed checksums did NOT match",
+            ),
+        ] {
+            if n > 0 {
+                said.push_str(&format!("{n} {}\n", if n == 1 { one } else { many }));
+            }
+        }
+        crate::stdio::write_out(said.as_bytes())?;
+    } else if voice == FileErrors::Rust {
+        // b3sum sums nothing up, and any line it could not read fails the run.
+        return Ok(summary.passed(true, args.ignore_missing));
     } else if !args.status {
         if summary.malformed > 0 {
             errln!(

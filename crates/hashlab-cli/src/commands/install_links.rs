@@ -1,5 +1,5 @@
 //! `hashlab install-links DIR`: the links that make hashlab answer as
-//! md5sum, sha256sum, b2sum... (see `multicall.rs`).
+//! md5sum, sha256sum, b2sum, cksum, sum, b3sum, xxhsum (see `multicall.rs`).
 
 use std::io;
 use std::path::Path;
@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::cli::InstallLinksArgs;
 use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
-use crate::multicall::COREUTILS_TOOLS;
+use crate::multicall::TOOLS;
 
 pub fn run(args: &InstallLinksArgs) -> Result<ExitCode, Failure> {
     let exe = std::env::current_exe()
@@ -21,7 +21,7 @@ pub fn run(args: &InstallLinksArgs) -> Result<ExitCode, Failure> {
         )));
     }
     let mut ok = true;
-    for tool in COREUTILS_TOOLS {
+    for tool in TOOLS {
         let link = args.dir.join(tool);
         let shown = quote(link.as_os_str().as_encoded_bytes());
         match install(&link, &exe) {

@@ -88,6 +88,7 @@ pub(crate) fn usage(error: HashError) -> Failure {
             Parameter::Context => "--derive-key: ",
             // The command line has no tree options; the Python package does.
             Parameter::Tree => "",
+            Parameter::Seek => "--seek: ",
         },
         HashError::SeedOutOfRange { .. } => "--seed: ",
         HashError::DomainOutOfRange { .. } => "--domain: ",
@@ -225,6 +226,7 @@ pub(crate) fn secret_params(registry: &Registry, secret: &KeyArgs) -> Result<Has
         seed: secret.seed.as_deref().map(parse_seed).transpose()?,
         domain: secret.domain.as_deref().map(parse_domain).transpose()?,
         context: secret.derive_key.clone(),
+        seek: secret.seek,
         ..HashParams::default()
     })
 }
@@ -289,6 +291,9 @@ pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) 
         cksum_lines: args.format == Some(SumFormat::Cksum),
         sfv: args.format == Some(SumFormat::Sfv),
         binary_marker: args.binary_marker,
+        name_standard_input: !args.files.is_empty() || args.files_from.is_some(),
+        little_endian: args.little_endian,
+        digest_prefix: args.digest_prefix,
     }
 }
 
@@ -488,7 +493,7 @@ pub(crate) struct Named {
 pub(crate) fn named_input(input: &Input) -> Named {
     let (path, label): (PathBuf, Vec<u8>) = match input {
         Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
-        Input::Stdin => (PathBuf::from("-"), b"-".to_vec()),
+        Input::Stdin => (PathBuf::from("-"), crate::stdio::stdin_label().to_vec()),
     };
     // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
     let absolute = match input {
@@ -680,7 +685,7 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
             Err(e) => {
                 sink.flush()?;
-                errln!("hashlab: {shown}: {}", io_message(&e));
+                crate::stdio::write_err(&crate::stdio::file_error(&shown, &e));
                 failed = true;
             }
         }

@@ -42,8 +42,10 @@ pub(crate) fn entries() -> Vec<Backend> {
                 }
                 (None, None) => blake3::Hasher::new(),
             };
-            let update: fn(&mut blake3::Hasher, &[u8]) = if config.parallel {
-                |h, data| {
+            // The hasher and where its output starts (`b3sum --seek`).
+            type Seeking = (blake3::Hasher, u64);
+            let update: fn(&mut Seeking, &[u8]) = if config.parallel {
+                |(h, _), data| {
                     if data.len() >= RAYON_MIN_INPUT {
                         h.update_rayon(data);
                     } else {
@@ -51,19 +53,21 @@ pub(crate) fn entries() -> Vec<Backend> {
                     }
                 }
             } else {
-                |h, data| {
+                |(h, _), data| {
                     h.update(data);
                 }
             };
             Ok(Box::new(Extendable(Native {
-                state,
+                state: (state, config.seek),
                 out_len: config.output_len,
                 update,
-                finish_reset: |h, out| {
-                    h.finalize_xof().fill(out);
+                finish_reset: |(h, seek), out| {
+                    let mut reader = h.finalize_xof();
+                    reader.set_position(*seek);
+                    reader.fill(out);
                     h.reset();
                 },
-                reset: |h| {
+                reset: |(h, _)| {
                     h.reset();
                 },
             })))
@@ -72,6 +76,7 @@ pub(crate) fn entries() -> Vec<Backend> {
     .with_key()
     .with_length()
     .with_parameters()
+    .with_seek()
     .with_parallel()
     .with_dispatch(&BLAKE3)]
 }

@@ -38,6 +38,8 @@ mod ring_like;
 mod rustcrypto;
 #[cfg(feature = "siphash")]
 mod siphash;
+// No dependency: always built.
+mod unix_sum;
 #[cfg(feature = "xkcp")]
 mod xkcp;
 #[cfg(feature = "xxhash")]
@@ -77,5 +79,6 @@ pub(crate) fn all() -> Vec<Backend> {
     all.extend(fasthash::entries());
     #[cfg(feature = "fasthash")]
     all.extend(hashtable::entries());
+    all.extend(unix_sum::entries());
     all
 }
