@@ -2,7 +2,9 @@
 // pipe: no port, no npm package) and fails on anything a reader would trip on:
 // a console message of level error or warning, an uncaught exception, a request
 // that leaves the file (the page must work offline), a chart without its title,
-// description or marks, a mark whose value differs from its table cell.
+// description or marks, a mark whose value differs from its table cell, a
+// table wider than its box or a row taller than four lines at 1000, 1400 or
+// 1600 px.
 // Writes a full-page screenshot for each colour scheme asked for.
 //
 //   node scripts/check-report.mjs REPORT.html|CHART.svg OUT_DIR [light|dark|print ...]
@@ -133,6 +135,45 @@ function inspect() {
   };
 }
 
+// Runs in the page at one window width: every table must fit the box it is
+// in and every row must stay a few lines tall, or a reader sees one row in a
+// tall box and scrolls sideways for the rest (how the security and
+// availability tables once looked at 1400 px).
+function layout(width, maxLines) {
+  const problems = [];
+  const viewport = document.documentElement.clientWidth;
+  const tables = [...document.querySelectorAll("table")];
+  for (const [i, table] of tables.entries()) {
+    const name = `table "${(table.caption?.textContent ?? "").trim().slice(0, 60) || i + 1}"`;
+    const wrap = table.closest(".table-wrap") ?? table.parentElement;
+    const room = wrap.clientWidth;
+    const wide = Math.ceil(Math.max(table.getBoundingClientRect().width, wrap.scrollWidth));
+    if (wide > room + 1) problems.push(`${width} px: ${name} is ${wide} px wide in a box of ${room} px`);
+    const box = wrap.getBoundingClientRect();
+    if (box.left < -1 || box.right > viewport + 1) {
+      problems.push(`${width} px: ${name}'s box spans ${Math.round(box.left)}-${Math.round(box.right)} px of a ${viewport} px window`);
+    }
+    for (const row of table.querySelectorAll("tbody tr")) {
+      const cell = row.querySelector("td, th");
+      if (!cell) continue;
+      const style = getComputedStyle(cell);
+      const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+      const limit = maxLines * line + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) + 2;
+      const tall = row.getBoundingClientRect().height;
+      if (tall > limit) {
+        problems.push(
+          `${width} px: ${name}, row "${cell.textContent.trim().slice(0, 40)}" is ${Math.round(tall)} px tall (more than ${maxLines} lines of ${line} px)`,
+        );
+        break;
+      }
+    }
+  }
+  return { problems, tables: tables.length };
+}
+// Widths a report must read well at: a small laptop, a common one, a desktop.
+const layoutWidths = [1000, 1400, 1600];
+const maxRowLines = 4;
+
 const failures = [];
 try {
   await send("Target.setDiscoverTargets", { discover: true });
@@ -181,6 +222,20 @@ try {
     if (!found.height) found.height = 900;
     if (found.charts === 0) failures.push(`${scheme}: no charts on the page`);
     for (const p of found.problems) failures.push(`${scheme}: ${p}`);
+    if (found.tables > 0 && scheme !== "print") {
+      for (const width of layoutWidths) {
+        await send("Emulation.setDeviceMetricsOverride", { width, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
+        const { result: fit, exceptionDetails: failed } = await send(
+          "Runtime.evaluate",
+          { expression: `(${layout.toString()})(${width}, ${maxRowLines})`, returnByValue: true },
+          sessionId,
+        );
+        if (failed) throw new Error(`measuring the tables at ${width} px: ${failed.text}`);
+        for (const p of fit.value.problems) failures.push(`${scheme}: ${p}`);
+      }
+      console.log(`${scheme}: ${found.tables} tables measured at ${layoutWidths.join(", ")} px (each within its box, rows at most ${maxRowLines} lines)`);
+      await send("Emulation.setDeviceMetricsOverride", { width: 1240, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
+    }
     const shot = await send(
       "Page.captureScreenshot",
       { format: "png", captureBeyondViewport: true, clip: { x: 0, y: 0, width: 1240, height: found.height, scale: 1 } },

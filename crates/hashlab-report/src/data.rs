@@ -1,6 +1,8 @@
 //! What the charts and tables show, taken out of bench results in one place,
 //! so that a chart and the table beside it cannot disagree.
 
+use std::collections::{HashMap, HashSet};
+
 use hashlab::{Class, Lineage, Registry};
 use hashlab_bench::plan::{Mode, NULL_ALGORITHM};
 use hashlab_bench::report::Report;
@@ -49,27 +51,126 @@ impl Pair {
 
 /// Whether some algorithm appears with more than one backend: then every label names its backend.
 pub fn backends_vary<'a>(pairs: impl IntoIterator<Item = &'a Pair>) -> bool {
-    let mut seen: Vec<&Pair> = Vec::new();
+    let mut seen: HashMap<&str, &str> = HashMap::new();
     for p in pairs {
-        if seen
-            .iter()
-            .any(|s| s.algorithm == p.algorithm && s.backend != p.backend)
-        {
+        if *seen.entry(&p.algorithm).or_insert(&p.backend) != p.backend {
             return true;
         }
-        seen.push(p);
     }
     false
+}
+
+/// A report's single-thread cells found once, by pair and size: what every
+/// chart and table looks up, so that a page of n cells costs about n
+/// lookups where each lookup was a pass over every cell (60,000 cells took
+/// minutes).
+pub struct Index<'a> {
+    pub report: &'a Report,
+    /// In the order the run measured them first.
+    pairs: Vec<Pair>,
+    /// Ascending.
+    sizes: Vec<usize>,
+    /// The first cell of each (algorithm, backend, size).
+    cells: HashMap<(&'a str, &'a str, usize), &'a CellResult>,
+    /// The first pair of each algorithm, as an index into `pairs`.
+    first_of: HashMap<&'a str, usize>,
+    measured: HashSet<(&'a str, &'a str)>,
+}
+
+impl<'a> Index<'a> {
+    pub fn of(report: &'a Report) -> Index<'a> {
+        let mut cells = HashMap::new();
+        let mut pairs = Vec::new();
+        let mut first_of = HashMap::new();
+        let mut measured: HashSet<(&str, &str)> = HashSet::new();
+        let mut sizes = Vec::new();
+        for c in single_thread(report) {
+            cells
+                .entry((c.algorithm.as_str(), c.backend.as_str(), c.size))
+                .or_insert(c);
+            if measured.insert((&c.algorithm, &c.backend)) {
+                first_of.entry(c.algorithm.as_str()).or_insert(pairs.len());
+                pairs.push(Pair::of(c));
+            }
+            sizes.push(c.size);
+        }
+        sizes.sort_unstable();
+        sizes.dedup();
+        Index {
+            report,
+            pairs,
+            sizes,
+            cells,
+            first_of,
+            measured,
+        }
+    }
+
+    /// Pairs in the order the run measured them first.
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// Every size with a single-thread measurement, ascending.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    pub fn cell(&self, pair: &Pair, size: usize) -> Option<&'a CellResult> {
+        self.cells
+            .get(&(pair.algorithm.as_str(), pair.backend.as_str(), size))
+            .copied()
+    }
+
+    /// The pair this report measured for a line of a chart: a line is an
+    /// (algorithm, backend) pair, or an algorithm alone (empty backend)
+    /// when the inputs each measured one backend per algorithm, so that a
+    /// masked run's sha256 (another backend) is drawn beside the plain run's.
+    pub fn line_pair(&self, line: &Pair) -> Option<Pair> {
+        if line.backend.is_empty() {
+            let first = *self.first_of.get(line.algorithm.as_str())?;
+            return Some(self.pairs[first].clone());
+        }
+        self.measured
+            .contains(&(line.algorithm.as_str(), line.backend.as_str()))
+            .then(|| line.clone())
+    }
 }
 
 /// The plain single-thread cells with a throughput: what "speed" means in the
 /// charts (the null hasher measures the harness, not a hash, and is left out).
 pub fn single_thread(report: &Report) -> impl Iterator<Item = &CellResult> {
     report.cells.iter().filter(|c| {
+        #[cfg(debug_assertions)]
+        work::visit();
         c.mode == Mode::Streams { threads: 1 }
             && c.algorithm != NULL_ALGORITHM
             && c.throughput.is_some()
     })
+}
+
+/// How many cells the page's lookups visit, counted per thread in debug
+/// builds (tests/scale.rs): a page's work must grow with its cells, not with
+/// their square, and a count says so where a timing would only be flaky.
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static VISITS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub fn visit() {
+        VISITS.with(|v| v.set(v.get() + 1));
+    }
+
+    /// Visits by `f` on this thread.
+    pub fn counted(f: impl FnOnce()) -> u64 {
+        let before = VISITS.with(Cell::get);
+        f();
+        VISITS.with(Cell::get) - before
+    }
 }
 
 /// Median MB/s of a cell that has a throughput.
@@ -77,51 +178,23 @@ pub fn mbps(cell: &CellResult) -> f64 {
     cell.throughput.as_ref().map_or(f64::NAN, |t| t.mb_per_s)
 }
 
-/// Pairs in the order the run measured them first.
-pub fn pairs(report: &Report) -> Vec<Pair> {
-    let mut pairs: Vec<Pair> = Vec::new();
-    for c in single_thread(report) {
-        let p = Pair::of(c);
-        if !pairs.contains(&p) {
-            pairs.push(p);
-        }
-    }
-    pairs
-}
-
-/// Every size with a single-thread measurement, ascending.
-pub fn sizes(report: &Report) -> Vec<usize> {
-    let mut sizes: Vec<usize> = single_thread(report).map(|c| c.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    sizes
-}
-
-/// The pair an input measured for a line of a chart: a line is an
-/// (algorithm, backend) pair, or an algorithm alone (empty backend) when the
-/// inputs each measured one backend per algorithm, so that a masked run's
-/// sha256 (another backend) is drawn beside the plain run's.
-pub fn line_pair(report: &Report, line: &Pair) -> Option<Pair> {
-    pairs(report).into_iter().find(|p| {
-        p.algorithm == line.algorithm && (line.backend.is_empty() || p.backend == line.backend)
-    })
-}
-
 /// Whether the lines of a chart over these inputs are algorithms rather than pairs.
-pub fn lines_are_algorithms(inputs: &[Input]) -> bool {
-    !inputs.iter().any(|i| backends_vary(&pairs(&i.report)))
+pub fn lines_are_algorithms(inputs: &[Index]) -> bool {
+    !inputs.iter().any(|i| backends_vary(i.pairs()))
 }
 
 /// The lines of a chart over these inputs, in the order the inputs measured them.
-pub fn lines(inputs: &[Input]) -> Vec<Pair> {
+pub fn lines(inputs: &[Index]) -> Vec<Pair> {
     let by_algorithm = lines_are_algorithms(inputs);
+    let mut seen: HashSet<Pair> = HashSet::new();
     let mut lines: Vec<Pair> = Vec::new();
     for input in inputs {
-        for mut p in pairs(&input.report) {
+        for p in input.pairs() {
+            let mut p = p.clone();
             if by_algorithm {
                 p.backend.clear();
             }
-            if !lines.contains(&p) {
+            if seen.insert(p.clone()) {
                 lines.push(p);
             }
         }
@@ -129,16 +202,17 @@ pub fn lines(inputs: &[Input]) -> Vec<Pair> {
     lines
 }
 
-pub fn cell<'a>(report: &'a Report, pair: &Pair, size: usize) -> Option<&'a CellResult> {
-    single_thread(report)
-        .find(|c| c.algorithm == pair.algorithm && c.backend == pair.backend && c.size == size)
+/// One index for each input.
+pub fn indexes(inputs: &[Input]) -> Vec<Index<'_>> {
+    inputs.iter().map(|i| Index::of(&i.report)).collect()
 }
 
 /// The size the bar, box, backend and scaling charts show: the one asked for,
 /// which must have been measured, or else the largest measured (where
 /// per-message overhead matters least and throughput is the hash's own).
 pub fn chosen_size(input: &Input, requested: Option<usize>) -> Result<usize, ReportError> {
-    let measured = sizes(&input.report);
+    let index = Index::of(&input.report);
+    let measured = index.sizes();
     let Some(&largest) = measured.last() else {
         return Err(ReportError::new(format!(
             "{}: no single-thread measurement to show",
@@ -165,10 +239,10 @@ pub fn common_size(inputs: &[Input], requested: Option<usize>) -> Result<usize, 
     if let Some(size) = requested {
         return Ok(size);
     }
-    let mut common = sizes(&inputs[0].report);
+    let mut common = Index::of(&inputs[0].report).sizes().to_vec();
     for input in &inputs[1..] {
-        let theirs = sizes(&input.report);
-        common.retain(|s| theirs.contains(s));
+        let theirs = Index::of(&input.report);
+        common.retain(|s| theirs.sizes().binary_search(s).is_ok());
     }
     common.last().copied().ok_or_else(|| {
         ReportError::new(
@@ -178,12 +252,13 @@ pub fn common_size(inputs: &[Input], requested: Option<usize>) -> Result<usize, 
 }
 
 /// Pairs ordered fastest first at `size` (pairs not measured there go last).
-pub fn by_speed(report: &Report, size: usize) -> Vec<Pair> {
-    let mut ranked: Vec<(Pair, f64)> = pairs(report)
-        .into_iter()
+pub fn by_speed(report: &Index, size: usize) -> Vec<Pair> {
+    let mut ranked: Vec<(Pair, f64)> = report
+        .pairs()
+        .iter()
         .map(|p| {
-            let v = cell(report, &p, size).map_or(f64::NEG_INFINITY, mbps);
-            (p, v)
+            let v = report.cell(p, size).map_or(f64::NEG_INFINITY, mbps);
+            (p.clone(), v)
         })
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -243,15 +318,19 @@ pub fn spread(cell: &CellResult) -> Option<Spread> {
 
 /// Algorithms measured with more than one backend at `size`, each with its
 /// backends fastest first.
-pub fn backend_groups(report: &Report, size: usize) -> Vec<(String, Vec<(Pair, f64)>)> {
+pub fn backend_groups(report: &Index, size: usize) -> Vec<(String, Vec<(Pair, f64)>)> {
     let mut groups: Vec<(String, Vec<(Pair, f64)>)> = Vec::new();
-    for p in pairs(report) {
-        let Some(c) = cell(report, &p, size) else {
+    let mut group_of: HashMap<String, usize> = HashMap::new();
+    for p in report.pairs() {
+        let Some(c) = report.cell(p, size) else {
             continue;
         };
-        match groups.iter_mut().find(|(a, _)| *a == p.algorithm) {
-            Some((_, members)) => members.push((p, mbps(c))),
-            None => groups.push((p.algorithm.clone(), vec![(p, mbps(c))])),
+        match group_of.get(&p.algorithm) {
+            Some(&g) => groups[g].1.push((p.clone(), mbps(c))),
+            None => {
+                group_of.insert(p.algorithm.clone(), groups.len());
+                groups.push((p.algorithm.clone(), vec![(p.clone(), mbps(c))]));
+            }
         }
     }
     groups.retain(|(_, members)| members.len() > 1);
@@ -268,10 +347,16 @@ pub fn scaling_at<'a>(report: &'a Report, size: usize, order: &[Pair]) -> Vec<&'
         .iter()
         .filter(|s| s.size == size && s.algorithm != NULL_ALGORITHM)
         .collect();
+    let places: HashMap<(&str, &str), usize> = order
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, p)| ((p.algorithm.as_str(), p.backend.as_str()), i))
+        .collect();
     let rank = |s: &Scaling| {
-        order
-            .iter()
-            .position(|p| p.algorithm == s.algorithm && p.backend == s.backend)
+        places
+            .get(&(s.algorithm.as_str(), s.backend.as_str()))
+            .copied()
             .unwrap_or(usize::MAX)
     };
     rows.sort_by_key(|s| (rank(s), s.threads));

@@ -10,8 +10,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::charts::{self, key, scaling::Kind};
 use crate::data::{
-    backend_groups, by_speed, cell, chosen_size, common_size, line_pair, mbps, scaling_at, sizes,
-    spread, Input, Pair,
+    backend_groups, by_speed, chosen_size, common_size, mbps, scaling_at, spread, Index, Input,
+    Pair,
 };
 use crate::format::{bytes, percent, shell_command, speed};
 use crate::svg::{Chart, CHART_CSS};
@@ -198,18 +198,20 @@ fn bar_rows<'a>(
     size: usize,
     registry: &Registry,
 ) -> Vec<(Pair, &'a hashlab_bench::results::CellResult)> {
+    let ix = Index::of(&input.report);
     charts::bars::blocks(std::slice::from_ref(input), size, registry)
         .into_iter()
         .flat_map(|b| b.lines)
         .filter_map(|l| {
-            let p = line_pair(&input.report, &l)?;
-            let c = cell(&input.report, &p, size)?;
+            let p = ix.line_pair(&l)?;
+            let c = ix.cell(&p, size)?;
             Some((p, c))
         })
         .collect()
 }
 
 fn side_by_side_table(inputs: &[Input], size: usize, registry: &Registry) -> Table {
+    let ixs = crate::data::indexes(inputs);
     let mut headers = vec!["algorithm".to_string()];
     for i in inputs {
         headers.push(format!("{} backend", i.label));
@@ -224,9 +226,10 @@ fn side_by_side_table(inputs: &[Input], size: usize, registry: &Registry) -> Tab
             .flat_map(|b| &b.lines)
             .map(|line| {
                 let mut row = vec![Cell::text(&line.algorithm)];
-                for i in inputs {
-                    let measured = line_pair(&i.report, line)
-                        .and_then(|p| cell(&i.report, &p, size).map(|c| (p, c)));
+                for (i, ix) in inputs.iter().zip(&ixs) {
+                    let measured = ix
+                        .line_pair(line)
+                        .and_then(|p| ix.cell(&p, size).map(|c| (p, c)));
                     match measured {
                         Some((p, c)) => {
                             row.push(Cell::text(&p.backend));
@@ -259,7 +262,7 @@ fn input_section(
     let report = &input.report;
     let id = |part: &str| format!("input-{k}-{part}");
     let one = std::slice::from_ref(input);
-    let order = by_speed(report, size);
+    let order = by_speed(&Index::of(report), size);
     let scaling_rows = scaling_at(report, size, &order);
     Ok(html! {
         section id=(format!("input-{k}")) {
@@ -322,10 +325,11 @@ fn clock_text(report: &Report) -> String {
 
 fn at_a_glance(input: &Input, size: usize, registry: &Registry) -> Markup {
     let report = &input.report;
-    let ranked: Vec<(Pair, f64)> = by_speed(report, size)
+    let ix = Index::of(report);
+    let ranked: Vec<(Pair, f64)> = by_speed(&ix, size)
         .into_iter()
         .filter_map(|p| {
-            let v = mbps(cell(report, &p, size)?);
+            let v = mbps(ix.cell(&p, size)?);
             Some((p, v))
         })
         .collect();
@@ -413,19 +417,19 @@ fn machine(report: &Report) -> Markup {
 
 /// MB/s for every line and size, in the size chart's order.
 fn size_table(input: &Input, registry: &Registry) -> Table {
-    let report = &input.report;
-    let sizes = sizes(report);
+    let ix = Index::of(&input.report);
+    let sizes = ix.sizes();
     let mut headers = vec!["algorithm".to_string(), "backend".to_string()];
     headers.extend(sizes.iter().map(|s| size_label(*s)));
     let mut rows = Vec::new();
     for panel in charts::size::panels(std::slice::from_ref(input), registry) {
         for line in panel.pairs {
-            let Some(p) = line_pair(report, &line) else {
+            let Some(p) = ix.line_pair(&line) else {
                 continue;
             };
             let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
-            for &s in &sizes {
-                row.push(match cell(report, &p, s) {
+            for &s in sizes {
+                row.push(match ix.cell(&p, s) {
                     Some(c) => Cell::speed(mbps(c)).keyed(key(
                         "mbps",
                         &input.label,
@@ -492,7 +496,7 @@ fn bars_table(input: &Input, size: usize, registry: &Registry) -> Table {
 }
 
 fn box_table(input: &Input, size: usize, order: &[Pair]) -> Table {
-    let report = &input.report;
+    let ix = Index::of(&input.report);
     Table {
         when_empty: None,
         title: format!(
@@ -516,7 +520,7 @@ fn box_table(input: &Input, size: usize, order: &[Pair]) -> Table {
         rows: order
             .iter()
             .filter_map(|p| {
-                let s = spread(cell(report, p, size)?)?;
+                let s = spread(ix.cell(p, size)?)?;
                 Some(vec![
                     Cell::text(&p.algorithm),
                     Cell::text(&p.backend),
@@ -544,7 +548,7 @@ fn box_table(input: &Input, size: usize, order: &[Pair]) -> Table {
 }
 
 fn backends_table(input: &Input, size: usize) -> Table {
-    let groups = backend_groups(&input.report, size);
+    let groups = backend_groups(&Index::of(&input.report), size);
     Table {
         when_empty: None,
         title: format!(
@@ -630,16 +634,18 @@ fn cycles_table(input: &Input, registry: &Registry) -> Markup {
     let Some(hz) = report.run.clock_hz else {
         return html! { p.note { "Not available: the core clock was not measured in this run, so cycles per byte cannot be derived." } };
     };
-    let sizes = sizes(report);
+    let ix = Index::of(report);
+    let sizes = ix.sizes();
     let mut headers = vec!["algorithm".to_string(), "backend".to_string()];
     headers.extend(sizes.iter().map(|s| size_label(*s)));
     let mut rows = Vec::new();
     for panel in charts::size::panels(std::slice::from_ref(input), registry) {
         for line in panel.pairs {
-            if let Some(p) = line_pair(report, &line) {
+            if let Some(p) = ix.line_pair(&line) {
                 let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
-                for &s in &sizes {
-                    let cpb = cell(report, &p, s)
+                for &s in sizes {
+                    let cpb = ix
+                        .cell(&p, s)
                         .and_then(|c| c.throughput.as_ref())
                         .and_then(|t| t.cycles_per_byte);
                     row.push(cpb.map_or(Cell::missing("-"), |v| Cell::number(speed(v), v)));

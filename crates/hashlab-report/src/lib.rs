@@ -181,7 +181,7 @@ pub fn chart_svg(
         ChartKind::Scaling => {
             let input = one()?;
             let size = data::chosen_size(input, options.size)?;
-            let order = data::by_speed(&input.report, size);
+            let order = data::by_speed(&data::Index::of(&input.report), size);
             let rows = data::scaling_at(&input.report, size, &order);
             charts::scaling::chart(&id, input, size, &rows)?
         }

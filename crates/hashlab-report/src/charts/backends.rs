@@ -6,7 +6,7 @@
 use hashlab_bench::sizes::size_label;
 use maud::html;
 
-use crate::data::{backend_groups, Input};
+use crate::data::{backend_groups, Index, Input};
 use crate::format::{exact, percent, px, speed, text_width};
 use crate::svg::{colour_class, x_axis, Chart, Scale, FONT, SMALL_FONT};
 use crate::ReportError;
@@ -18,7 +18,7 @@ const BAR_H: f64 = 12.0;
 const GROUP_GAP: f64 = 8.0;
 
 pub fn chart(id: &str, input: &Input, size: usize) -> Result<Chart, ReportError> {
-    let groups = backend_groups(&input.report, size);
+    let groups = backend_groups(&Index::of(&input.report), size);
     if groups.is_empty() {
         return Err(ReportError::new(format!(
             "{}: no algorithm was measured with more than one backend at {} (hashlab bench --all-backends measures them all)",

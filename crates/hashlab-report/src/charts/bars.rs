@@ -8,7 +8,7 @@ use hashlab::{Class, Registry};
 use hashlab_bench::sizes::size_label;
 use maud::{html, Markup};
 
-use crate::data::{cell, line_pair, lines, lines_are_algorithms, mbps, Input, Pair};
+use crate::data::{indexes, lines, lines_are_algorithms, mbps, Index, Input, Pair};
 use crate::format::{exact, px, speed, text_width};
 use crate::svg::{colour_class, linear_ticks, tick_text, x_axis, Chart, Scale, FONT, SMALL_FONT};
 use crate::ReportError;
@@ -29,12 +29,14 @@ pub struct Block {
 
 /// The lines at `size`, split into cryptographic and fast blocks.
 pub fn blocks(inputs: &[Input], size: usize, registry: &Registry) -> Vec<Block> {
-    let speed_in = |input: &Input, line: &Pair| {
-        line_pair(&input.report, line)
-            .and_then(|p| cell(&input.report, &p, size).map(mbps))
+    let inputs = indexes(inputs);
+    let speed_in = |input: &Index, line: &Pair| {
+        input
+            .line_pair(line)
+            .and_then(|p| input.cell(&p, size).map(mbps))
             .unwrap_or(f64::NEG_INFINITY)
     };
-    let mut all = lines(inputs);
+    let mut all = lines(&inputs);
     // Fastest first in the first input; lines only later inputs have, by their own speed.
     all.sort_by(|a, b| {
         let key = |l: &Pair| {
@@ -80,7 +82,8 @@ pub fn chart(
     registry: &Registry,
 ) -> Result<Chart, ReportError> {
     let blocks = blocks(inputs, size, registry);
-    let with_backend = !lines_are_algorithms(inputs);
+    let ixs = indexes(inputs);
+    let with_backend = !lines_are_algorithms(&ixs);
     let label_w = blocks
         .iter()
         .flat_map(|b| &b.lines)
@@ -102,7 +105,7 @@ pub fn chart(
     }
     let mut rendered = Vec::new();
     for (b, top) in blocks.iter().zip(&offsets) {
-        rendered.push(block(b, *top, left, inputs, size, with_backend)?);
+        rendered.push(block(b, *top, left, inputs, &ixs, size, with_backend)?);
     }
     let body = html! {
         @if inputs.len() > 1 {
@@ -134,7 +137,7 @@ pub fn chart(
                 format!(": {}", inputs[0].label)
             }
         ),
-        desc: describe(inputs, &blocks, count, size),
+        desc: describe(inputs, &ixs, &blocks, count, size),
         body,
     })
 }
@@ -144,17 +147,18 @@ fn block(
     top: f64,
     left: f64,
     inputs: &[Input],
+    ixs: &[Index],
     size: usize,
     with_backend: bool,
 ) -> Result<Markup, ReportError> {
     let row_h = inputs.len() as f64 * (BAR_H + BAR_GAP) - BAR_GAP + ROW_GAP;
     let plot_top = top + BLOCK_HEAD;
     let plot_h = b.lines.len() as f64 * row_h + ROW_GAP;
-    let max = inputs
+    let max = ixs
         .iter()
         .flat_map(|i| {
             b.lines.iter().filter_map(move |l| {
-                let c = cell(&i.report, &line_pair(&i.report, l)?, size)?;
+                let c = i.cell(&i.line_pair(l)?, size)?;
                 Some(
                     c.mb_per_s_iqr
                         .map_or(mbps(c), |(_, fast)| fast.max(mbps(c))),
@@ -184,7 +188,7 @@ fn block(
             @for (r, line) in b.lines.iter().enumerate() {
                 @let row_top = plot_top + ROW_GAP + r as f64 * row_h;
                 @let measured: Vec<(usize, &Input, Pair)> = inputs.iter().enumerate()
-                    .filter_map(|(i, input)| line_pair(&input.report, line).map(|p| (i, input, p))).collect();
+                    .filter_map(|(i, input)| ixs[i].line_pair(line).map(|p| (i, input, p))).collect();
                 // Where the inputs ran the algorithm on different backends, each bar says which.
                 @let backends_differ = measured.iter().any(|(_, _, p)| p.backend != measured[0].2.backend);
                 g.row data-algorithm=(line.algorithm) data-backend=[(!line.backend.is_empty()).then_some(&line.backend)] {
@@ -192,7 +196,7 @@ fn block(
                         (line.label(with_backend))
                     }
                     @for (i, input, pair) in &measured {
-                        @if let Some(c) = cell(&input.report, pair, size) {
+                        @if let Some(c) = ixs[*i].cell(pair, size) {
                             @let v = mbps(c);
                             @let y = row_top + *i as f64 * (BAR_H + BAR_GAP);
                             @let end = x.map(v);
@@ -229,22 +233,28 @@ fn block(
     })
 }
 
-fn describe(inputs: &[Input], blocks: &[Block], count: usize, size: usize) -> String {
+fn describe(
+    inputs: &[Input],
+    ixs: &[Index],
+    blocks: &[Block],
+    count: usize,
+    size: usize,
+) -> String {
     let mut text = format!(
         "Horizontal bars of median single-thread throughput in MB/s (10⁶ bytes per second, linear scale from zero) at {} for {count} {}, fastest first, in {} ({}); the whisker on each bar spans the interquartile range of its samples.",
         size_label(size),
-        if lines_are_algorithms(inputs) { "algorithms" } else { "algorithm/backend pairs" },
+        if lines_are_algorithms(ixs) { "algorithms" } else { "algorithm/backend pairs" },
         if blocks.len() > 1 { "blocks with their own axes" } else { "one block" },
         blocks.iter().map(|b| b.title).collect::<Vec<_>>().join("; ")
     );
-    for input in inputs {
+    for (input, ix) in inputs.iter().zip(ixs) {
         for b in blocks {
             let measured: Vec<(Pair, f64)> = b
                 .lines
                 .iter()
                 .filter_map(|l| {
-                    let p = line_pair(&input.report, l)?;
-                    let v = mbps(cell(&input.report, &p, size)?);
+                    let p = ix.line_pair(l)?;
+                    let v = mbps(ix.cell(&p, size)?);
                     Some((p, v))
                 })
                 .collect();

@@ -6,7 +6,7 @@
 use hashlab_bench::sizes::size_label;
 use maud::html;
 
-use crate::data::{backends_vary, by_speed, cell, spread, Input, Pair, Spread};
+use crate::data::{backends_vary, by_speed, spread, Index, Input, Pair, Spread};
 use crate::format::{exact, percent, px, speed, text_width};
 use crate::svg::{
     log_ticks, nice_ceil, nice_floor, tick_text, x_axis, Chart, Scale, FONT, SMALL_FONT,
@@ -18,10 +18,11 @@ const ROW_H: f64 = 22.0;
 const BOX_H: f64 = 12.0;
 
 pub fn chart(id: &str, input: &Input, size: usize) -> Result<Chart, ReportError> {
-    let rows: Vec<(Pair, Spread)> = by_speed(&input.report, size)
+    let ix = Index::of(&input.report);
+    let rows: Vec<(Pair, Spread)> = by_speed(&ix, size)
         .into_iter()
         .filter_map(|p| {
-            let s = spread(cell(&input.report, &p, size)?)?;
+            let s = spread(ix.cell(&p, size)?)?;
             Some((p, s))
         })
         .collect();

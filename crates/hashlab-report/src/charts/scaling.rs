@@ -72,13 +72,13 @@ pub fn chart(
     }
     keys.sort_by_key(|(t, k)| (*t, *k == Kind::OneStream));
     let mut pairs: Vec<Pair> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for r in rows {
-        let p = Pair {
-            algorithm: r.algorithm.clone(),
-            backend: r.backend.clone(),
-        };
-        if !pairs.contains(&p) {
-            pairs.push(p);
+        if seen.insert((r.algorithm.as_str(), r.backend.as_str())) {
+            pairs.push(Pair {
+                algorithm: r.algorithm.clone(),
+                backend: r.backend.clone(),
+            });
         }
     }
     let with_backend = backends_vary(&pairs);

@@ -2,13 +2,13 @@
 //! input, in panels by family so that no panel holds more lines than a reader
 //! can tell apart.
 
+use std::collections::HashMap;
+
 use hashlab::Registry;
 use hashlab_bench::sizes::size_label;
 use maud::{html, Markup};
 
-use crate::data::{
-    cell, line_pair, lines, lines_are_algorithms, mbps, pairs, panel_of, sizes, Input, Pair,
-};
+use crate::data::{indexes, lines, lines_are_algorithms, mbps, panel_of, Index, Input, Pair};
 use crate::format::{exact, px, speed, text_width};
 use crate::svg::{
     colour_class, dash, log_ticks, marker_path, nice_ceil, nice_floor, tick_text, x_axis, y_axis,
@@ -38,7 +38,7 @@ pub struct Panel {
 /// Panels for every line in the inputs, in a fixed order of families.
 pub fn panels(inputs: &[Input], registry: &Registry) -> Vec<Panel> {
     let mut grouped: Vec<(u8, &'static str, Vec<Pair>)> = Vec::new();
-    for line in lines(inputs) {
+    for line in lines(&indexes(inputs)) {
         let (order, title) = panel_of(registry, &line.algorithm);
         match grouped.iter_mut().find(|(o, _, _)| *o == order) {
             Some((_, _, members)) => members.push(line),
@@ -66,14 +66,15 @@ pub fn panels(inputs: &[Input], registry: &Registry) -> Vec<Panel> {
 
 pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, ReportError> {
     let panels = panels(inputs, registry);
-    let mut backends: Vec<String> = Vec::new();
+    let ixs = indexes(inputs);
+    // Each backend's place in the chart's order of backends.
+    let mut backends: HashMap<&str, usize> = HashMap::new();
     for p in panels.iter().flat_map(|p| &p.pairs) {
-        if !backends.contains(&p.backend) {
-            backends.push(p.backend.clone());
-        }
+        let next = backends.len();
+        backends.entry(&p.backend).or_insert(next);
     }
     let all_pairs: Vec<&Pair> = panels.iter().flat_map(|p| &p.pairs).collect();
-    let with_backend = !lines_are_algorithms(inputs);
+    let with_backend = !lines_are_algorithms(&ixs);
     let values: Vec<f64> = inputs
         .iter()
         .flat_map(|i| crate::data::single_thread(&i.report).map(mbps))
@@ -86,7 +87,7 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
     }
     let lo = nice_floor(values.iter().copied().fold(f64::INFINITY, f64::min));
     let hi = nice_ceil(values.iter().copied().fold(0.0, f64::max));
-    let mut all_sizes: Vec<usize> = inputs.iter().flat_map(|i| sizes(&i.report)).collect();
+    let mut all_sizes: Vec<usize> = ixs.iter().flat_map(|i| i.sizes().to_vec()).collect();
     all_sizes.sort_unstable();
     all_sizes.dedup();
     let (smallest, largest) = (all_sizes[0] as f64, all_sizes[all_sizes.len() - 1] as f64);
@@ -155,7 +156,7 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
                 }
                 @for (i, input) in inputs.iter().enumerate() {
                     @for (j, pair) in panel.pairs.iter().enumerate() {
-                        (series(input, i, pair, style(panel, j, &backends), with_backend, &x, &y))
+                        (series(input, &ixs[i], i, pair, style(panel, j, &backends), with_backend, &x, &y))
                     }
                 }
                 g.legend transform=(format!("translate({} {})", px(MARGIN_LEFT + PLOT_W + 18.0), px(MARGIN_TOP + 4.0))) {
@@ -187,7 +188,7 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
                 inputs[0].label
             )
         },
-        desc: describe(inputs, &panels, largest as usize),
+        desc: describe(inputs, &ixs, &panels, largest as usize),
         body,
     })
 }
@@ -195,7 +196,7 @@ pub fn chart(id: &str, inputs: &[Input], registry: &Registry) -> Result<Chart, R
 /// (colour, marker) of a panel's line: one each per line; where lines are
 /// (algorithm, backend) pairs, a colour per algorithm and a marker per backend
 /// of it, so that one algorithm's backends read as one family.
-fn style(panel: &Panel, j: usize, backends: &[String]) -> (usize, usize) {
+fn style(panel: &Panel, j: usize, backends: &HashMap<&str, usize>) -> (usize, usize) {
     let line = &panel.pairs[j];
     if line.backend.is_empty() {
         return (j, j);
@@ -217,7 +218,7 @@ fn style(panel: &Panel, j: usize, backends: &[String]) -> (usize, usize) {
         .filter(|p| p.algorithm == line.algorithm)
         .map(|p| p.backend.as_str())
         .collect();
-    own.sort_by_key(|b| backends.iter().position(|x| x == b));
+    own.sort_by_key(|b| backends.get(b).copied());
     let shape = own.iter().position(|b| *b == line.backend).unwrap_or(0);
     (colour, shape)
 }
@@ -237,8 +238,10 @@ pub fn machine_line(input: &Input) -> String {
     text
 }
 
+#[allow(clippy::too_many_arguments)]
 fn series(
     input: &Input,
+    ix: &Index,
     i: usize,
     line: &Pair,
     (colour, shape): (usize, usize),
@@ -246,13 +249,14 @@ fn series(
     x: &Scale,
     y: &Scale,
 ) -> Markup {
-    let Some(pair) = line_pair(&input.report, line) else {
+    let Some(pair) = ix.line_pair(line) else {
         return html! {};
     };
     let pair = &pair;
-    let points: Vec<(usize, f64)> = sizes(&input.report)
-        .into_iter()
-        .filter_map(|s| cell(&input.report, pair, s).map(|c| (s, mbps(c))))
+    let points: Vec<(usize, f64)> = ix
+        .sizes()
+        .iter()
+        .filter_map(|&s| ix.cell(pair, s).map(|c| (s, mbps(c))))
         .filter(|(_, v)| v.is_finite() && *v > 0.0)
         .collect();
     if points.is_empty() {
@@ -294,7 +298,7 @@ fn series(
 }
 
 /// The text alternative: what is drawn, and what a reader would take from it.
-fn describe(inputs: &[Input], panels: &[Panel], largest: usize) -> String {
+fn describe(inputs: &[Input], ixs: &[Index], panels: &[Panel], largest: usize) -> String {
     let lines: usize = panels.iter().map(|p| p.pairs.len()).sum();
     let mut text = format!(
         "Median single-thread throughput in MB/s (10⁶ bytes per second, log scale) against message size (log scale): {lines} lines in {} panels ({}).",
@@ -320,12 +324,13 @@ fn describe(inputs: &[Input], panels: &[Panel], largest: usize) -> String {
         );
         text.push('.');
     }
-    for input in inputs {
-        let ranked: Vec<(Pair, f64)> = pairs(&input.report)
-            .into_iter()
+    for (input, ix) in inputs.iter().zip(ixs) {
+        let ranked: Vec<(Pair, f64)> = ix
+            .pairs()
+            .iter()
             .filter_map(|p| {
-                let v = mbps(cell(&input.report, &p, largest)?);
-                Some((p, v))
+                let v = mbps(ix.cell(p, largest)?);
+                Some((p.clone(), v))
             })
             .collect();
         let fastest = ranked.iter().max_by(|a, b| a.1.total_cmp(&b.1));
