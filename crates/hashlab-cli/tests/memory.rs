@@ -124,24 +124,7 @@ fn files_without_line_ends_are_refused_in_bounded_memory() {
         ),
     ];
     for (args, prefix) in cases {
-        let ran = run_measured(
-            args,
-            scratch.path(),
-            Some(ADDRESS_SPACE),
-            Duration::from_secs(60),
-        );
-        eprintln!(
-            "{args:?}: exit {:?}, max RSS {} KiB",
-            ran.code,
-            ran.max_rss / 1024
-        );
-        assert!(!ran.stderr.contains("panicked"), "{args:?}: {}", ran.stderr);
-        assert!(
-            matches!(ran.code, Some(1 | 2)),
-            "{args:?}: exit {:?}: {}",
-            ran.code,
-            ran.stderr
-        );
+        let ran = refused_in_bounded_memory(args, scratch.path());
         assert!(ran.stdout.is_empty(), "{args:?}: output on stdout");
         assert_eq!(ran.stderr.lines().count(), 1, "{args:?}: {}", ran.stderr);
         assert!(
@@ -149,12 +132,31 @@ fn files_without_line_ends_are_refused_in_bounded_memory() {
             "{args:?}: {}",
             ran.stderr
         );
-        assert!(
-            ran.max_rss < RSS_BOUND,
-            "{args:?}: peak RSS {} MiB",
-            ran.max_rss / MIB
-        );
     }
+}
+
+/// Runs `args` under the address-space limit and checks that it was
+/// refused (exit 1 or 2, no panic) below [`RSS_BOUND`].
+fn refused_in_bounded_memory(args: &[&str], dir: &Path) -> Ran {
+    let ran = run_measured(args, dir, Some(ADDRESS_SPACE), Duration::from_secs(60));
+    eprintln!(
+        "{args:?}: exit {:?}, max RSS {} KiB",
+        ran.code,
+        ran.max_rss / 1024
+    );
+    assert!(!ran.stderr.contains("panicked"), "{args:?}: {}", ran.stderr);
+    assert!(
+        matches!(ran.code, Some(1 | 2)),
+        "{args:?}: exit {:?}: {}",
+        ran.code,
+        ran.stderr
+    );
+    assert!(
+        ran.max_rss < RSS_BOUND,
+        "{args:?}: peak RSS {} MiB",
+        ran.max_rss / MIB
+    );
+    ran
 }
 
 /// Failed on b4b9c33 (and after the line bound): `/dev/zero` read with
@@ -197,29 +199,8 @@ fn endless_empty_records_and_documents_are_refused_in_bounded_memory() {
         ),
     ];
     for (args, expected) in cases {
-        let ran = run_measured(
-            args,
-            scratch.path(),
-            Some(ADDRESS_SPACE),
-            Duration::from_secs(60),
-        );
-        eprintln!(
-            "{args:?}: exit {:?}, max RSS {} KiB",
-            ran.code,
-            ran.max_rss / 1024
-        );
-        assert!(
-            matches!(ran.code, Some(1 | 2)),
-            "{args:?}: exit {:?}: {}",
-            ran.code,
-            ran.stderr
-        );
+        let ran = refused_in_bounded_memory(args, scratch.path());
         assert_eq!(ran.stderr.trim_end(), expected, "{args:?}");
-        assert!(
-            ran.max_rss < RSS_BOUND,
-            "{args:?}: peak RSS {} MiB",
-            ran.max_rss / MIB
-        );
     }
     assert!(!scratch.path().join("r.html").exists());
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{peer, text, Scratch};
 
@@ -22,34 +22,11 @@ const TOOLS: &[&str] = &[
 
 /// A directory of links named after the tools, to the binary under test.
 fn links(s: &Scratch) -> PathBuf {
-    let dir = s.path().join("bin");
-    std::fs::create_dir_all(&dir).unwrap();
-    for tool in TOOLS {
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hashlab"), dir.join(tool)).unwrap();
-    }
-    dir
+    common::tool_links(s, TOOLS)
 }
 
 fn run(program: &Path, dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(program)
-        .current_dir(dir)
-        .args(args)
-        .env("LC_ALL", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = stdin.to_vec();
-    let mut pipe = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_piped(program, dir, args, stdin)
 }
 
 #[test]

@@ -180,3 +180,38 @@ impl LocalServer {
         }
     }
 }
+
+/// A directory `bin` in `s` of links named after `tools`, each to the
+/// binary under test (which answers as the tool its name gives).
+pub fn tool_links(s: &Scratch, tools: &[&str]) -> PathBuf {
+    let dir = s.path().join("bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    for tool in tools {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hashlab"), dir.join(tool)).unwrap();
+    }
+    dir
+}
+
+/// Runs `program` in `dir` with `stdin` on its standard input, in the C
+/// locale with UTF-8 (the messages compared are the tools' own words).
+pub fn run_piped(program: &Path, dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = stdin.to_vec();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
