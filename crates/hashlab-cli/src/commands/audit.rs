@@ -165,40 +165,8 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
-    let end = if args.zero { b'\0' } else { b'\n' };
-    let manifest = hashlab_integrity::bounded::read_file(&args.manifest, end)
-        .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    let read = read_audit_manifest(&registry, args)?;
     let shown = args.manifest.display();
-    let warn = |problem: &dyn std::fmt::Display| errln!("hashlab: {shown}: {problem}");
-    let options = ReadOptions {
-        algorithm: args.algorithm.as_deref(),
-        framing: if args.zero {
-            Framing::Nul
-        } else {
-            Framing::Lines
-        },
-    };
-    let read = read_manifest(
-        &registry,
-        &manifest,
-        &args.manifest.to_string_lossy(),
-        &options,
-    )
-    .map_err(|e| {
-        if let ManifestError::NoEntries { problems } = &e {
-            for problem in problems {
-                warn(problem);
-            }
-        }
-        match e {
-            ManifestError::Algorithm(e) => usage(e),
-            e @ ManifestError::TooManyAlgorithms { .. } => Failure::Usage(format!("{shown}: {e}")),
-            e => Failure::Runtime(format!("{shown}: {e}")),
-        }
-    })?;
-    for problem in &read.problems {
-        warn(problem);
-    }
     let mut recorded = read.entries;
     if args.changed_only && !records_size_or_time(&recorded) {
         return Err(Failure::Usage(format!(
@@ -399,6 +367,50 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The manifest `audit` compares with (`args.manifest`, read bounded as
+/// `-z` frames it), its unreadable lines said on stderr, each problem one
+/// line naming it; shared with `--batch-report`.
+pub(crate) fn read_audit_manifest(
+    registry: &Registry,
+    args: &AuditArgs,
+) -> Result<hashlab_integrity::Manifest, Failure> {
+    let end = if args.zero { b'\0' } else { b'\n' };
+    let manifest = hashlab_integrity::bounded::read_file(&args.manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    let shown = args.manifest.display();
+    let warn = |problem: &dyn std::fmt::Display| errln!("hashlab: {shown}: {problem}");
+    let options = ReadOptions {
+        algorithm: args.algorithm.as_deref(),
+        framing: if args.zero {
+            Framing::Nul
+        } else {
+            Framing::Lines
+        },
+    };
+    let read = read_manifest(
+        registry,
+        &manifest,
+        &args.manifest.to_string_lossy(),
+        &options,
+    )
+    .map_err(|e| {
+        if let ManifestError::NoEntries { problems } = &e {
+            for problem in problems {
+                warn(problem);
+            }
+        }
+        match e {
+            ManifestError::Algorithm(e) => usage(e),
+            e @ ManifestError::TooManyAlgorithms { .. } => Failure::Usage(format!("{shown}: {e}")),
+            e => Failure::Runtime(format!("{shown}: {e}")),
+        }
+    })?;
+    for problem in &read.problems {
+        warn(problem);
+    }
+    Ok(read)
 }
 
 /// `--update`: the manifest rewritten to describe the tree as the audit

@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::{read_manifest, Framing, ManifestError, ReadOptions};
 use hashlab_objects::batch_report::{compare_report, read_report};
 use hashlab_objects::compare::{TreeComparison, Verdict};
 use serde::Serialize;
@@ -14,7 +13,6 @@ use serde::Serialize;
 use crate::cli::{AuditArgs, Format};
 use crate::commands::audit::AuditRow;
 use crate::commands::audit_store::{comparison_rows, RowWords};
-use crate::commands::sum::usage;
 use crate::failure::Failure;
 use crate::output::render;
 
@@ -82,38 +80,8 @@ pub fn run(args: &AuditArgs, report: &Path) -> Result<ExitCode, Failure> {
             .algorithm(name)
             .map_err(|e| Failure::Usage(format!("-a: {e}")))?;
     }
-    let end = if args.zero { b'\0' } else { b'\n' };
-    let bytes = hashlab_integrity::bounded::read_file(&args.manifest, end)
-        .map_err(|e| Failure::Runtime(format!("{}: {e}", args.manifest.display())))?;
+    let manifest = crate::commands::audit::read_audit_manifest(&registry, args)?;
     let shown = args.manifest.display();
-    let options = ReadOptions {
-        algorithm: args.algorithm.as_deref(),
-        framing: if args.zero {
-            Framing::Nul
-        } else {
-            Framing::Lines
-        },
-    };
-    let manifest = read_manifest(
-        &registry,
-        &bytes,
-        &args.manifest.to_string_lossy(),
-        &options,
-    )
-    .map_err(|e| {
-        if let ManifestError::NoEntries { problems } = &e {
-            for problem in problems {
-                errln!("hashlab: {shown}: {problem}");
-            }
-        }
-        match e {
-            ManifestError::Algorithm(e) => usage(e),
-            e => Failure::Runtime(format!("{shown}: {e}")),
-        }
-    })?;
-    for problem in &manifest.problems {
-        errln!("hashlab: {shown}: {problem}");
-    }
     let entries = read_report(&registry, report).map_err(|e| Failure::Runtime(e.to_string()))?;
     let found = compare_report(&entries, &manifest.entries, prefix, &registry)
         .map_err(|e| Failure::Usage(e.to_string()))?;
