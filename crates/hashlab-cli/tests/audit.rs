@@ -613,4 +613,23 @@ fn a_name_cannot_forge_a_verdict_line() {
             "{format}:\n{out}"
         );
     }
+    // The same when the tree is audited against a store (here file://).
+    let store = s.path().join("store");
+    std::fs::create_dir(&store).unwrap();
+    let url = format!("file://{}/", store.display());
+    for format in [None, Some("table")] {
+        let mut args = vec!["audit", "t", url.as_str()];
+        args.extend(format.iter().flat_map(|f| ["--format", *f]));
+        let o = hashlab_in(s.path(), &args);
+        let out = text(&o.stdout);
+        assert!(
+            out.lines()
+                .all(|l| !l.starts_with("audit passed") && !l.starts_with('b')),
+            "{format:?}: a name made a line of its own:\n{out}"
+        );
+        assert!(
+            out.contains("z\\naudit passed: 1 matched"),
+            "{format:?}:\n{out}"
+        );
+    }
 }

@@ -93,6 +93,37 @@ fn human_name(name: &str) -> (String, bool) {
     (String::from_utf8_lossy(&bytes).into_owned(), escaped)
 }
 
+/// Rows as a table for people shows them (every format but CSV and JSON,
+/// which programs read): names escaped, the destination of a move too, so
+/// that no name starts a line of its own.
+pub(crate) fn escape_row_names(rows: &mut [AuditRow]) {
+    for r in rows {
+        r.name = human_name(&r.name).0;
+        if r.status == "moved" {
+            r.detail = human_name(&r.detail).0;
+        }
+    }
+}
+
+/// `line` (naming a file) as audit's text prints it: starting with a
+/// backslash where a name in it was escaped, as coreutils marks such
+/// lines, so that a name holding a newline cannot forge a line (a
+/// verdict) of its own.
+fn marked(line: String, escaped: bool) -> String {
+    if escaped {
+        format!("\\{line}")
+    } else {
+        line
+    }
+}
+
+/// `STATUS: NAME: DETAIL` as the store audits print a row, the name
+/// escaped ([`marked`]).
+pub(crate) fn row_line(status: &str, name: &str, detail: &str) -> String {
+    let (name, escaped) = human_name(name);
+    marked(format!("{status}: {name}: {detail}\n"), escaped)
+}
+
 #[derive(Serialize)]
 struct AuditJson<'a> {
     passed: bool,
@@ -309,22 +340,13 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
         Some(format) => {
             let mut rows = crate::commands::pieces::with_ranges(rows(&report), &changed_pieces);
             if format != Format::Csv {
-                // A table is read by people: a name may not start a line of its own.
-                for r in &mut rows {
-                    r.name = human_name(&r.name).0;
-                    if r.status == "moved" {
-                        r.detail = human_name(&r.detail).0;
-                    }
-                }
+                escape_row_names(&mut rows);
             }
             render(&rows, format)?
         }
         None => {
             // Like hashdeep: what differs, then one summary line; matches only count.
             let mut text = String::new();
-            // Names escaped as coreutils escapes them, the line starting
-            // with a backslash: a name holding a newline cannot forge a line
-            // (a verdict) of its own.
             for r in rows(&report)
                 .into_iter()
                 .filter(|r| r.status != "matched" && r.status != "assumed")
@@ -340,16 +362,11 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
                     }
                     status => (format!("{status}: {name}\n"), escaped),
                 };
-                let mut push = |line: &str| {
-                    if escaped {
-                        text.push('\\');
-                    }
-                    text.push_str(line);
-                };
-                push(&line);
+                text.push_str(&marked(line, escaped));
                 if r.status == "changed" {
                     if let Some(pieces) = changed_pieces.iter().find(|c| c.name == r.name) {
-                        push(&format!("{name}: {}\n", pieces.comparison.describe()));
+                        let line = format!("{name}: {}\n", pieces.comparison.describe());
+                        text.push_str(&marked(line, escaped));
                     }
                 }
             }

@@ -164,11 +164,19 @@ pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<Ex
             json.push(b'\n');
             json
         }
-        Some(format) => render(&rows(&found), format)?,
+        Some(format) => {
+            let mut rows = rows(&found);
+            if format != Format::Csv {
+                crate::commands::audit::escape_row_names(&mut rows);
+            }
+            render(&rows, format)?
+        }
         None => {
             let mut text = String::new();
             for r in rows(&found).into_iter().filter(|r| r.status != "matched") {
-                text.push_str(&format!("{}: {}: {}\n", r.status, r.name, r.detail));
+                text.push_str(&crate::commands::audit::row_line(
+                    r.status, &r.name, &r.detail,
+                ));
             }
             text.push_str(&format!(
                 "{}: {} matched, {} changed, {} only in {}, {} only in {prefix}, {} not comparable, {} unreadable\n",
