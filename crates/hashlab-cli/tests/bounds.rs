@@ -5,6 +5,8 @@
 //! would allocate run under a limit on the child's address space (RLIMIT_AS),
 //! so that they fail fast and harmlessly on a shared machine, fixed or not.
 
+mod common;
+
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -34,20 +36,7 @@ fn run_limited(
         command.current_dir(dir);
     }
     if let Some(bytes) = memory {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setrlimit is async-signal-safe and touches only the child.
-        unsafe {
-            command.pre_exec(move || {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        common::limit_address_space(&mut command, bytes);
     }
     let mut child = command.spawn().expect("run hashlab");
     let mut stdout = child.stdout.take().unwrap();

@@ -36,20 +36,7 @@ fn run_measured(args: &[&str], dir: &Path, address_space: Option<u64>, deadline:
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(bytes) = address_space {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: setrlimit is async-signal-safe and touches only the child.
-        unsafe {
-            command.pre_exec(move || {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        common::limit_address_space(&mut command, bytes);
     }
     // Reaped by wait4 below, which `Child::wait` would not let us call.
     #[allow(clippy::zombie_processes)]

@@ -215,3 +215,23 @@ pub fn run_piped(program: &Path, dir: &Path, args: &[&str], stdin: &[u8]) -> Out
     writer.join().unwrap();
     out
 }
+
+/// Limits the address space of the child `command` starts to `bytes`
+/// (RLIMIT_AS), so that a run that would allocate without bound fails fast
+/// and harmlessly on a shared machine.
+pub fn limit_address_space(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
