@@ -159,7 +159,7 @@ fn a_cached_harness_runs_only_when_it_is_ours_alone_and_as_built() {
 
     // The same, owned by another user.
     if !is_root() {
-        eprintln!("SKIPPED: a cache owned by another user (needs root to chown)");
+        hashlab_testkit::skip("a cache owned by another user (needs root to chown)");
         return;
     }
     chown_all(&home.join("hashlab"), "nobody");
@@ -205,7 +205,7 @@ fn without_home_the_cache_is_the_users_own() {
 
     // Made first by someone else, it is not used.
     if !is_root() {
-        eprintln!("SKIPPED: a cache made by another user (needs root to chown)");
+        hashlab_testkit::skip("a cache made by another user (needs root to chown)");
         return;
     }
     let marker = dir.join("planted-ran");
