@@ -143,6 +143,25 @@ pub struct BenchArgs {
     /// With --file: drop the file's cached pages before every pass (posix_fadvise DONTNEED).
     #[arg(long, requires = "file")]
     pub cold: bool,
+    /// Measure each algorithm on the shape of this tree, manifest with sizes
+    /// (hashdeep, `sum --json`) or git repository: its size distribution, a
+    /// replica of it hashed through `sum`'s reading path on 1 and all
+    /// threads, the storage's read speed from a sample of its files, and the
+    /// projected time for all of it here, on 1-64 cores and on Dask workers.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["file", "sizes", "latency", "keys", "table", "runtime", "mask_cpu", "all_backends", "backends", "save", "check_regression"])]
+    pub like: Option<PathBuf>,
+    /// With --like: also run the real `sum -r` over PATH (every object hashed
+    /// with its header, for a git repository) with the three fastest, or
+    /// these algorithms, and print projected against measured time.
+    #[arg(long, value_name = "LIST", num_args = 0..=1, default_missing_value = "", requires = "like")]
+    pub verify: Option<String>,
+    /// With --verify: drop PATH's files (yours only) from the page cache
+    /// before the first of the two real runs, so it reads from the storage.
+    #[arg(long, requires = "verify")]
+    pub verify_cold: bool,
+    /// With --like: Dask cluster sizes (workers) to project to (default 4,16,64).
+    #[arg(long, value_name = "LIST", requires = "like")]
+    pub workers: Option<String>,
     /// Measure as if the CPU lacked these features (e.g. sha,avx2): OpenSSL is told
     /// through OPENSSL_ia32cap; backends that cannot be told are left out and listed.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]

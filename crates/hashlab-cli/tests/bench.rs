@@ -518,3 +518,128 @@ fn a_hash_table_over_a_word_list_is_a_cell_per_algorithm_and_a_table() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A tree of 300 small files and one of 2 MiB, for `bench --like`.
+fn like_tree(dir: &std::path::Path) -> u64 {
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let mut total = 0;
+    for i in 0..300u64 {
+        let size = 512 + (i * 977) % 8192;
+        let sub = if i % 2 == 0 { "" } else { "sub" };
+        std::fs::write(
+            dir.join(sub).join(format!("f{i}")),
+            vec![i as u8; size as usize],
+        )
+        .unwrap();
+        total += size;
+    }
+    std::fs::write(dir.join("large"), vec![1u8; 2 << 20]).unwrap();
+    total + (2 << 20)
+}
+
+#[test]
+fn like_measures_a_tree_and_checks_its_projection_against_a_real_run() {
+    let scratch = tempfile::tempdir().unwrap();
+    let total = like_tree(scratch.path());
+    let tree = scratch.path().to_str().unwrap();
+    let o = bench(&[
+        "--like",
+        tree,
+        "-a",
+        "xxh3-64,sha256",
+        "--max-time",
+        "1",
+        "--verify",
+        "sha256",
+        "--workers",
+        "2,8",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: hashlab_bench::like::LikeReport =
+        serde_json::from_slice(&o.stdout).expect("JSON matches the LikeReport schema");
+    assert!(report.shape.exact);
+    assert_eq!(report.shape.files, 301.0);
+    assert_eq!(report.shape.bytes, total as f64);
+    let mut names: Vec<&str> = report
+        .projections
+        .iter()
+        .map(|p| p.algorithm.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["sha256", "xxh3-64"]);
+    for p in &report.projections {
+        // The walk `sum -r` makes is part of every local time.
+        assert!(p.walk > 0.0 && p.cached_one >= p.walk, "{p:?}");
+        assert_eq!(p.dask.iter().map(|d| d.cores).collect::<Vec<_>>(), [2, 8]);
+        assert_eq!(
+            p.cores.iter().map(|c| c.cores).collect::<Vec<_>>(),
+            [1, 4, 8, 64]
+        );
+    }
+    assert_eq!(report.verified.len(), 1);
+    let v = &report.verified[0];
+    assert_eq!(
+        (v.algorithm.as_str(), v.files, v.bytes),
+        ("sha256", 301, total)
+    );
+    assert!(v.measured > 0.0 && v.projected_cached > 0.0);
+
+    // The table names the bound and sets measured beside projected.
+    let o = bench(&[
+        "--like",
+        tree,
+        "-a",
+        "xxh3-64",
+        "--max-time",
+        "0.5",
+        "--verify",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for heading in [
+        "Shape: count and bytes per size band",
+        "Projected against a real run",
+        "bound",
+    ] {
+        assert!(text.contains(heading), "{heading} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn like_refuses_bad_input_in_one_line() {
+    let scratch = tempfile::tempdir().unwrap();
+    like_tree(scratch.path());
+    let tree = scratch.path().to_str().unwrap();
+    let missing = scratch.path().join("missing");
+    let missing = missing.to_str().unwrap();
+    for (args, code, says) in [
+        (
+            vec!["--like", missing],
+            1,
+            format!("{missing}: No such file or directory"),
+        ),
+        (
+            vec!["--like", tree, "--workers", "0"],
+            2,
+            "--workers: '0' is not a worker count".into(),
+        ),
+        (
+            vec!["--like", tree, "-a", "nosuchhash"],
+            2,
+            "nosuchhash".into(),
+        ),
+        (
+            vec!["--like", tree, "--max-time=0"],
+            2,
+            "--max-time: 0".into(),
+        ),
+    ] {
+        let o = bench(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(&says), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

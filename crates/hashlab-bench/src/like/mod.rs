@@ -221,6 +221,7 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
     let algorithms = candidates(registry, &request.algorithms)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (shape, sample) = find_shape(registry, request)?;
+    let walk = walk_seconds(&shape, request);
     let bands = replica::plan_replica(&shape, cores);
     let mut notes = Vec::new();
     let cells = (algorithms.len() + 1) * bands.len() * 2;
@@ -234,9 +235,9 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         notes.push(
             "git objects: the hash over each object with its header, in memory; git's own reading and inflating of its packs is not counted".into(),
         );
-        let body_len = bands.iter().map(|b| b.size).max().unwrap_or(0) as usize;
-        let mut body = vec![0u8; body_len];
+        let mut body = vec![0u8; replica::objects_buffer_len(&bands)];
         crate::stats::SplitMix64(request.seed).fill(&mut body);
+        let source = replica::objects_file(&body)?;
         for name in &algorithms {
             let choice = registry
                 .resolve(name, None, &hashlab::HashParams::default())
@@ -247,10 +248,10 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
             };
             for band in &bands {
                 times.one.push(replica::timed(per_cell, || {
-                    Ok(replica::objects_pass(&choice, band, &body, 1))
+                    replica::objects_pass(&choice, band, &source, body.len(), 1)
                 })?);
                 times.all.push(replica::timed(per_cell, || {
-                    Ok(replica::objects_pass(&choice, band, &body, cores))
+                    replica::objects_pass(&choice, band, &source, body.len(), cores)
                 })?);
             }
             projections.push(project(
@@ -262,6 +263,7 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
                 times,
                 None,
                 None,
+                0.0,
                 cores,
                 &request.workers,
             ));
@@ -323,6 +325,7 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
                 times,
                 Some(overhead_all),
                 disk,
+                walk,
                 cores,
                 &request.workers,
             ));
@@ -352,6 +355,36 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
     })
 }
 
+/// Seconds `sum -r` spends walking PATH (one thread, before it hashes):
+/// the walk itself, timed again now that the shape step has read the
+/// directories, for a tree found exactly; for a sampled tree, the shape
+/// step's time per file stat-ed times the files estimated.
+fn walk_seconds(shape: &Shape, request: &LikeRequest) -> f64 {
+    if shape.source != Source::Tree {
+        return 0.0;
+    }
+    if !shape.exact {
+        let stat_phase = shape.seconds.min(request.stat_budget.as_secs_f64());
+        return stat_phase / shape.files_measured.max(1) as f64 * shape.files;
+    }
+    let options = hashlab_integrity::WalkOptions {
+        recursive: true,
+        ..hashlab_integrity::WalkOptions::default()
+    };
+    // The median of three: a walk of a cached tree is short and noisy.
+    let mut times: Vec<f64> = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            let found = hashlab_integrity::expand(std::slice::from_ref(&request.path), &options);
+            let took = start.elapsed().as_secs_f64();
+            drop(std::hint::black_box(found));
+            took
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[1]
+}
+
 #[allow(clippy::too_many_arguments)]
 fn project(
     shape: &Shape,
@@ -362,10 +395,11 @@ fn project(
     times: BandTimes,
     overhead_all: Option<f64>,
     disk: Option<(f64, f64)>,
+    walk: f64,
     cores: usize,
     workers: &[usize],
 ) -> Projection {
-    let cached_one = BandTimes::projected(&times.one, bands);
+    let cached_one = BandTimes::projected(&times.one, bands) + walk;
     // The largest file is hashed by one thread while the others finish the
     // rest: a long tail cannot end sooner than that file alone.
     let largest_alone = match (shape.bands.last(), bands.last(), times.one.last()) {
@@ -374,29 +408,33 @@ fn project(
         }
         _ => 0.0,
     };
-    let cached_all = BandTimes::projected(&times.all, bands).max(largest_alone);
+    let hashing_all = BandTimes::projected(&times.all, bands).max(largest_alone);
     let ideal = projection::on_cores(shape, bands, &times.one, cores, 1.0, tree_parallel);
     // How much of a core each core gave here, on every core at once.
     let efficiency = if cores > 1 {
-        (ideal / cached_all.max(1e-12)).clamp(0.05, 1.0)
+        (ideal / hashing_all.max(1e-12)).clamp(0.05, 1.0)
     } else {
         1.0
     };
-    let overhead = overhead_all.unwrap_or(0.0);
-    let uncached_all = disk.map(|(_, all)| cached_all.max(all));
+    // `sum -r` walks the whole tree on one thread before it hashes.
+    let cached_all = hashing_all + walk;
+    let overhead = overhead_all.map_or(0.0, |o| o + walk);
+    let mean_size = shape.bytes / shape.files.max(1.0);
+    let uncached_all = disk.map(|(_, all)| walk + hashing_all.max(all));
     Projection {
         algorithm: name.to_string(),
         backend: backend.to_string(),
+        walk,
         cached_one,
         cached_all,
         overhead_all: overhead,
         uncached_all,
-        bound_cached: projection::cached_bound(cached_all, overhead),
+        bound_cached: projection::cached_bound(cached_all, overhead, mean_size),
         bound_uncached: disk.map(|(_, all)| {
-            if all > cached_all {
+            if all > hashing_all {
                 Bound::Disk
             } else {
-                projection::cached_bound(cached_all, overhead)
+                projection::cached_bound(cached_all, overhead, mean_size)
             }
         }),
         cores: CORE_COUNTS
@@ -411,7 +449,8 @@ fn project(
                     efficiency,
                     tree_parallel,
                 )
-                .max(largest_alone),
+                .max(largest_alone)
+                    + walk,
             })
             .collect(),
         dask: workers

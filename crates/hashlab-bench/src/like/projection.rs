@@ -23,6 +23,9 @@ pub enum Bound {
     Cpu,
     /// Opening, stat-ing and reading each file: at least half the time with no hash at all.
     PerFile,
+    /// Copying large files' bytes out of the page cache: at least half the
+    /// time with no hash, in files of 64 KiB and more on average.
+    Reading,
     /// The storage's read speed, uncached.
     Disk,
 }
@@ -32,6 +35,7 @@ impl Bound {
         match self {
             Bound::Cpu => "CPU",
             Bound::PerFile => "per-file overhead",
+            Bound::Reading => "reading",
             Bound::Disk => "disk",
         }
     }
@@ -49,6 +53,10 @@ pub struct AtCores {
 pub struct Projection {
     pub algorithm: String,
     pub backend: String,
+    /// Seconds walking PATH before hashing (a tree; 0 for git objects or a
+    /// manifest), included in every time below except Dask's.
+    #[serde(default)]
+    pub walk: f64,
     /// Measured seconds per pass over each band's replica.
     pub times: BandTimes,
     /// The whole of PATH, files in the page cache: one thread, every core here.
@@ -113,13 +121,21 @@ pub fn storage_seconds(shape: &Shape, storage: &Storage) -> (f64, f64) {
     (one, one / speedup)
 }
 
-/// The bound of a cached run: per-file work when reading with no hash
-/// takes at least half the time, else the hash.
-pub fn cached_bound(total: f64, overhead: f64) -> Bound {
-    if overhead >= 0.5 * total {
-        Bound::PerFile
-    } else {
+/// Mean file size from which reading the bytes, not opening and stat-ing
+/// each file, is most of what a pass with no hash costs: per-file work is
+/// a few microseconds, the time to copy 16-64 KiB out of the page cache.
+pub const READING_FROM_MEAN_SIZE: f64 = 64.0 * 1024.0;
+
+/// The bound of a cached run: when reading with no hash takes at least
+/// half the time, per-file work (small files) or reading the bytes (large
+/// ones); else the hash.
+pub fn cached_bound(total: f64, overhead: f64, mean_size: f64) -> Bound {
+    if overhead < 0.5 * total {
         Bound::Cpu
+    } else if mean_size >= READING_FROM_MEAN_SIZE {
+        Bound::Reading
+    } else {
+        Bound::PerFile
     }
 }
 
@@ -177,7 +193,8 @@ mod tests {
 
     #[test]
     fn bounds_are_named_by_the_larger_cost() {
-        assert_eq!(cached_bound(1.0, 0.6), Bound::PerFile);
-        assert_eq!(cached_bound(1.0, 0.2), Bound::Cpu);
+        assert_eq!(cached_bound(1.0, 0.6, 10e3), Bound::PerFile);
+        assert_eq!(cached_bound(1.0, 0.6, 1e9), Bound::Reading);
+        assert_eq!(cached_bound(1.0, 0.2, 10e3), Bound::Cpu);
     }
 }

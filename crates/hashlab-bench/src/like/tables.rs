@@ -221,7 +221,13 @@ pub fn document(report: &LikeReport) -> Document {
         "Dask columns: one single-threaded worker per core at {} of `sum -j1`'s speed (docs/scale.md), files parallel up to the worker count; the storage is assumed to keep up",
         format::percent(report.dask_worker_efficiency)
     ));
-    notes.push("bound: per-file overhead when reading with no hash takes at least half the time; disk when the storage's speed measured here is slower than the hash".into());
+    notes.push("bound: per-file overhead when reading with no hash takes at least half the time (reading, where the files average 64 KiB or more); disk when the storage's speed measured here is slower than the hash".into());
+    if let Some(p) = report.projections.iter().find(|p| p.walk > 0.0) {
+        notes.push(format!(
+            "every time but Dask's includes the walk of PATH that `sum -r` makes before it hashes: {}",
+            seconds(p.walk)
+        ));
+    }
     doc.push_list("Notes", notes);
     doc
 }

@@ -1,7 +1,6 @@
 //! `hashlab bench`: parse, run the engine, export. The measuring is in hashlab-bench.
 
 use std::io::IsTerminal;
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -19,7 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BenchArgs, Format, Unit};
 use crate::failure::{io_message, Failure};
-use crate::output::{render_document, render_json};
+use crate::output::{format_for, render_document, render_json};
 
 fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -211,24 +210,6 @@ fn runtime_timeout(seconds: f64) -> Result<Duration, Failure> {
     }
 }
 
-/// The output format: `--format`, else the `-o` file's extension, else a table.
-fn chosen_format(args: &BenchArgs) -> Format {
-    if let Some(f) = args.format.chosen() {
-        return f;
-    }
-    match args
-        .output
-        .as_deref()
-        .and_then(Path::extension)
-        .and_then(|e| e.to_str())
-    {
-        Some("json") => Format::Json,
-        Some("csv") => Format::Csv,
-        Some("md") => Format::Md,
-        _ => Format::Table,
-    }
-}
-
 /// Set in the child process started for a CPU mask, so it does not start another.
 const MASK_CHILD: &str = "HASHLAB_MASK_CHILD";
 
@@ -327,7 +308,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     let report = measure_with_progress(&registry, &request, args.quiet)?;
 
-    let format = chosen_format(args);
+    let format = format_for(args.format.chosen(), args.output.as_deref());
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let baseline = request.selection.also.first().map_or("", String::as_str);
     let rendered = render(

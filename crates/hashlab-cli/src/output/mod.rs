@@ -57,3 +57,19 @@ pub fn render<T: Tabular>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure
 pub fn render_json<T: Serialize>(document: &T) -> Result<Vec<u8>, Failure> {
     json::render(document)
 }
+
+/// The format asked for, else the `-o` file's extension, else a table.
+pub fn format_for(asked: Option<Format>, output: Option<&std::path::Path>) -> Format {
+    if let Some(f) = asked {
+        return f;
+    }
+    match output
+        .and_then(std::path::Path::extension)
+        .and_then(|e| e.to_str())
+    {
+        Some("json") => Format::Json,
+        Some("csv") => Format::Csv,
+        Some("md") => Format::Md,
+        _ => Format::Table,
+    }
+}
