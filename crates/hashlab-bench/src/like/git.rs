@@ -151,6 +151,55 @@ pub struct ObjectsHashed {
     pub hashing: Duration,
 }
 
+/// Hashes up to `limit` objects of a `git cat-file --batch` stream (a
+/// `TYPE SIZE` line, the object, a newline) each with its header, adding to
+/// `done`; only the hashing is timed. The replica of a repository's objects
+/// goes through this same loop, so that what is projected is what is run.
+pub fn hash_batch(
+    reader: &mut impl BufRead,
+    mut hasher: Box<dyn hashlab::Hasher>,
+    limit: usize,
+    done: &mut ObjectsHashed,
+) -> Result<(), String> {
+    let mut digest = vec![0u8; hasher.output_len()];
+    let mut body = Vec::new();
+    let mut line = String::new();
+    for _ in 0..limit {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let Some((kind, size)) = line
+            .trim_end()
+            .split_once(' ')
+            .and_then(|(k, s)| Some((k.to_string(), s.parse::<u64>().ok()?)))
+        else {
+            return Err(format!("unexpected line '{}'", line.trim_end()));
+        };
+        body.clear();
+        // Read in full, then hashed: the object plus its newline.
+        (&mut *reader)
+            .take(size + 1)
+            .read_to_end(&mut body)
+            .map_err(|e| e.to_string())?;
+        if body.len() as u64 != size + 1 {
+            return Err("the object ended early".into());
+        }
+        let head = header(&kind, size);
+        let start = Instant::now();
+        hasher.update(&head);
+        hasher.update(&body[..size as usize]);
+        hasher.finalize_into_reset(&mut digest);
+        done.hashing += start.elapsed();
+        std::hint::black_box(&digest);
+        done.objects += 1;
+        done.bytes += head.len() as u64 + size;
+    }
+    Ok(())
+}
+
 /// Hashes every object of the repository with its header, as git would
 /// name it under `choice`, on one thread; only the hashing is timed.
 pub fn hash_objects(
@@ -166,50 +215,13 @@ pub fn hash_objects(
         .spawn()
         .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
     let mut reader = BufReader::with_capacity(1 << 20, child.stdout.take().expect("piped above"));
-    let mut hasher = choice.hasher();
-    let mut digest = vec![0u8; hasher.output_len()];
-    let mut body = Vec::new();
-    let mut line = String::new();
     let mut done = ObjectsHashed {
         objects: 0,
         bytes: 0,
         hashing: Duration::ZERO,
     };
-    let result = loop {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => break Ok(()),
-            Ok(_) => {}
-            Err(e) => break Err(git_error(repo, e.to_string())),
-        }
-        let Some((kind, size)) = line
-            .trim_end()
-            .split_once(' ')
-            .and_then(|(k, s)| Some((k.to_string(), s.parse::<u64>().ok()?)))
-        else {
-            break Err(git_error(
-                repo,
-                format!("unexpected line '{}'", line.trim_end()),
-            ));
-        };
-        body.clear();
-        // Read in full, then hashed: the object plus its newline.
-        if let Err(e) = (&mut reader).take(size + 1).read_to_end(&mut body) {
-            break Err(git_error(repo, e.to_string()));
-        }
-        if body.len() as u64 != size + 1 {
-            break Err(git_error(repo, "the object ended early"));
-        }
-        let head = header(&kind, size);
-        let start = Instant::now();
-        hasher.update(&head);
-        hasher.update(&body[..size as usize]);
-        hasher.finalize_into_reset(&mut digest);
-        done.hashing += start.elapsed();
-        std::hint::black_box(&digest);
-        done.objects += 1;
-        done.bytes += head.len() as u64 + size;
-    };
+    let result = hash_batch(&mut reader, choice.hasher(), usize::MAX, &mut done)
+        .map_err(|why| git_error(repo, why));
     if result.is_err() {
         let _ = child.kill();
     }

@@ -235,9 +235,7 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         notes.push(
             "git objects: the hash over each object with its header, in memory; git's own reading and inflating of its packs is not counted".into(),
         );
-        let mut body = vec![0u8; replica::objects_buffer_len(&bands)];
-        crate::stats::SplitMix64(request.seed).fill(&mut body);
-        let source = replica::objects_file(&body)?;
+        let streams = replica::ObjectStreams::write(&bands, cores, request.seed)?;
         for name in &algorithms {
             let choice = registry
                 .resolve(name, None, &hashlab::HashParams::default())
@@ -246,12 +244,12 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
                 one: Vec::new(),
                 all: Vec::new(),
             };
-            for band in &bands {
+            for band in &streams.bands {
                 times.one.push(replica::timed(per_cell, || {
-                    replica::objects_pass(&choice, band, &source, body.len(), 1)
+                    replica::objects_pass(&choice, band, 1)
                 })?);
                 times.all.push(replica::timed(per_cell, || {
-                    replica::objects_pass(&choice, band, &source, body.len(), cores)
+                    replica::objects_pass(&choice, band, cores)
                 })?);
             }
             projections.push(project(

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hashlab::{Choice, Hasher, Registry};
+use hashlab::{Choice, Registry};
 use hashlab_integrity::{
     gnu_line, hash_input, hash_inputs, Cancel, Fanout, FileDigests, HashJob, Input, PlanError,
     ReadBuffer, ReadStrategy, SumPlan, SumRequest,
@@ -318,88 +318,100 @@ pub fn timed(
     Ok(times[times.len() / 2])
 }
 
-/// Bytes of the file git objects are read from (see [`objects_pass`]).
-pub fn objects_buffer_len(bands: &[ReplicaBand]) -> usize {
-    let largest = bands.iter().map(|b| b.size).max().unwrap_or(0) as usize;
-    let spread = bands
-        .iter()
-        .map(|b| b.size as usize * b.files)
-        .max()
-        .unwrap_or(0)
-        .min(EVICT_BYTES);
-    largest.max(spread)
+/// A replica of a repository's objects: per band, one stream per core in
+/// the form `git cat-file --batch` prints (a `blob SIZE` line, the object, a
+/// newline), in unnamed temporary files, removed when dropped.
+pub struct ObjectStreams {
+    /// Per band, its streams and the objects in each.
+    pub bands: Vec<Vec<(std::fs::File, usize)>>,
 }
 
-/// An unnamed temporary file holding `body`, for [`objects_pass`].
-pub fn objects_file(body: &[u8]) -> Result<std::fs::File, ReplicaError> {
-    let mut file = tempfile::tempfile().map_err(|error| ReplicaError::Io {
-        path: std::env::temp_dir(),
-        error,
-    })?;
-    file.write_all(body).map_err(|error| ReplicaError::Io {
-        path: std::env::temp_dir(),
-        error,
-    })?;
-    Ok(file)
+impl ObjectStreams {
+    /// Each object's bytes come from its own place in a random buffer, so
+    /// that together they are as much memory as the band, not one object
+    /// read again and again from the CPU's caches.
+    pub fn write(bands: &[ReplicaBand], cores: usize, seed: u64) -> Result<Self, ReplicaError> {
+        let failed = |error| ReplicaError::Io {
+            path: std::env::temp_dir(),
+            error,
+        };
+        let spread = bands
+            .iter()
+            .map(|b| b.size as usize * b.files)
+            .max()
+            .unwrap_or(0);
+        let mut source = vec![0u8; spread];
+        SplitMix64(seed).fill(&mut source);
+        let mut out = Vec::with_capacity(bands.len());
+        for band in bands {
+            let size = band.size as usize;
+            let slots = cores.clamp(1, band.files.max(1));
+            let mut streams = Vec::with_capacity(slots);
+            for slot in 0..slots {
+                let count = band.files / slots + usize::from(slot < band.files % slots);
+                let first = band.files / slots * slot + slot.min(band.files % slots);
+                let file = tempfile::tempfile().map_err(failed)?;
+                let mut writer = std::io::BufWriter::with_capacity(1 << 20, &file);
+                for i in first..first + count {
+                    let at = i * size;
+                    writer
+                        .write_all(format!("blob {size}\n").as_bytes())
+                        .and_then(|()| writer.write_all(&source[at..at + size]))
+                        .and_then(|()| writer.write_all(b"\n"))
+                        .map_err(failed)?;
+                }
+                writer.flush().map_err(failed)?;
+                drop(writer);
+                streams.push((file, count));
+            }
+            out.push(streams);
+        }
+        Ok(ObjectStreams { bands: out })
+    }
 }
 
-/// A band's objects hashed each with its git header, as a real pass over a
-/// repository hashes them: each object read with a system call (as from
-/// `git cat-file`'s pipe) out of a file of `source_len` bytes, more than the
-/// CPU's caches hold, then hashed while it is warm; only the hashing is
-/// timed, as in [`super::git::hash_objects`]. On several threads, the
-/// slowest thread's time.
+/// One pass over a band's object streams through git's own hashing loop
+/// ([`super::git::hash_batch`]): on one thread every stream in turn, else a
+/// thread per stream and the slowest thread's time. Only hashing is timed,
+/// as in a real pass over a repository.
 pub fn objects_pass(
     choice: &Choice,
-    band: &ReplicaBand,
-    source: &std::fs::File,
-    source_len: usize,
+    streams: &[(std::fs::File, usize)],
     threads: usize,
 ) -> Result<Duration, ReplicaError> {
-    use std::os::unix::fs::FileExt;
-    let head = super::git::header("blob", band.size);
-    let size = band.size as usize;
-    let places = (source_len / size.max(1)).max(1);
-    let run = |first: usize, count: usize, mut hasher: Box<dyn Hasher>| {
-        let mut digest = vec![0u8; hasher.output_len()];
-        let mut object = vec![0u8; size];
-        let mut hashing = Duration::ZERO;
-        for i in first..first + count {
-            let at = (i % places) * size;
-            source.read_exact_at(&mut object, at as u64)?;
-            let start = Instant::now();
-            hasher.update(&head);
-            hasher.update(&object);
-            hasher.finalize_into_reset(&mut digest);
-            hashing += start.elapsed();
-            std::hint::black_box(&digest);
+    use std::io::{BufReader, Seek, SeekFrom};
+    let run = |file: &std::fs::File, count: usize| -> Result<Duration, ReplicaError> {
+        let failed = |why: String| ReplicaError::Io {
+            path: PathBuf::from("(git objects' replica)"),
+            error: std::io::Error::other(why),
+        };
+        let mut file = file;
+        file.seek(SeekFrom::Start(0))
+            .map_err(|e| failed(e.to_string()))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut done = super::git::ObjectsHashed {
+            objects: 0,
+            bytes: 0,
+            hashing: Duration::ZERO,
+        };
+        super::git::hash_batch(&mut reader, choice.hasher(), count, &mut done).map_err(failed)?;
+        Ok(done.hashing)
+    };
+    if threads <= 1 || streams.len() <= 1 {
+        let mut total = Duration::ZERO;
+        for (file, count) in streams {
+            total += run(file, *count)?;
         }
-        Ok::<_, std::io::Error>(hashing)
-    };
-    let failed = |error| ReplicaError::Io {
-        path: PathBuf::from("(git objects' replica)"),
-        error,
-    };
-    let threads = threads.min(band.files).max(1);
-    if threads == 1 {
-        return run(0, band.files, choice.hasher()).map_err(failed);
+        return Ok(total);
     }
     std::thread::scope(|scope| {
-        let mut first = 0;
-        let mut running = Vec::with_capacity(threads);
-        for t in 0..threads {
-            let count = band.files / threads + usize::from(t < band.files % threads);
-            let hasher = choice.hasher();
-            let run = &run;
-            running.push(scope.spawn(move || run(first, count, hasher)));
-            first += count;
-        }
+        let running: Vec<_> = streams
+            .iter()
+            .map(|(file, count)| scope.spawn(move || run(file, *count)))
+            .collect();
         let mut slowest = Duration::ZERO;
         for handle in running {
-            let took = handle
-                .join()
-                .unwrap_or(Ok(Duration::ZERO))
-                .map_err(failed)?;
+            let took = handle.join().unwrap_or(Ok(Duration::ZERO))?;
             slowest = slowest.max(took);
         }
         Ok(slowest)
