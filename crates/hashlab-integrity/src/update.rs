@@ -645,7 +645,7 @@ fn read_hashdeep(
             name,
             escaped,
         } = hashdeep_fields(line, digests).map_err(|why| fault(place, why))?;
-        if !escaped && crate::pieces::names_a_piece(&name) {
+        if !escaped && crate::lines::names_a_piece(&name) {
             return Err(UpdateError::Pieces { place });
         }
         if b.by_name.contains_key(&name) {
