@@ -14,6 +14,7 @@ pub mod plan;
 pub mod programs;
 pub mod regression;
 pub mod report;
+mod request;
 pub mod results;
 pub mod runner;
 pub mod runtimes;

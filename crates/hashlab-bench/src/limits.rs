@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use hashlab::Registry;
 
-use crate::report::Request;
+use crate::request::Request;
 use crate::selection::Backends;
 use crate::sizes::size_label;
 

@@ -18,9 +18,12 @@ use serde::{Deserialize, Serialize};
 use crate::harness::{message_byte, Harness, Launch, Offer};
 
 mod cache;
+mod problem;
 use crate::plan::NULL_ALGORITHM;
 use crate::programs::{Output, RunError, Runner};
-use cache::cached;
+use cache::{cached, user_id, write};
+pub use problem::RuntimeState;
+use problem::{absent, failed, harness_problem, Problem};
 
 /// A language runtime hashlab can measure through a harness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -134,19 +137,6 @@ impl RuntimeOptions {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum RuntimeState {
-    /// Built, started, checked: its rows are in the results.
-    Measured,
-    /// Not on the PATH (or too old to build the harness).
-    Absent,
-    /// Found, but its harness did not build, start or answer.
-    Failed,
-    /// It did not answer within the deadline and was killed.
-    TimedOut,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum LibraryState {
     /// Its digests matched hashlab's: its rows are in the results.
     Measured,
@@ -237,36 +227,6 @@ pub fn start_runtimes(
         statuses.push(status);
     }
     (started, statuses)
-}
-
-struct Problem {
-    state: RuntimeState,
-    detail: String,
-}
-
-fn failed(detail: impl Into<String>) -> Problem {
-    Problem {
-        state: RuntimeState::Failed,
-        detail: detail.into(),
-    }
-}
-
-fn absent(detail: impl Into<String>) -> Problem {
-    Problem {
-        state: RuntimeState::Absent,
-        detail: detail.into(),
-    }
-}
-
-fn harness_problem(e: crate::harness::HarnessError) -> Problem {
-    let state = match e {
-        crate::harness::HarnessError::TimedOut { .. } => RuntimeState::TimedOut,
-        _ => RuntimeState::Failed,
-    };
-    Problem {
-        state,
-        detail: e.to_string(),
-    }
 }
 
 fn start_one(
@@ -809,18 +769,6 @@ fn build_c(
 }
 
 /// The effective user id, which names the fallback cache.
-fn user_id() -> u32 {
-    #[cfg(unix)]
-    {
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        unsafe { libc::geteuid() }
-    }
-    #[cfg(not(unix))]
-    {
-        0
-    }
-}
-
 fn command_ok(runner: &Runner, command: Command, deadline: Duration) -> Result<(), String> {
     let shown = format!("{command:?}");
     match runner.run_command(command, deadline) {
@@ -858,10 +806,6 @@ fn first_error_line(stderr: &str, stdout: &str) -> String {
         .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
         .unwrap_or("failed without a message");
     line.trim().chars().take(300).collect()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
-    std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {e}", dir.join(name).display()))
 }
 
 #[cfg(test)]

@@ -142,7 +142,7 @@ pub fn hashdeep_line(size: u64, digests: &[&str], name: &[u8]) -> Vec<u8> {
     let (name, escaped) = if needs_escape {
         escape_name(name)
     } else {
-        (name.to_vec(), crate::pieces::names_a_piece(name))
+        (name.to_vec(), names_a_piece(name))
     };
     let mut line =
         Vec::with_capacity(name.len() + 24 + digests.iter().map(|d| d.len() + 1).sum::<usize>());
@@ -300,6 +300,27 @@ pub fn name_base64(name: &[u8]) -> Option<String> {
 pub fn name_from_base64(text: &str) -> Option<Vec<u8>> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(text).ok()
+}
+
+/// Whether a name ends as the name of a hashdeep piece line does. The
+/// syntax lives with the writer of hashdeep lines, which must not write a
+/// whole-file name that reads back as a piece.
+pub(crate) fn names_a_piece(name: &[u8]) -> bool {
+    split_offset(name).is_some()
+}
+
+/// The name and range of a hashdeep piece line's name (`NAME offset 0-1023`).
+pub(crate) fn split_offset(name: &[u8]) -> Option<(&[u8], u64, u64)> {
+    const MARK: &[u8] = b" offset ";
+    let at = name.windows(MARK.len()).rposition(|w| w == MARK)?;
+    let range = std::str::from_utf8(&name[at + MARK.len()..]).ok()?;
+    let (start, end) = range.split_once('-')?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    Some((&name[..at], number(start)?, number(end)?))
 }
 
 #[cfg(test)]

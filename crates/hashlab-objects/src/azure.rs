@@ -9,11 +9,8 @@ use object_store::azure::{AzureAuthorizer, MicrosoftAzure};
 use object_store::client::{HttpClient, HttpRequest};
 use percent_encoding::utf8_percent_encode;
 
-use crate::store::Problem;
-use crate::stored::StoreRecord;
-
-/// Azure's checksum property, and the algorithm of hashlab's catalog it is.
-pub const AZURE_CHECKSUMS: [(&str, &str); 1] = [("content-md5", "md5")];
+use crate::problem::Problem;
+use crate::stored::{StoreRecord, AZURE_CHECKSUMS};
 
 /// Requests to one container.
 #[derive(Debug, Clone)]
@@ -53,7 +50,7 @@ impl AzureDirect {
             .credentials()
             .get_credential()
             .await
-            .map_err(|e| crate::store::classify(&e))?;
+            .map_err(|e| crate::problem::classify(&e))?;
         let answer = crate::direct::send(&self.http, || {
             let mut request: HttpRequest = http::Request::builder()
                 .method(Method::HEAD)
@@ -62,7 +59,7 @@ impl AzureDirect {
                 .map_err(|e| (Problem::Usage, format!("{url}: {e}")))?;
             AzureAuthorizer::new(&credential, &self.account)
                 .try_authorize(&mut request)
-                .map_err(|e| crate::store::classify(&e))?;
+                .map_err(|e| crate::problem::classify(&e))?;
             Ok(request)
         })
         .await?;

@@ -9,7 +9,7 @@ use object_store::ClientOptions;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
-use crate::store::Problem;
+use crate::problem::Problem;
 
 /// A key in a URL's path, as S3's SigV4 canonical URI and Azure want it:
 /// RFC 3986's unreserved characters and `/` as they are, every other byte
@@ -35,7 +35,7 @@ pub(crate) fn http_client(base: &str) -> Result<HttpClient, String> {
     let options = ClientOptions::new().with_allow_http(base.starts_with("http://"));
     ReqwestConnector::default()
         .connect(&options)
-        .map_err(|e| crate::store::describe(&e))
+        .map_err(|e| crate::problem::describe(&e))
 }
 
 /// Sends the request `make` builds (anew each time: a signature carries the
@@ -63,10 +63,10 @@ pub(crate) async fn send(
                         })
                     }
                     Ok(_) => (Problem::Other, format!("the store answered {status}")),
-                    Err(e) => crate::store::classify_text(&crate::store::error_chain(&e)),
+                    Err(e) => crate::problem::classify_text(&crate::problem::error_chain(&e)),
                 }
             }
-            Err(e) => crate::store::classify_text(&crate::store::error_chain(&e)),
+            Err(e) => crate::problem::classify_text(&crate::problem::error_chain(&e)),
         };
         last = Some(failure);
     }

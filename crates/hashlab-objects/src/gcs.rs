@@ -11,12 +11,8 @@ use object_store::client::HttpClient;
 use object_store::gcp::GoogleCloudStorage;
 use percent_encoding::utf8_percent_encode;
 
-use crate::store::Problem;
-use crate::stored::StoreRecord;
-
-/// GCS's checksums in the object resource, and the algorithms of hashlab's
-/// catalog they are (what GCS calls them): the faster first.
-pub const GCS_CHECKSUMS: [(&str, &str); 2] = [("crc32c", "crc32c"), ("md5Hash", "md5")];
+use crate::problem::Problem;
+use crate::stored::{StoreRecord, GCS_CHECKSUMS};
 
 /// Requests to one bucket's JSON API.
 #[derive(Debug, Clone)]
@@ -57,7 +53,7 @@ impl GcsDirect {
             .credentials()
             .get_credential()
             .await
-            .map_err(|e| crate::store::classify(&e))?;
+            .map_err(|e| crate::problem::classify(&e))?;
         let answer = crate::direct::send(&self.http, || {
             let mut request = http::Request::builder().method(Method::GET).uri(&url);
             if !credential.bearer.is_empty() {

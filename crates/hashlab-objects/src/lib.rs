@@ -21,6 +21,7 @@ pub mod batch_report;
 pub mod compare;
 mod direct;
 mod gcs;
+mod problem;
 mod s3;
 mod store;
 pub mod stored;
@@ -41,7 +42,8 @@ use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt
 use store::{Client, Direct};
 use stored::StoreRecord;
 
-pub use store::{is_object_url, Problem};
+pub use problem::Problem;
+pub use store::is_object_url;
 
 /// How objects are read.
 #[derive(Debug, Clone)]
@@ -105,7 +107,7 @@ impl ObjectError {
     }
 
     fn from_store(url: &str, error: &object_store::Error) -> ObjectError {
-        let (problem, message) = store::classify(error);
+        let (problem, message) = problem::classify(error);
         ObjectError::new(url, problem, message)
     }
 

@@ -12,7 +12,7 @@ use object_store::aws::{AmazonS3, AwsAuthorizer};
 use object_store::client::{HttpClient, HttpRequest};
 use percent_encoding::utf8_percent_encode;
 
-use crate::store::Problem;
+use crate::problem::Problem;
 
 /// Signed requests to one bucket.
 #[derive(Debug, Clone)]
@@ -63,7 +63,7 @@ impl S3Direct {
             .credentials()
             .get_credential()
             .await
-            .map_err(|e| crate::store::classify(&e))?;
+            .map_err(|e| crate::problem::classify(&e))?;
         let answer = crate::direct::send(&self.http, || {
             let mut request: HttpRequest = http::Request::builder()
                 .method(Method::HEAD)
@@ -73,7 +73,7 @@ impl S3Direct {
                 .map_err(|e| (Problem::Usage, format!("{url}: {e}")))?;
             AwsAuthorizer::new(&credential, "s3", &self.region)
                 .try_authorize(&mut request, None)
-                .map_err(|e| crate::store::classify(&e))?;
+                .map_err(|e| crate::problem::classify(&e))?;
             Ok(request)
         })
         .await?;

@@ -61,6 +61,13 @@ pub fn s3_checksum_named(name: &str) -> Option<(&'static str, &'static str)> {
     S3_CHECKSUMS.iter().find(|(h, _)| h == header).copied()
 }
 
+/// GCS's checksums in the object resource, and the algorithms of hashlab's
+/// catalog they are (what GCS calls them): the faster first.
+pub(crate) const GCS_CHECKSUMS: [(&str, &str); 2] = [("crc32c", "crc32c"), ("md5Hash", "md5")];
+
+/// Azure's checksum property, and the algorithm of hashlab's catalog it is.
+pub(crate) const AZURE_CHECKSUMS: [(&str, &str); 1] = [("content-md5", "md5")];
+
 /// The algorithm of an ETag that is a content MD5.
 pub const ETAG_ALGORITHM: &str = "md5";
 
@@ -70,10 +77,7 @@ pub const ETAG_ALGORITHM: &str = "md5";
 pub fn recordable_algorithms() -> Vec<&'static str> {
     let mut names: Vec<&str> = S3_CHECKSUMS.iter().map(|(_, a)| *a).collect();
     names.push(ETAG_ALGORITHM);
-    for (_, algorithm) in crate::gcs::GCS_CHECKSUMS
-        .into_iter()
-        .chain(crate::azure::AZURE_CHECKSUMS)
-    {
+    for (_, algorithm) in GCS_CHECKSUMS.into_iter().chain(AZURE_CHECKSUMS) {
         if !names.contains(&algorithm) {
             names.push(algorithm);
         }

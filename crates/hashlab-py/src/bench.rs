@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
-use crate::registry;
+use crate::names::registry;
 
 /// The CLI's seed, so a call with no arguments measures what the command does.
 const DEFAULT_SEED: u64 = hashlab_bench::report::DEFAULT_SEED;

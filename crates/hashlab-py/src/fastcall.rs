@@ -9,17 +9,18 @@
 //! the algorithm's one-shot function (docs/python.md has the measurements).
 
 use std::ffi::c_void;
-use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicPtr;
 use std::sync::{Arc, OnceLock};
 
-use pyo3::exceptions::{PySystemError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::hash::{new, one_shot_call, resolved_once, Made, Output};
+use crate::calls::{new, one_shot_call, resolved_once};
+use crate::guard::{guarded, positional_count};
 use crate::hash_type::{free_object, new_object_of, sealed_type_spec, type_made_once};
+use crate::made::{Made, Output};
 
 /// What a function made per algorithm does.
 #[derive(Clone, Copy)]
@@ -50,7 +51,7 @@ pub(crate) fn fast_function<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     // The function lives as long as the module, which is never unloaded:
     // its state and method table are leaked, as a C extension's are static.
-    let function_name = crate::hash::leaked_c_string(name.clone());
+    let function_name = crate::calls::leaked_c_string(name.clone());
     let state: &'static FastFunction = Box::leak(Box::new(FastFunction {
         python,
         name,
@@ -148,32 +149,6 @@ unsafe extern "C" fn call_fast_function(
         // per keyword name.
         unsafe { function.call_general(py, args, nargs, kwnames) }
     })
-}
-
-/// The body of a C entry point called by CPython (with the interpreter
-/// attached): its value, or NULL with the error set. A panic becomes a
-/// SystemError rather than unwinding into C.
-pub(crate) fn guarded(
-    body: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>,
-) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls functions, methods and slots with the interpreter attached.
-    let py = unsafe { Python::assume_attached() };
-    let result = std::panic::catch_unwind(AssertUnwindSafe(|| body(py))).unwrap_or_else(|_| {
-        Err(PySystemError::new_err(
-            "hashlab: a function panicked (a bug: please report it)",
-        ))
-    });
-    result.unwrap_or_else(|e| {
-        e.restore(py);
-        std::ptr::null_mut()
-    })
-}
-
-/// The positional arguments of a fast call (PY_VECTORCALL_ARGUMENTS_OFFSET
-/// may be set in `nargs`).
-pub(crate) fn positional_count(nargs: ffi::Py_ssize_t) -> usize {
-    // The flag is the top bit; pyo3's ffi names it only outside the limited API.
-    (nargs as usize) & !(1usize << (usize::BITS - 1))
 }
 
 impl FastFunction {

@@ -15,9 +15,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::hash::{checked_choice, length_argument, params};
+use crate::calls::{checked_choice, params};
+use crate::hash::length_argument;
 use crate::interrupt::interruptible;
-use crate::{registry, value_error};
+use crate::names::{registry, value_error};
 
 fn path_of(bytes: &[u8]) -> PathBuf {
     PathBuf::from(OsStr::from_bytes(bytes))

@@ -20,8 +20,9 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
 
-use crate::fastcall::{guarded, positional_count};
-use crate::hash::{Hash, Made};
+use crate::guard::{guarded, positional_count};
+use crate::hash::Hash;
+use crate::made::Made;
 
 /// What CPython allocates per object: the object header, then the state.
 #[repr(C)]

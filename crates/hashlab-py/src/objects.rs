@@ -19,8 +19,8 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
-use crate::hash::checked_choice;
-use crate::registry;
+use crate::calls::checked_choice;
+use crate::names::registry;
 
 /// An object-store failure as the OSError subclass Python code expects.
 fn object_error(error: ObjectError) -> PyErr {

@@ -23,8 +23,9 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
-use crate::fastcall::guarded;
-use crate::hash::{resolved_once, Made};
+use crate::calls::resolved_once;
+use crate::guard::guarded;
+use crate::made::Made;
 
 /// One type: the algorithm's Python name, its default once resolved, and
 /// the Python constructor that takes every other call.

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::files::{hash_files, io_message, HowToHash};
-use crate::registry;
+use crate::names::registry;
 
 const END: u8 = 0;
 
@@ -100,7 +100,7 @@ pub fn split_packed<'py>(
     }
     let choice = registry()
         .resolve(PARTITION_HASH, None, &HashParams::default())
-        .map_err(crate::value_error)?;
+        .map_err(crate::names::value_error)?;
     let packed = packed.as_bytes();
     let parts = py.detach(|| {
         let mut hasher = choice.hasher();

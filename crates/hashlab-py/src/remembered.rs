@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::hash::Made;
+use crate::made::Made;
 
 /// The names `new()` was called with and no parameter but perhaps a
 /// length, each with what it decided: a short-message caller makes an object per message (hashlib's

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 
-use super::{failed, write, Problem};
+use super::problem::{failed, Problem};
 
 /// A harness's directory, and the private one to remove when the run ends.
 pub(super) struct BuildDir {
@@ -132,7 +132,7 @@ fn prepare_cache(cache: &Path) -> Result<(), String> {
 #[cfg(unix)]
 fn owned_by_us(path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.uid() == super::user_id())
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.uid() == user_id())
 }
 
 #[cfg(not(unix))]
@@ -146,7 +146,7 @@ fn owned_by_us(_: &Path) -> bool {
 fn safe_dir(dir: &Path) -> Result<(), String> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if m.uid() != super::user_id() && m.uid() != 0 {
+    if m.uid() != user_id() && m.uid() != 0 {
         return Err(format!("{} belongs to uid {}", dir.display(), m.uid()));
     }
     if m.mode() & 0o022 != 0 && m.mode() & 0o1000 == 0 {
@@ -164,7 +164,7 @@ fn safe_dir(_: &Path) -> Result<(), String> {
 #[cfg(unix)]
 fn safe_entry(path: &Path, m: &std::fs::Metadata) -> Result<(), String> {
     use std::os::unix::fs::MetadataExt;
-    if m.uid() != super::user_id() {
+    if m.uid() != user_id() {
         return Err(format!("{} belongs to uid {}", path.display(), m.uid()));
     }
     if m.mode() & 0o022 != 0 {
@@ -341,4 +341,20 @@ pub(super) fn fingerprint(registry: &Registry, inputs: &[&str]) -> String {
     let mut out = vec![0u8; choice.output_len()];
     hasher.finalize_into_reset(&mut out);
     hashlab::hex::encode(&out[..8])
+}
+
+pub(super) fn user_id() -> u32 {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
+}
+
+pub(super) fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {e}", dir.join(name).display()))
 }

@@ -9,7 +9,9 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{bytes_of, own_files, path_of, shown, Listing, Seen, Stamp, UpdateError, Updated};
+use super::listing::{bytes_of, path_of, shown};
+use super::pending::own_files;
+use super::{Listing, Seen, Stamp, UpdateError, Updated};
 use crate::audit::{is_url_name, key};
 use crate::many::{hash_inputs, FileDigests, HashJob};
 use crate::plan::SumPlan;
