@@ -13,6 +13,7 @@ mod hash;
 mod hash_type;
 mod interrupt;
 mod kdf;
+mod like;
 #[cfg(feature = "objects")]
 mod objects;
 mod parameterized;
