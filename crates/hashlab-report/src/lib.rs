@@ -15,6 +15,7 @@ mod error;
 mod format;
 mod html;
 mod judgement;
+mod like;
 mod options;
 mod svg;
 
@@ -26,6 +27,7 @@ pub use data::Input;
 pub use error::ReportError;
 pub use html::{Cell, Section, Table};
 pub use judgement::judgement_section;
+pub use like::{like_page, parse_like};
 pub use options::Options;
 
 /// The charts `hashlab report --chart` can write alone.
