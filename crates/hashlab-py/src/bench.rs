@@ -225,6 +225,7 @@ pub fn bench<'py>(
         let workers = workers.map(crate::like::worker_counts).transpose()?;
         return crate::like::bench_like(
             py,
+            registry(),
             crate::like::LikeArgs {
                 path,
                 algorithms,

@@ -10,8 +10,8 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
-use crate::files::io_message;
-use crate::registry;
+use hashlab::Registry;
+use hashlab_integrity::io_message;
 
 /// What `bench(like=...)` was given, checked.
 pub struct LikeArgs {
@@ -65,8 +65,11 @@ fn like_error(e: LikeError) -> PyErr {
     }
 }
 
-pub fn bench_like<'py>(py: Python<'py>, args: LikeArgs) -> PyResult<Bound<'py, PyAny>> {
-    let registry = registry();
+pub fn bench_like<'py>(
+    py: Python<'py>,
+    registry: &Registry,
+    args: LikeArgs,
+) -> PyResult<Bound<'py, PyAny>> {
     let mut request = LikeRequest::new(args.path);
     request.algorithms = args.algorithms;
     request.seed = args.seed;
