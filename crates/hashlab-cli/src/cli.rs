@@ -731,6 +731,11 @@ pub struct PickArgs {
     /// Rank by this `hashlab bench --json` report instead of a quick bench here.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Rank by the projected time to hash all of PATH here (a tree, a
+    /// manifest with sizes or a git repository), each candidate measured on
+    /// the shape of its sizes as `bench --like` does, in a few seconds.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["results", "size"])]
+    pub like: Option<PathBuf>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
