@@ -221,7 +221,8 @@ fn the_page_has_the_scaling_the_storage_and_the_real_runs() {
     assert!(page.contains("sampled files"));
     let git = like_page(&fixture("like-git"));
     assert!(git.contains("was not measured"));
-    assert!(!git.contains("uncached, "));
+    assert!(!git.contains("uncached, ") && !git.contains("reading alone"));
+    assert!(page.contains("reading alone"));
     assert!(!git.contains("<script"));
 }
 

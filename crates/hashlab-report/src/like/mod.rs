@@ -102,7 +102,11 @@ fn projection_table(report: &LikeReport) -> Table {
     if uncached {
         columns.extend([uncached_all.as_str(), "bound (uncached)"]);
     }
-    columns.push("reading alone");
+    // Git objects are hashed from memory: nothing is read, per file or at all.
+    let reading = report.shape.source != Source::Git;
+    if reading {
+        columns.push("reading alone");
+    }
     let mut table = Table::new("Projected time for all of it, fastest first", &columns);
     for p in &report.projections {
         let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
@@ -123,7 +127,9 @@ fn projection_table(report: &LikeReport) -> Table {
                 None => Cell::missing("-"),
             });
         }
-        row.push(Cell::number(seconds(p.overhead_all), p.overhead_all));
+        if reading {
+            row.push(Cell::number(seconds(p.overhead_all), p.overhead_all));
+        }
         table.rows.push(row);
     }
     table
