@@ -766,6 +766,7 @@ pub enum ReportFormat {
 pub struct ReportArgs {
     /// Results written by `hashlab bench --json -o FILE`; several give one section
     /// each and overlaid lines. None: run the default bench first (threads 1 and all).
+    /// A `bench --like --format json` report is a page of its own, alone.
     #[arg(value_name = "RESULTS.json")]
     pub inputs: Vec<PathBuf>,
     /// The file to write, atomically (default: report.html, or CHART.svg with --chart); `-` for standard output.
