@@ -18,7 +18,8 @@ hashlab's own keywords stay: ``key=``, ``length=``, ``backend=``,
 ``digest(name, data)``, ``hexdigest(name, data)`` and per algorithm
 ``sha256_digest(data)``, ``xxh3_64_hexdigest(data)``, ``xxh3_64_intdigest(data)``
 (where the digest is a number). ``hash_file`` and ``hash_files`` read files as ``hashlab
-sum`` does; ``bench`` measures as ``hashlab bench --json`` does.
+sum`` does; ``bench`` measures as ``hashlab bench --json`` does, and
+``bench(like=PATH)`` as ``hashlab bench --like PATH --format json``.
 ``compare_store(directory, "s3://bucket/prefix")`` checks a tree against the
 checksums its store recorded, as ``hashlab audit DIR URL`` does.
 ``hashlab.dask`` checks trees on a Dask cluster.

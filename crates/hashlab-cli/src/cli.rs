@@ -750,6 +750,11 @@ pub struct PickArgs {
     /// Rank by this `hashlab bench --json` report instead of a quick bench here.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Rank by the projected time to hash all of PATH here (a tree, a
+    /// manifest with sizes or a git repository), each candidate measured on
+    /// the shape of its sizes as `bench --like` does, in a few seconds.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["results", "size"])]
+    pub like: Option<PathBuf>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -780,6 +785,7 @@ pub enum ReportFormat {
 pub struct ReportArgs {
     /// Results written by `hashlab bench --json -o FILE`; several give one section
     /// each and overlaid lines. None: run the default bench first (threads 1 and all).
+    /// A `bench --like --format json` report is a page of its own, alone.
     #[arg(value_name = "RESULTS.json")]
     pub inputs: Vec<PathBuf>,
     /// The file to write, atomically (default: report.html, or CHART.svg with --chart); `-` for standard output.

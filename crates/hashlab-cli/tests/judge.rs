@@ -247,6 +247,102 @@ fn pick_without_results_measures_the_candidates_here() {
     }
 }
 
+#[test]
+fn pick_like_ranks_by_the_projected_time_on_a_trees_shape() {
+    let dir = std::env::temp_dir().join(format!("hashlab-pick-like-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("small")).unwrap();
+    for i in 0..60 {
+        std::fs::write(
+            dir.join("small").join(format!("f{i}")),
+            vec![i as u8; 2000 + 37 * i],
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("large"), vec![7u8; 3 << 20]).unwrap();
+    let tree = dir.display().to_string();
+    let args = |format: &str| {
+        vec![
+            "pick".to_string(),
+            "--for".into(),
+            "content-addressing".into(),
+            "--interop".into(),
+            "commoncrypto,java,dotnet".into(),
+            "--like".into(),
+            tree.clone(),
+            format.into(),
+        ]
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hashlab(&args)
+    };
+    let page = json(&run(args("--json")));
+    assert_eq!(page["speed_source"], format!("bench --like {tree}"));
+    let choices = page["choices"].as_array().unwrap();
+    let mut names: Vec<&str> = choices
+        .iter()
+        .map(|c| c["algorithm"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["sha256", "sha384", "sha512"]);
+    let mut last = 0.0;
+    for (i, c) in choices.iter().enumerate() {
+        assert_eq!(c["rank"], i + 1, "{c}");
+        assert!(c["measured"].is_null(), "{c}");
+        let p = &c["projected"];
+        assert_eq!(p["algorithm"], c["algorithm"]);
+        let seconds = p["cached_all"].as_f64().unwrap();
+        assert!(seconds > 0.0 && seconds >= last, "{c}");
+        last = seconds;
+        assert!(
+            ["cpu", "per_file"].contains(&p["bound_cached"].as_str().unwrap()),
+            "{c}"
+        );
+        assert_eq!(p["cores"].as_array().unwrap().len(), 4, "{c}");
+        let reason = c["reasons"][0].as_str().unwrap();
+        assert!(
+            reason.starts_with("speed: ") && reason.contains(&format!("for all of {tree} on ")),
+            "{reason}"
+        );
+    }
+    assert!(
+        page["notes"][0].as_str().unwrap().contains("61 files"),
+        "{}",
+        page["notes"]
+    );
+    let table = run(args("--format=table"));
+    assert!(table.status.success(), "{}", stderr(&table));
+    let text = stdout(&table);
+    for part in [
+        "Ranked by projected time",
+        &format!("shape: bench --like {tree}"),
+        "cached, all threads",
+        "sha256",
+    ] {
+        assert!(text.contains(part), "{part:?} not in\n{text}");
+    }
+    // --like ranks by its own measurement: not with a results file; a path
+    // that is not there is one line naming it.
+    let out = hashlab(&[
+        "pick",
+        "--for",
+        "integrity",
+        "--like",
+        &tree,
+        "--results",
+        &fixture("zen4-plain.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let absent = dir.join("absent").display().to_string();
+    let out = hashlab(&["pick", "--for", "integrity", "--like", &absent]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains(&absent), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn fake(dir: &Path, name: &str, body: &str) {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();

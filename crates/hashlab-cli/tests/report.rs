@@ -257,3 +257,45 @@ fn save_needs_a_run_of_its_own() {
     assert_eq!(o.status.code(), Some(2));
     assert!(files_in(&dir).is_empty());
 }
+
+#[test]
+fn a_like_report_is_a_page_of_its_own() {
+    let dir = scratch("like");
+    let like = fixture("like-tree");
+    let o = report(&[&like, "-q", "-o", "like.html"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "-q prints nothing");
+    let html = std::fs::read_to_string(dir.join("like.html")).unwrap();
+    for part in [
+        "hashlab bench --like: mixed-tree",
+        "id=\"like-shape\"",
+        "id=\"like-projected\"",
+        "Dask, 16 workers",
+        "Projected against a real run",
+    ] {
+        assert!(html.contains(part), "the page lacks {part:?}");
+    }
+    // Shown alone, and not as a chart: usage errors naming the file, no output.
+    let plain = fixture("zen4-plain");
+    for args in [
+        vec![plain.as_str(), like.as_str(), "-o", "two.html"],
+        vec!["--chart", "bars", like.as_str(), "-o", "two.html"],
+    ] {
+        let o = report(&args, &dir);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("like-tree.json: "), "{err}");
+    }
+    assert_eq!(files_in(&dir), ["like.html"]);
+    // A like report that does not read as one says why, with its name.
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, br#"{"shape": 1, "projections": []}"#).unwrap();
+    let o = report(&[broken.to_str().unwrap(), "-o", "b.html"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("broken.json: not a hashlab bench --like report"),
+        "{}",
+        stderr(&o)
+    );
+}

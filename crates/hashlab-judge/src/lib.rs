@@ -11,6 +11,7 @@ pub mod ecosystem;
 pub mod facts;
 pub mod info;
 pub mod pick;
+pub mod pick_like;
 pub use hashlab_bench::programs as run;
 pub mod speed;
 

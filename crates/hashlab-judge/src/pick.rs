@@ -335,6 +335,10 @@ pub struct Choice {
     pub rank: Option<usize>,
     pub algorithm: String,
     pub measured: Option<Measured>,
+    /// The projected time for all of a user's data (`pick --like`), which
+    /// ranks instead of `measured`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projected: Option<hashlab_bench::like::Projection>,
     /// One line: speed, availability, standard.
     pub summary: String,
     /// Each fact the choice rests on, with its numbers and sources.
@@ -499,7 +503,7 @@ pub fn rank(
     }
 }
 
-fn use_notes(use_: Use) -> Vec<String> {
+pub(crate) fn use_notes(use_: Use) -> Vec<String> {
     match use_ {
         Use::ContentAddressing => vec![
             "length extension does not matter when the length is hashed first, as git's object header does".into(),
@@ -522,13 +526,7 @@ fn choice(
     measured: Option<Measured>,
     rank: Option<usize>,
 ) -> Choice {
-    let Knowledge {
-        facts,
-        table,
-        registry,
-    } = know;
     let (origin, source_label) = (speeds.origin, speeds.label);
-    let f = facts.get(name).expect("candidates have facts");
     let mut reasons = Vec::new();
     let speed = match &measured {
         Some(m) => {
@@ -562,6 +560,27 @@ fn choice(
             "unmeasured".to_string()
         }
     };
+    let mut choice = with_speed(request, know, name, &speed, reasons, rank);
+    choice.measured = measured;
+    choice
+}
+
+/// A choice from its speed (`speed`: the summary's words; `reasons`: the
+/// speed's reasons so far) and the facts and availability of `name`.
+pub(crate) fn with_speed(
+    request: &PickRequest,
+    know: Knowledge,
+    name: &str,
+    speed: &str,
+    mut reasons: Vec<String>,
+    rank: Option<usize>,
+) -> Choice {
+    let Knowledge {
+        facts,
+        table,
+        registry,
+    } = know;
+    let f = facts.get(name).expect("candidates have facts");
     reasons.extend(security_reasons(request, f, facts));
     let entries = table.entries(name, registry);
     let availability = availability_text(request, &entries);
@@ -572,7 +591,8 @@ fn choice(
     Choice {
         rank,
         algorithm: name.to_string(),
-        measured,
+        measured: None,
+        projected: None,
         summary,
         reasons,
     }

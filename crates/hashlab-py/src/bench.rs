@@ -10,6 +10,7 @@ use hashlab_bench::words::{WordList, WordListError, SYSTEM_WORDS};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+use std::path::PathBuf;
 
 use crate::names::registry;
 
@@ -158,9 +159,18 @@ fn word_list(table: Option<&Bound<'_, PyAny>>) -> PyResult<Option<WordList>> {
 /// `runtimes` is the CLI's `--runtime`: "all" or names ("go", "python",
 /// "node", "java", "c"; a list or a comma-separated str), measured beside the
 /// Rust backends; the report's `runtimes` says what each offered or why not.
+///
+/// `like=PATH` (a tree, a manifest with sizes, or a git repository) is
+/// `hashlab bench --like PATH --format json`: the shape of what PATH holds,
+/// every candidate measured on a replica of it, and the projected time for
+/// all of it per algorithm (`shape`, `projections`, ...). Its arguments are
+/// `algorithms` (names; None for the default candidates), `budget` (seconds
+/// for the replica's measurements), `seed`, `workers` (the Dask cluster
+/// sizes to project to) and `verify` (names to run for real over PATH, in
+/// the report's `verified`); the speed-bench arguments are refused with it.
 /// The GIL is released while measuring.
 #[pyfunction]
-#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=true, max_time=None, seed=DEFAULT_SEED, baseline="sha256", latency=false, keys=false, table=None, runtimes=None))]
+#[pyo3(signature = (algorithms=None, *, backends=None, sizes=None, threads=None, quick=None, max_time=None, seed=DEFAULT_SEED, baseline=None, latency=false, keys=false, table=None, runtimes=None, like=None, budget=None, workers=None, verify=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench<'py>(
     py: Python<'py>,
@@ -168,15 +178,71 @@ pub fn bench<'py>(
     backends: Option<&Bound<'py, PyAny>>,
     sizes: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
-    quick: bool,
+    quick: Option<bool>,
     max_time: Option<f64>,
     seed: u64,
-    baseline: &str,
+    baseline: Option<&str>,
     latency: bool,
     keys: bool,
     table: Option<&Bound<'py, PyAny>>,
     runtimes: Option<&Bound<'py, PyAny>>,
+    like: Option<PathBuf>,
+    budget: Option<f64>,
+    workers: Option<&Bound<'py, PyAny>>,
+    verify: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let speed_only = [
+        ("backends", backends.is_some()),
+        ("sizes", sizes.is_some()),
+        ("threads", threads.is_some()),
+        ("quick", quick.is_some()),
+        ("max_time", max_time.is_some()),
+        ("baseline", baseline.is_some()),
+        ("latency", latency),
+        ("keys", keys),
+        ("table", table.is_some()),
+        ("runtimes", runtimes.is_some()),
+    ];
+    let like_only = [
+        ("budget", budget.is_some()),
+        ("workers", workers.is_some()),
+        ("verify", verify.is_some()),
+    ];
+    if let Some(path) = like {
+        if let Some((name, _)) = speed_only.iter().find(|(_, given)| *given) {
+            return Err(PyTypeError::new_err(format!(
+                "bench(like=...) measures the shape of a path: {name} is not one of its arguments"
+            )));
+        }
+        let algorithms = match algorithms {
+            None => Vec::new(),
+            Some(a) => words(a, "algorithms")?,
+        };
+        let verify = match verify {
+            None => Vec::new(),
+            Some(v) => words(v, "verify")?,
+        };
+        let workers = workers.map(crate::like::worker_counts).transpose()?;
+        return crate::like::bench_like(
+            py,
+            registry(),
+            crate::like::LikeArgs {
+                path,
+                algorithms,
+                budget,
+                seed,
+                workers,
+                verify,
+            },
+        );
+    }
+    if let Some((name, _)) = like_only.iter().find(|(_, given)| *given) {
+        return Err(PyTypeError::new_err(format!(
+            "{name} is an argument of bench(like=PATH), and no like was given"
+        )));
+    }
+    let quick = quick.unwrap_or(true);
+    let baseline = baseline.unwrap_or("sha256");
     let registry = registry();
     let runtimes = match runtimes {
         None => Vec::new(),

@@ -16,6 +16,7 @@ mod hash;
 mod hash_type;
 mod interrupt;
 mod kdf;
+mod like;
 mod made;
 mod names;
 #[cfg(feature = "objects")]

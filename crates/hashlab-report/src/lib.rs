@@ -11,60 +11,24 @@
 mod charts;
 mod comparison;
 pub mod data;
+mod error;
 mod format;
 mod html;
 mod judgement;
+mod like;
+mod options;
 mod svg;
 
-use std::fmt;
-
-use hashlab::Registry;
 use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
 
 pub use comparison::comparison_section;
 pub use data::Input;
+pub use error::ReportError;
 pub use html::{Cell, Section, Table};
 pub use judgement::judgement_section;
-
-/// Why a report or chart could not be made: one line for a person.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ReportError {
-    /// Results that cannot give what was asked, in words.
-    Message(String),
-    /// A size asked for (labelled `size`) that `input` did not measure; names
-    /// no option, the caller says which of its options asked.
-    SizeNotMeasured {
-        size: String,
-        input: String,
-        measured: Vec<String>,
-    },
-}
-
-impl ReportError {
-    pub fn new(message: String) -> ReportError {
-        ReportError::Message(message)
-    }
-}
-
-impl fmt::Display for ReportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReportError::Message(message) => f.write_str(message),
-            ReportError::SizeNotMeasured {
-                size,
-                input,
-                measured,
-            } => write!(
-                f,
-                "{size}: not measured in {input} (measured: {})",
-                measured.join(", ")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ReportError {}
+pub use like::{like_page, parse_like};
+pub use options::Options;
 
 /// The charts `hashlab report --chart` can write alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,16 +55,6 @@ impl ChartKind {
             ChartKind::Backends => "backends",
         }
     }
-}
-
-#[derive(Clone, Copy)]
-pub struct Options<'a> {
-    /// Algorithm metadata: which panel of the size chart an algorithm goes in,
-    /// which algorithms are cryptographic.
-    pub registry: &'a Registry,
-    /// The message size of the bar, box, backend and scaling charts; `None`:
-    /// the largest measured.
-    pub size: Option<usize>,
 }
 
 /// Reads `hashlab bench --json` output. The error is one line, without the

@@ -17,6 +17,7 @@ pub mod pick;
 mod pieces;
 pub mod quality;
 pub mod report;
+mod report_like;
 mod sections;
 pub mod sum;
 mod sum_update;

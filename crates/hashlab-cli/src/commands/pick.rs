@@ -11,6 +11,7 @@ use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pick::{
     candidates, quick_bench, rank, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds, Use,
 };
+use hashlab_judge::pick_like::{like_request, rank_like};
 use hashlab_judge::speed::{group_thousands, load_report};
 use hashlab_judge::{Availability, Facts};
 
@@ -63,6 +64,24 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
     };
     let found =
         candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
+    if let Some(path) = &args.like {
+        if found.names.is_empty() {
+            return nothing_left(&request, &found.excluded);
+        }
+        let like_request = like_request(&registry, path.clone(), &found);
+        if std::io::stderr().is_terminal() {
+            errln!(
+                "hashlab: measuring {} candidates on the shape of {} (bench --like with a {} s budget)",
+                like_request.algorithms.len(),
+                path.display(),
+                like_request.budget.as_secs()
+            );
+        }
+        let report = hashlab_bench::like::like(&registry, &like_request)
+            .map_err(|e| Failure::Runtime(e.to_string()))?;
+        let pick = rank_like(&request, know, found, &report);
+        return render(args, &pick);
+    }
     let (report, origin, label) = match &args.results {
         Some(path) => (
             load_report(
@@ -115,9 +134,13 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
     if pick.choices.is_empty() {
         return nothing_left(&request, &pick.excluded);
     }
+    render(args, &pick)
+}
+
+fn render(args: &PickArgs, pick: &Pick) -> Result<ExitCode, Failure> {
     let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&pick)?,
-        format => render_document(&human(&pick, &flat_rows(&pick)), format, false)?,
+        Format::Json => render_json(pick)?,
+        format => render_document(&human(pick, &flat_rows(pick)), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
@@ -147,9 +170,14 @@ fn nothing_left(
 
 fn human(pick: &Pick, flat: &[FlatRow]) -> Document {
     let mut out = sections::page(flat);
+    let like = pick.choices.iter().any(|c| c.projected.is_some());
     let mut asked = vec![
         format!("use: {}", pick.use_text),
-        format!("size: {}", size_label(pick.size)),
+        if like {
+            format!("shape: {}", pick.speed_source)
+        } else {
+            format!("size: {}", size_label(pick.size))
+        },
         format!(
             "minimum security: {}",
             if pick.min_security == 0 {
@@ -191,12 +219,35 @@ fn human(pick: &Pick, flat: &[FlatRow]) -> Document {
     } else {
         "Ranked by speed".to_string()
     };
-    section(
-        &mut out,
-        &title,
-        &["rank", "algorithm", "MB/s", "at", "backend", "path"],
-        rows,
-    );
+    if like {
+        let rows = pick
+            .choices
+            .iter()
+            .take(LISTED)
+            .map(projected_row)
+            .collect();
+        section(
+            &mut out,
+            &title.replace("Ranked by speed", "Ranked by projected time"),
+            &[
+                "rank",
+                "algorithm",
+                "cached, all threads",
+                "bound",
+                "cached, 1 thread",
+                "uncached",
+                "backend",
+            ],
+            rows,
+        );
+    } else {
+        section(
+            &mut out,
+            &title,
+            &["rank", "algorithm", "MB/s", "at", "backend", "path"],
+            rows,
+        );
+    }
     for c in pick.choices.iter().take(EXPLAINED) {
         lines(&mut out, &format!("Why {}", c.algorithm), &c.reasons);
     }
@@ -217,6 +268,27 @@ fn human(pick: &Pick, flat: &[FlatRow]) -> Document {
     out
 }
 
+/// A choice ranked by `--like`: its projected times and what bounds them.
+fn projected_row(c: &hashlab_judge::pick::Choice) -> Vec<String> {
+    use hashlab_bench::like::tables::seconds;
+    let rank = c.rank.map_or_else(|| "-".into(), |r| r.to_string());
+    let Some(p) = &c.projected else {
+        return vec![rank, c.algorithm.clone(), "unmeasured".into()];
+    };
+    vec![
+        rank,
+        c.algorithm.clone(),
+        seconds(p.cached_all),
+        p.bound_cached.words().to_string(),
+        seconds(p.cached_one),
+        match (p.uncached_all, p.bound_uncached) {
+            (Some(s), Some(b)) => format!("{} ({})", seconds(s), b.words()),
+            _ => "-".into(),
+        },
+        p.backend.clone(),
+    ]
+}
+
 fn flat_rows(pick: &Pick) -> Vec<FlatRow> {
     let mut rows: Vec<FlatRow> = pick
         .choices
@@ -225,9 +297,11 @@ fn flat_rows(pick: &Pick) -> Vec<FlatRow> {
             flat(
                 "choice",
                 c.algorithm.clone(),
-                c.measured
-                    .as_ref()
-                    .map_or_else(|| "unmeasured".into(), |m| format!("{:.1}", m.mb_per_s)),
+                match (&c.projected, &c.measured) {
+                    (Some(p), _) => format!("{:.6} s", p.cached_all),
+                    (None, Some(m)) => format!("{:.1}", m.mb_per_s),
+                    (None, None) => "unmeasured".into(),
+                },
                 c.summary.clone(),
             )
         })

@@ -127,6 +127,11 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         None => PathBuf::from("report.html"),
     });
 
+    if let Some(like) = super::report_like::like_input(&args.inputs, chart.is_some())? {
+        write_rendered(&output, &hashlab_report::like_page(&like), args.quiet)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+
     let registry = Registry::default();
     let mut partial = false;
     let inputs = if args.inputs.is_empty() {
@@ -169,15 +174,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
         ReportError::Message(_) => Failure::Runtime(e.to_string()),
     })?;
 
-    if output == Path::new("-") {
-        crate::stdio::write_out(rendered.as_bytes())?;
-    } else {
-        hashlab_integrity::write_file(&output, rendered.as_bytes())?;
-        if !args.quiet {
-            let shown = std::fs::canonicalize(&output).unwrap_or(output);
-            crate::stdio::write_out(format!("{}\n", shown.display()).as_bytes())?;
-        }
-    }
+    write_rendered(&output, &rendered, args.quiet)?;
     // As in `bench`: the history is touched only once the page is out, so a
     // damaged or locked database cannot cost the run.
     if args.save && args.inputs.is_empty() {
@@ -192,4 +189,19 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The page or chart to its file (atomically; its path printed unless
+/// quiet), or to standard output for `-`.
+fn write_rendered(output: &Path, rendered: &str, quiet: bool) -> Result<(), Failure> {
+    if output == Path::new("-") {
+        crate::stdio::write_out(rendered.as_bytes())?;
+    } else {
+        hashlab_integrity::write_file(output, rendered.as_bytes())?;
+        if !quiet {
+            let shown = std::fs::canonicalize(output).unwrap_or_else(|_| output.to_path_buf());
+            crate::stdio::write_out(format!("{}\n", shown.display()).as_bytes())?;
+        }
+    }
+    Ok(())
 }
