@@ -799,6 +799,15 @@ mod tests {
     fn plans_keep_the_family_wise_rate_at_alpha() {
         for plan in [Plan::standard(), Plan::quick()] {
             let cases = plan.cases(true, true);
+            // The seed keysets are part of the simulated run, sharing alpha.
+            for kind in [
+                TestKind::PerlinNoise,
+                TestKind::SeedSparse,
+                TestKind::SeedGrid,
+                TestKind::SeedBitflip,
+            ] {
+                assert!(cases.iter().any(|c| c.kind() == kind), "{kind:?}");
+            }
             // A representative count for each kind: BIC of a 64-bit hash over
             // 11-byte keys, avalanche of 256 output bits, keysets with their
             // windows and differences, per-bit differential tests.
