@@ -391,3 +391,57 @@ fn ecosystem_probes_what_is_on_path() {
     let out = hashlab(&["ecosystem", "--timeout", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `info` shows SMHasher3's published verdict beside hashlab's stored full
+/// run, family by family (both are data of hashlab-quality).
+#[test]
+fn info_shows_both_quality_verdicts() {
+    let page = json(&hashlab(&["info", "crc32c", "--json"]));
+    let quality = &page["quality"];
+    assert_eq!(quality["smhasher3"]["name"], "CRC-32C");
+    let theirs: Vec<&str> = quality["smhasher3"]["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[0].as_str().unwrap())
+        .collect();
+    assert!(
+        theirs.contains(&"Avalanche") && theirs.contains(&"SeedSparse"),
+        "{theirs:?}"
+    );
+    let ours = quality["hashlab"]["families"].as_array().unwrap();
+    let avalanche = ours.iter().find(|f| f["test"] == "avalanche").unwrap();
+    assert!(avalanche["failed"].as_u64().unwrap() > 0, "{avalanche}");
+    assert!(quality["hashlab"]["source"]
+        .as_str()
+        .unwrap()
+        .contains("plan default"));
+
+    let text = stdout(&hashlab(&["info", "crc32c"]));
+    for needle in [
+        "Quality by family: SMHasher3 beside hashlab",
+        "Avalanche (avalanche)",
+        "FAIL [",
+        "CRC-32C",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    let csv = stdout(&hashlab(&["info", "crc32c", "--format", "csv"]));
+    assert!(
+        csv.contains("quality,Avalanche (avalanche),\"SMHasher3: FAIL [3, 4, 5"),
+        "{csv}"
+    );
+
+    // A hash both pass: every family passes on both sides.
+    let sip = json(&hashlab(&["info", "siphash-1-3", "--json"]));
+    assert!(sip["quality"]["smhasher3"]["failures"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert_eq!(sip["quality"]["hashlab"]["failed"], 0);
+
+    // No published SMHasher3 run, no stored run: said, not invented.
+    let text = stdout(&hashlab(&["info", "blake2b"]));
+    assert!(text.contains("have no run of this function"), "{text}");
+    assert!(text.contains("no stored full run"), "{text}");
+}

@@ -70,6 +70,12 @@ fn writes_one_self_contained_page_and_prints_its_path() {
         "Usable CPU features that differ: SHA-NI (masked on B)",
         "Ranking flips (each order significant on its input, by the same test)",
         "Throughput side by side",
+        // The quality panel: stored verdicts beside speed.
+        "Quality beside speed",
+        "href=\"#quality\"",
+        "SMHasher3: failed / tests",
+        // CRC-32C's row: linear, it fails from the first family on.
+        "avalanche, bit-independence, sparse-keys",
     ] {
         assert!(html.contains(part), "the page lacks {part:?}");
     }

@@ -43,7 +43,7 @@ pub(crate) fn keyset_findings(
 /// `testDeltas(row)` reads them: the values, the differences along each row
 /// (cyclic in the row) and the differences down each column (cyclic over
 /// the grid).
-fn grid_findings(subject: &Subject, hashes: &[u64], row: usize) -> Findings {
+pub(crate) fn grid_findings(subject: &Subject, hashes: &[u64], row: usize) -> Findings {
     let width = subject.keyset_bits();
     let mut findings = keyset_findings(subject, hashes, false);
     let along: Vec<u64> = hashes

@@ -3,7 +3,8 @@
 //! keys, differential pairs, hash-table buckets, SMHasher3's Zeroes,
 //! TwoBytes, Text and Permutation keysets, key sensitivity for keyed hashes,
 //! and seed sensitivity for seeded ones (SMHasher3's seed avalanche, seed
-//! BIC, Seed Zeroes, Seed BlockLen and BlockOffset, and bad-seed tests).
+//! BIC, Seed Zeroes, Seed BlockLen and BlockOffset, PerlinNoise, Seed
+//! Sparse, Seed and Seed Bitflip, and bad-seed tests).
 //!
 //! Each test reports its worst statistic, the threshold that statistic had to
 //! stay within, and a verdict. Thresholds are Bonferroni-corrected over every
@@ -30,9 +31,11 @@ mod keys;
 mod keysets;
 mod plan;
 mod seed_blocks;
+mod seed_keysets;
 mod smhasher3;
 mod statistic;
 pub mod stats;
+mod stored;
 mod subject;
 
 use std::fmt;
@@ -46,9 +49,14 @@ pub use keys::TableKeys;
 pub use keysets::KeySet;
 pub use plan::{Plan, TestKind};
 pub use seed_blocks::SeedBlocks;
+pub use seed_keysets::{SeedKeys, SEED_KEY_LENGTHS};
 pub use smhasher3::{smhasher3_algorithms, smhasher3_source, smhasher3_verdict, Smhasher3Verdict};
 pub use statistic::{Measure, Statistic, Values, Window};
 pub use stats::{Correction, DEFAULT_ALPHA};
+pub use stored::{
+    smhasher3_family, stored_verdict, test_kind, StoredFamily, StoredTest, StoredVerdict,
+    TEST_KINDS,
+};
 pub use subject::{AVALANCHE_OUTPUT_BITS, KEYSET_BITS};
 
 use plan::Case;
@@ -317,6 +325,7 @@ fn measure(subject: &Subject, case: &Case, seed: u64) -> Findings {
         Case::BadSeeds { random } => keysets::bad_seeds(subject, random, seed, test),
         Case::SeedZeroes { max_set, max_len } => keysets::seed_zeroes(subject, max_set, max_len),
         Case::SeedBlocks { set } => seed_blocks::seed_blocks(subject, set),
+        Case::SeedKeys { set } => seed_keysets::seed_keys(subject, set, seed, test),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::families::{Blocks, Permutation, Text, TwoBytes};
 use crate::keys::TableKeys;
 use crate::keysets::KeySet;
 use crate::seed_blocks::SeedBlocks;
+use crate::seed_keysets::{SeedKeys, SEED_KEY_LENGTHS};
 
 /// The tests of a run. Fields are public so a caller (and the tests of this
 /// crate) can run a reduced or enlarged battery through the same code.
@@ -64,6 +65,8 @@ pub struct Plan {
     pub seed_zeroes: Option<(usize, usize)>,
     /// SMHasher3's Seed BlockLen and Seed BlockOffset tests.
     pub seed_blocks: Vec<SeedBlocks>,
+    /// SMHasher3's PerlinNoise, SeedSparse, Seed and SeedBitflip tests.
+    pub seed_keys: Vec<SeedKeys>,
 }
 
 /// SMHasher3's Text keysets (TextKeyTest) that vary 4 middle characters,
@@ -119,6 +122,37 @@ fn permutations(long: usize) -> Vec<Permutation> {
                 });
             }
         }
+    }
+    sets
+}
+
+/// SMHasher3's seed keysets: PerlinNoise at its size; SeedSparse and Seed
+/// at its ten key lengths with fewer seeds (one bit fewer set, 2^20 seeds
+/// instead of 2^22); SeedBitflip at its three key lengths with 2^16 pairs
+/// per seed bit instead of 1.5 M, to keep a run within minutes.
+fn standard_seed_keys() -> Vec<SeedKeys> {
+    let mut sets = vec![SeedKeys::Perlin {
+        key_bytes: 2,
+        x_bits: 12,
+        y_bits: 12,
+    }];
+    for key_bytes in SEED_KEY_LENGTHS {
+        sets.push(SeedKeys::Sparse {
+            key_bytes,
+            max_set_64: 4,
+        });
+    }
+    for key_bytes in SEED_KEY_LENGTHS {
+        sets.push(SeedKeys::Grid {
+            key_bytes,
+            seed_bits: 20,
+        });
+    }
+    for key_bytes in [3, 4, 8] {
+        sets.push(SeedKeys::Bitflip {
+            key_bytes,
+            pairs: 1 << 16,
+        });
     }
     sets
 }
@@ -232,6 +266,7 @@ impl Plan {
                 .map(|key_bytes| SeedBlocks::Length { key_bytes })
                 .chain((0..=5).map(|offset| SeedBlocks::Offset { offset }))
                 .collect(),
+            seed_keys: standard_seed_keys(),
         }
     }
 
@@ -297,6 +332,25 @@ impl Plan {
                 SeedBlocks::Length { key_bytes: 16 },
                 SeedBlocks::Offset { offset: 24 },
             ],
+            seed_keys: vec![
+                SeedKeys::Perlin {
+                    key_bytes: 2,
+                    x_bits: 10,
+                    y_bits: 8,
+                },
+                SeedKeys::Sparse {
+                    key_bytes: 3,
+                    max_set_64: 3,
+                },
+                SeedKeys::Grid {
+                    key_bytes: 15,
+                    seed_bits: 16,
+                },
+                SeedKeys::Bitflip {
+                    key_bytes: 8,
+                    pairs: 2048,
+                },
+            ],
         }
     }
 }
@@ -327,6 +381,10 @@ pub enum TestKind {
     SeedZeroes,
     SeedBlockLength,
     SeedBlockOffset,
+    PerlinNoise,
+    SeedSparse,
+    SeedGrid,
+    SeedBitflip,
 }
 
 impl TestKind {
@@ -351,6 +409,10 @@ impl TestKind {
             TestKind::SeedZeroes => "seed zeroes",
             TestKind::SeedBlockLength => "seed block length",
             TestKind::SeedBlockOffset => "seed block offset",
+            TestKind::PerlinNoise => "perlin noise",
+            TestKind::SeedSparse => "seed sparse",
+            TestKind::SeedGrid => "seed grid",
+            TestKind::SeedBitflip => "seed bitflip",
         }
     }
 }
@@ -425,6 +487,9 @@ pub(crate) enum Case {
     SeedBlocks {
         set: SeedBlocks,
     },
+    SeedKeys {
+        set: SeedKeys,
+    },
 }
 
 impl Case {
@@ -453,6 +518,12 @@ impl Case {
             Case::SeedBlocks {
                 set: SeedBlocks::Offset { .. },
             } => TestKind::SeedBlockOffset,
+            Case::SeedKeys { set } => match set {
+                SeedKeys::Perlin { .. } => TestKind::PerlinNoise,
+                SeedKeys::Sparse { .. } => TestKind::SeedSparse,
+                SeedKeys::Grid { .. } => TestKind::SeedGrid,
+                SeedKeys::Bitflip { .. } => TestKind::SeedBitflip,
+            },
         }
     }
 
@@ -515,6 +586,7 @@ impl Case {
                 "8 candidate seeds and {random} random ones × sparse 16-byte and zero messages"
             ),
             Case::SeedBlocks { set } => set.describe(None),
+            Case::SeedKeys { set } => set.describe(),
             Case::SeedZeroes { max_set, max_len } => format!(
                 "seeds with 1 to {max_set} bits set or clear × zero messages of 1 to {max_len} bytes"
             ),
@@ -606,6 +678,9 @@ impl Plan {
             for &set in &self.seed_blocks {
                 cases.push(Case::SeedBlocks { set });
             }
+            for &set in &self.seed_keys {
+                cases.push(Case::SeedKeys { set });
+            }
         }
         cases
     }
@@ -680,6 +755,9 @@ impl Plan {
         for set in &self.seed_blocks {
             set.check()?;
         }
+        for set in &self.seed_keys {
+            set.check()?;
+        }
         for set in &self.two_bytes {
             let (TwoBytes::UpTo { bytes } | TwoBytes::Length { bytes }) = *set;
             at_least("two-bytes key length", bytes, 2)?;
@@ -721,6 +799,15 @@ mod tests {
     fn plans_keep_the_family_wise_rate_at_alpha() {
         for plan in [Plan::standard(), Plan::quick()] {
             let cases = plan.cases(true, true);
+            // The seed keysets are part of the simulated run, sharing alpha.
+            for kind in [
+                TestKind::PerlinNoise,
+                TestKind::SeedSparse,
+                TestKind::SeedGrid,
+                TestKind::SeedBitflip,
+            ] {
+                assert!(cases.iter().any(|c| c.kind() == kind), "{kind:?}");
+            }
             // A representative count for each kind: BIC of a 64-bit hash over
             // 11-byte keys, avalanche of 256 output bits, keysets with their
             // windows and differences, per-bit differential tests.
@@ -733,7 +820,8 @@ mod tests {
                     }
                     TestKind::Differential => 128 * 60,
                     TestKind::BadSeeds => 32 * 60,
-                    TestKind::SeedZeroes => 3 * 60,
+                    TestKind::SeedZeroes | TestKind::PerlinNoise | TestKind::SeedGrid => 3 * 60,
+                    TestKind::SeedBitflip => 64 * 2 * 60,
                     _ => 120,
                 })
                 .collect();

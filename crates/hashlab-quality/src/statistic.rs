@@ -22,6 +22,8 @@ pub enum Values {
     /// XOR of each hash with the one `row` places on, the same column of
     /// the next row, cyclically (SMHasher3's y-axis deltas).
     ColumnDifferences { row: usize },
+    /// H(k, s) XOR H(k, s with one seed bit flipped), over many keys and seeds.
+    SeedBitDifferences { seed_bit: usize },
 }
 
 impl Values {
@@ -35,6 +37,9 @@ impl Values {
             Values::RowDifferences { row } => format!("differences along rows of {row}"),
             Values::ColumnDifferences { row } => {
                 format!("differences down columns (rows of {row})")
+            }
+            Values::SeedBitDifferences { seed_bit } => {
+                format!("differences for seed bit {seed_bit}")
             }
         }
     }

@@ -170,6 +170,7 @@ fn empty_plan() -> hashlab_quality::Plan {
         bad_seeds: None,
         seed_zeroes: None,
         seed_blocks: vec![],
+        seed_keys: vec![],
     }
 }
 
@@ -260,6 +261,7 @@ fn seed_plan() -> Options {
             bad_seeds: quick.bad_seeds,
             seed_zeroes: quick.seed_zeroes,
             seed_blocks: quick.seed_blocks,
+            seed_keys: quick.seed_keys,
             ..empty_plan()
         },
         ..Options::quick()
@@ -278,7 +280,7 @@ fn seed_tests_find_what_smhasher3_finds() {
         let report = run(&registry, algorithm, None, &options).unwrap();
         eprintln!("{}", summary(&report));
         assert_eq!(report.seed_bits, Some(64), "{algorithm}");
-        assert_eq!(report.tests.len(), 9, "{algorithm}: every seed test ran");
+        assert_eq!(report.tests.len(), 13, "{algorithm}: every seed test ran");
         report
     };
     let xxh64 = seeded("xxh64");
@@ -321,7 +323,7 @@ fn seeded_as_smhasher3_seeds() {
         let report = run(&registry, algorithm, None, &options).unwrap();
         eprintln!("{}", summary(&report));
         assert_eq!(report.seed_bits, Some(bits), "{algorithm}");
-        assert_eq!(report.tests.len(), 9, "{algorithm}");
+        assert_eq!(report.tests.len(), 13, "{algorithm}");
         for kind in [TestKind::SeedZeroes, TestKind::SeedBlockLength] {
             assert!(
                 failed_kinds(&report).contains(&kind),

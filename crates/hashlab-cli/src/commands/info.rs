@@ -1,5 +1,6 @@
 //! `hashlab info ALGO`: the facts about one algorithm with their sources,
-//! where it ships, its backends here, and speeds from a results file.
+//! where it ships, its backends here, speeds from a results file, and its
+//! statistical quality (SMHasher3's published verdict beside hashlab's).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -9,7 +10,9 @@ use hashlab_bench::sizes::size_label;
 use hashlab_judge::info::{info, Info};
 use hashlab_judge::speed::{group_thousands, load_report};
 use hashlab_judge::{Availability, Facts};
+use serde::Serialize;
 
+use super::info_quality::{self, Quality};
 use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{Format, InfoArgs};
 use crate::failure::Failure;
@@ -51,12 +54,30 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
         report.as_ref().map(|(r, label)| (r, label.as_str())),
     )
     .map_err(Failure::Runtime)?;
+    let quality = info_quality::quality(&page.algorithm);
     let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&page)?,
-        format => render_document(&human(&page, &flat_rows(&page)), format, false)?,
+        Format::Json => render_json(&WithQuality {
+            page: &page,
+            quality: &quality,
+        })?,
+        format => {
+            let mut rows = flat_rows(&page);
+            rows.extend(info_quality::flat_rows(&quality));
+            let mut doc = human(&page, &rows);
+            info_quality::add_section(&mut doc, &quality);
+            render_document(&doc, format, false)?
+        }
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The page as JSON, with the quality verdicts beside it.
+#[derive(Serialize)]
+struct WithQuality<'a> {
+    #[serde(flatten)]
+    page: &'a Info,
+    quality: &'a Quality,
 }
 
 fn speed_cells(page: &Info) -> Vec<Vec<String>> {

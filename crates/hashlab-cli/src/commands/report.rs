@@ -166,6 +166,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
                 extra.push(comparison_section(&comparison));
             }
             extra.push(judgement_section(&registry, &inputs));
+            extra.push(super::report_quality::quality_section(&inputs));
             html_report(&inputs, &options, &extra)
         }
     }

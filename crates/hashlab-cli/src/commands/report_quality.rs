@@ -1,0 +1,116 @@
+//! The report's quality panel: for each measured hash, its speed on the
+//! smallest and largest message of the first input beside the statistical
+//! families it fails (hashlab's stored full run, and SMHasher3's published
+//! count), since a hash table wants both. The verdicts are data of
+//! `hashlab-quality`; nothing is run here.
+
+use hashlab_bench::sizes::size_label;
+use hashlab_quality::{smhasher3_verdict, stored_verdict};
+use hashlab_report::data::{mbps, single_thread, Input};
+use hashlab_report::{Cell, Section, Table};
+
+/// The fastest single-thread MB/s of `algorithm` at `size` over its backends.
+fn best_mbps(input: &Input, algorithm: &str, size: usize) -> Option<f64> {
+    single_thread(&input.report)
+        .filter(|c| c.algorithm == algorithm && c.size == size)
+        .map(mbps)
+        .filter(|v| v.is_finite())
+        .reduce(f64::max)
+}
+
+fn speed_cell(value: Option<f64>) -> Cell {
+    match value {
+        Some(v) => Cell::number(format!("{v:.0}"), v),
+        None => Cell::text("—"),
+    }
+}
+
+pub fn quality_section(inputs: &[Input]) -> Section {
+    let mut algorithms: Vec<String> = Vec::new();
+    let mut sizes: Vec<usize> = Vec::new();
+    if let Some(input) = inputs.first() {
+        for c in single_thread(&input.report) {
+            if c.algorithm != hashlab_bench::plan::NULL_ALGORITHM
+                && !algorithms.contains(&c.algorithm)
+            {
+                algorithms.push(c.algorithm.clone());
+            }
+            sizes.push(c.size);
+        }
+    }
+    let (small, large) = (sizes.iter().min().copied(), sizes.iter().max().copied());
+    let small_label = small.map_or("—".to_string(), size_label);
+    let large_label = large.map_or("—".to_string(), size_label);
+    let columns = [
+        "algorithm",
+        &format!("MB/s at {small_label}") as &str,
+        &format!("MB/s at {large_label}"),
+        "hashlab: failed / tests",
+        "families failed",
+        "worst statistic",
+        "SMHasher3: failed / tests",
+    ];
+    let mut table = Table::new("Quality beside speed", &columns);
+    let mut stored = 0;
+    for algorithm in &algorithms {
+        let input = &inputs[0];
+        let mut row = vec![
+            Cell::text(algorithm.clone()),
+            speed_cell(small.and_then(|s| best_mbps(input, algorithm, s))),
+            speed_cell(large.and_then(|s| best_mbps(input, algorithm, s))),
+        ];
+        match stored_verdict(algorithm) {
+            Some(v) => {
+                stored += 1;
+                let failing: Vec<_> = v.families.iter().filter(|f| f.failed > 0).collect();
+                let worst = failing
+                    .iter()
+                    .min_by(|a, b| a.worst_corrected_p.total_cmp(&b.worst_corrected_p));
+                row.push(Cell::number(
+                    format!("{} / {}", v.failed, v.tests_in_run),
+                    v.failed as f64,
+                ));
+                row.push(Cell::text(if failing.is_empty() {
+                    "none".to_string()
+                } else {
+                    failing
+                        .iter()
+                        .map(|f| f.test.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }));
+                row.push(Cell::text(worst.map_or(String::new(), |f| {
+                    format!("{}: {}", f.worst_case, f.worst_statistic)
+                })));
+            }
+            None => {
+                row.push(Cell::text("no stored run"));
+                row.push(Cell::text(""));
+                row.push(Cell::text(""));
+            }
+        }
+        row.push(match smhasher3_verdict(algorithm) {
+            Some(v) => Cell::number(
+                format!("{} / {}", v.total - v.passed, v.total),
+                f64::from(v.total - v.passed),
+            ),
+            None => Cell::text("not published"),
+        });
+        table.rows.push(row);
+    }
+    Section {
+        id: "quality".to_string(),
+        title: "Quality beside speed".to_string(),
+        paragraphs: vec![
+            format!(
+                "Speed: the fastest backend, one thread, in {}. Quality: hashlab's stored full run of \
+                 `hashlab quality` (default plan, seed 1; {stored} of {} measured hashes have one), its \
+                 failing test families and the worst statistic among them, and SMHasher3's published \
+                 count of failed tests (docs/quality.md compares the two family by family).",
+                inputs.first().map_or("no input", |i| i.label.as_str()),
+                algorithms.len()
+            ),
+        ],
+        tables: vec![table],
+    }
+}
