@@ -56,7 +56,7 @@ def test_bench_like_reports_a_trees_shape_and_a_projection_per_algorithm(tmp_pat
     for p in projections:
         assert len(p["times"]["one"]) == len(bands) == len(p["times"]["all"])
         assert p["cached_one"] > 0 and p["cached_all"] > 0 and p["overhead_all"] >= 0
-        assert p["bound_cached"] in {"cpu", "per_file"}
+        assert p["bound_cached"] in {"cpu", "per_file", "reading"}
         assert [c["cores"] for c in p["cores"]] == [1, 4, 8, 64]
         assert [d["cores"] for d in p["dask"]] == [2, 8]
         # More cores never make a projection slower.
@@ -64,7 +64,7 @@ def test_bench_like_reports_a_trees_shape_and_a_projection_per_algorithm(tmp_pat
         assert all(a >= b for a, b in zip(on, on[1:])), on
         if report["storage"] is not None:
             assert p["uncached_all"] >= p["cached_all"]
-            assert p["bound_uncached"] in {"cpu", "per_file", "disk"}
+            assert p["bound_uncached"] in {"cpu", "per_file", "reading", "disk"}
 
     [verified] = report["verified"]
     assert verified["algorithm"] == "xxh3-64"

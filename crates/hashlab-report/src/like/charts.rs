@@ -307,6 +307,7 @@ fn bound_name(b: Bound) -> &'static str {
     match b {
         Bound::Cpu => "cpu",
         Bound::PerFile => "per_file",
+        Bound::Reading => "reading",
         Bound::Disk => "disk",
     }
 }
