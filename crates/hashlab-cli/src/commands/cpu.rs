@@ -7,12 +7,13 @@ use hashlab::{dispatch, Registry};
 use hashlab_bench::clock::{self, ClockSource};
 use hashlab_bench::environment::{self, Environment};
 use hashlab_bench::limits::clock_budget;
+use hashlab_table::Document;
 use serde::Serialize;
 
 use crate::cli::{CpuArgs, Format};
 use crate::commands::sections::FlatRow;
 use crate::failure::Failure;
-use crate::output::{render, render_json, Tabular};
+use crate::output::{render_document, render_json, table_of, Tabular};
 
 #[derive(Serialize)]
 struct PropertyRow {
@@ -237,20 +238,20 @@ fn flat(report: &CpuReport) -> Vec<FlatRow> {
     properties.chain(features).chain(algorithms).collect()
 }
 
-/// Table and Markdown: one titled table per section.
-fn sections(report: &CpuReport, format: Format) -> Result<Vec<u8>, Failure> {
-    let title = |name: &str| match format {
-        Format::Md => format!("## {name}\n\n"),
-        _ => format!("{name}\n"),
-    };
-    let mut out = Vec::new();
-    out.extend(title("Machine").into_bytes());
-    out.extend(render(&properties(&report.environment), format)?);
-    out.extend(format!("\n{}", title("CPU features that matter for hashing")).into_bytes());
-    out.extend(render(&report.features, format)?);
-    out.extend(format!("\n{}", title("Default backend and SIMD path per algorithm")).into_bytes());
-    out.extend(render(&report.algorithms, format)?);
-    Ok(out)
+/// One titled table per section, and the long form CSV prints.
+fn document(report: &CpuReport) -> Document {
+    let mut doc = Document::default();
+    doc.push_table(table_of("Machine", &properties(&report.environment)));
+    doc.push_table(table_of(
+        "CPU features that matter for hashing",
+        &report.features,
+    ));
+    doc.push_table(table_of(
+        "Default backend and SIMD path per algorithm",
+        &report.algorithms,
+    ));
+    doc.flat = Some(table_of("", &flat(report)));
+    doc
 }
 
 pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
@@ -268,8 +269,7 @@ pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
     };
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&report)?,
-        Format::Csv => render(&flat(&report), Format::Csv)?,
-        format @ (Format::Table | Format::Md) => sections(&report, format)?,
+        format => render_document(&document(&report), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
