@@ -70,17 +70,18 @@ pub fn quality_section(inputs: &[Input]) -> Section {
                     format!("{} / {}", v.failed, v.tests_in_run),
                     v.failed as f64,
                 ));
-                row.push(Cell::text(if failing.is_empty() {
-                    "none".to_string()
-                } else {
-                    failing
-                        .iter()
-                        .map(|f| f.test.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }));
+                let passing: Vec<&str> = v
+                    .families
+                    .iter()
+                    .filter(|f| f.failed == 0)
+                    .map(|f| f.test.as_str())
+                    .collect();
+                let failing_names: Vec<&str> = failing.iter().map(|f| f.test.as_str()).collect();
+                row.push(Cell::text(families_cell(&failing_names, &passing)));
+                // The test and its statistic; the case's long description
+                // (key set, lengths) is in `hashlab info` and docs/quality.md.
                 row.push(Cell::text(worst.map_or(String::new(), |f| {
-                    format!("{}: {}", f.worst_case, f.worst_statistic)
+                    format!("{}: {}", f.test, f.worst_statistic)
                 })));
             }
             None => {
@@ -112,5 +113,44 @@ pub fn quality_section(inputs: &[Input]) -> Section {
             ),
         ],
         tables: vec![table],
+    }
+}
+
+/// The failed families in a cell a row of a few lines holds: all of them
+/// when few fail, the passing ones when most fail, else a count and the
+/// first three.
+fn families_cell(failing: &[&str], passing: &[&str]) -> String {
+    const LISTED: usize = 3;
+    let total = failing.len() + passing.len();
+    match (failing.len(), passing.len()) {
+        (0, _) => "none".to_string(),
+        (f, _) if f <= LISTED + 1 => failing.join(", "),
+        (_, 0) => format!("all {total}"),
+        (_, p) if p <= LISTED => format!("all {total} but {}", passing.join(", ")),
+        (f, _) => format!(
+            "{f} of {total}: {} and {} more",
+            failing[..LISTED].join(", "),
+            f - LISTED
+        ),
+    }
+}
+
+#[cfg(test)]
+mod families_cell_tests {
+    use super::families_cell;
+
+    #[test]
+    fn a_long_list_of_failed_families_is_said_in_a_few_words() {
+        assert_eq!(families_cell(&[], &["a", "b"]), "none");
+        assert_eq!(families_cell(&["a", "b"], &["c"]), "a, b");
+        assert_eq!(families_cell(&["a", "b", "c", "d", "e"], &[]), "all 5");
+        assert_eq!(
+            families_cell(&["a", "b", "c", "d", "e"], &["f", "g"]),
+            "all 7 but f, g"
+        );
+        assert_eq!(
+            families_cell(&["a", "b", "c", "d", "e"], &["f", "g", "h", "i"]),
+            "5 of 9: a, b, c and 2 more"
+        );
     }
 }
