@@ -74,8 +74,9 @@ fn writes_one_self_contained_page_and_prints_its_path() {
         "Quality beside speed",
         "href=\"#quality\"",
         "SMHasher3: failed / tests",
-        // CRC-32C's row: linear, it fails from the first family on.
-        "avalanche, bit-independence, sparse-keys",
+        // CRC-32C's row: linear, it fails every family but one, said in a
+        // few words so that the row stays a few lines tall.
+        "all 21 but zeroes",
     ] {
         assert!(html.contains(part), "the page lacks {part:?}");
     }
