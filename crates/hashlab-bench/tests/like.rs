@@ -164,3 +164,58 @@ fn a_missing_path_is_one_clear_error() {
         "{e}"
     );
 }
+
+#[test]
+fn an_object_store_prefix_is_listed_fetched_and_checked_against_sum_url() {
+    // A `file://` prefix goes through the same object-store reader as
+    // `s3://` (tests/objects.rs in hashlab-cli runs the MinIO case).
+    let scratch = tempfile::tempdir().unwrap();
+    let total = small_tree(scratch.path());
+    // The link is not an object: a store lists what its files are.
+    std::fs::remove_file(scratch.path().join("link")).unwrap();
+    let url = format!("file://{}", scratch.path().display());
+    let registry = Registry::default();
+    let mut request = request(Path::new(&url));
+    request.algorithms = vec!["blake3".into(), "xxh3-64".into()];
+    let mut report = like(&registry, &request).unwrap();
+    let shape = &report.shape;
+    assert_eq!(shape.source, Source::Objects);
+    assert!(shape.exact);
+    assert_eq!(shape.path, url);
+    assert_eq!((shape.files, shape.bytes), (402.0, total as f64));
+    let storage = report.storage.as_ref().expect("the sample was fetched");
+    assert!(storage.files > 0 && storage.files <= 402, "{storage:?}");
+    assert!(storage.bytes_per_second > 0.0);
+    assert_eq!(report.projections.len(), 2);
+    for p in &report.projections {
+        assert!(p.walk > 0.0, "the listing is timed: {p:?}");
+        // The pace is the slower of fetching and hashing, after the listing.
+        assert!(
+            p.cached_all >= p.overhead_all && p.overhead_all > p.walk,
+            "{p:?}"
+        );
+        assert!(matches!(p.bound_cached, Bound::Store | Bound::Cpu), "{p:?}");
+        assert_eq!(p.uncached_all, None);
+        // `sum URL` hashes on one thread: more cores project no faster.
+        assert_eq!(p.cores[0].seconds, p.cores[3].seconds);
+    }
+    report.verified = verify(&registry, &request, &report, &["xxh3-64".into()], false).unwrap();
+    let v = &report.verified[0];
+    assert_eq!((v.files, v.bytes, v.failed), (402, total, 0));
+    let ratio = v.measured / v.projected_cached;
+    // Only the units: timing on a shared machine is too noisy for a test.
+    assert!((0.1..10.0).contains(&ratio), "{v:?}");
+    let text = hashlab_table::text::render(&hashlab_bench::like::tables::document(&report), false);
+    assert!(text.contains("from the store"), "{text}");
+    assert!(text.contains("Object store"), "{text}");
+}
+
+#[test]
+fn an_unlistable_prefix_is_one_error_naming_it() {
+    let scratch = tempfile::tempdir().unwrap();
+    let url = format!("file://{}/nothing-here", scratch.path().display());
+    let error = like(&Registry::default(), &request(Path::new(&url))).unwrap_err();
+    let said = error.to_string();
+    assert!(said.starts_with(&url), "{said}");
+    assert!(!said.contains('\n'), "{said}");
+}

@@ -648,3 +648,61 @@ fn sum_update_follows_a_prefix() {
         .collect();
     assert_eq!(tagged, ["s3://grow/p/b", "s3://grow/p/new"], "{rows:?}");
 }
+
+#[test]
+fn bench_like_measures_a_prefix_and_checks_it_against_sum_url() {
+    let Some(minio) = start_minio() else { return };
+    minio.create_bucket("shape");
+    let mut total = 0u64;
+    for i in 0..60u64 {
+        let size = 500 + (i * 7919) % 40_000;
+        minio.put(
+            "shape",
+            &format!("blobs/{i:03}"),
+            &vec![i as u8; size as usize],
+        );
+        total += size;
+    }
+    minio.put("shape", "blobs/large", &vec![9u8; 3 << 20]);
+    total += 3 << 20;
+    let scratch = tempfile::tempdir().unwrap();
+    let cwd = scratch.path();
+    let out = minio.hashlab(
+        cwd,
+        &[
+            "bench",
+            "--like",
+            "s3://shape/blobs",
+            "-a",
+            "blake3,sha256",
+            "--max-time",
+            "2",
+            "--verify",
+            "sha256",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["shape"]["source"], "objects");
+    assert_eq!(report["shape"]["path"], "s3://shape/blobs");
+    assert_eq!(report["shape"]["files"], 61.0);
+    assert_eq!(report["shape"]["bytes"], total as f64);
+    assert_eq!(report["projections"].as_array().unwrap().len(), 2);
+    let v = &report["verified"][0];
+    assert_eq!(v["algorithm"], "sha256");
+    assert_eq!(
+        (v["files"].as_u64(), v["bytes"].as_u64()),
+        (Some(61), Some(total))
+    );
+    assert!(v["measured"].as_f64().unwrap() > 0.0 && v["projected_cached"].as_f64().unwrap() > 0.0);
+
+    // A bucket that is not there: one line naming the URL, exit 1, nothing on stdout.
+    let out = minio.hashlab(cwd, &["bench", "--like", "s3://nobucket/x", "-a", "blake3"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.starts_with("hashlab: s3://nobucket/x"), "{said}");
+    assert_eq!(said.trim_end().lines().count(), 1, "{said}");
+    assert!(out.stdout.is_empty());
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_bench::like::tables::{bytes, seconds};
+use hashlab_bench::like::tables::{bytes, seconds, state};
 use hashlab_bench::like::{LikeReport, LikeRequest, Projection};
 
 use crate::pick::{use_notes, with_speed, Candidates, Knowledge, Pick, PickRequest};
@@ -42,10 +42,11 @@ fn speed_text(p: &Projection, report: &LikeReport) -> String {
         _ => String::new(),
     };
     format!(
-        "{} for all of {} on {} threads, cached ({}; {} on 1 thread){uncached}, {} backend",
+        "{} for all of {} on {} threads, {} ({}; {} on 1 thread){uncached}, {} backend",
         seconds(p.cached_all),
         report.shape.path,
         report.cores,
+        state(report.shape.source),
         p.bound_cached.words(),
         seconds(p.cached_one),
         p.backend

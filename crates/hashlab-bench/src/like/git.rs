@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use hashlab::Choice;
 
-use super::shape::{Shape, ShapeError, Source, Tally};
+use super::replica::{ReplicaBand, MAX_BYTES_PER_BAND, MAX_FILES_PER_BAND};
+use super::shape::{band_of, Shape, ShapeError, Source, Tally};
+use crate::stats::SplitMix64;
 
 /// Whether `path` is a git repository: a work tree with `.git`, or a bare one.
 pub fn is_repository(path: &Path) -> bool {
@@ -64,12 +66,7 @@ fn git_command(git: &Path, repo: &Path) -> Command {
     command
         .arg("-C")
         .arg(repo)
-        .args([
-            "-c",
-            "core.fsmonitor=false",
-            "cat-file",
-            "--batch-all-objects",
-        ])
+        .args(["-c", "core.fsmonitor=false", "cat-file"])
         .stdin(Stdio::null())
         .stderr(Stdio::piped());
     command
@@ -100,28 +97,131 @@ fn stderr_of(child: &mut std::process::Child) -> String {
     text.lines().next().unwrap_or("").trim().to_string()
 }
 
-/// The shape of every object in the repository, counted with its header.
-pub fn git_shape(repo: &Path, path_var: &OsString) -> Result<Shape, ShapeError> {
+/// Objects of each size band chosen uniformly, by id, up to
+/// [`MAX_FILES_PER_BAND`] and [`MAX_BYTES_PER_BAND`] a band: the replica of
+/// a repository is its own objects, read through git as a real pass reads
+/// them, because what happens between two hashes (git inflating the next
+/// object, the pipe) costs a fast hash as much as the hash itself.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectSample {
+    /// Per band of the shape (smallest first), (id, size with header).
+    pub bands: Vec<Vec<(String, u64)>>,
+}
+
+impl ObjectSample {
+    /// How the sample stands for each band: its objects, their mean
+    /// size, and the band's count over the sample's.
+    pub fn replica(&self, shape: &Shape) -> Vec<ReplicaBand> {
+        shape
+            .bands
+            .iter()
+            .zip(&self.bands)
+            .map(|(band, ids)| {
+                let bytes: u64 = ids.iter().map(|(_, size)| size).sum();
+                let n = ids.len().max(1);
+                ReplicaBand {
+                    low: band.low,
+                    files: ids.len(),
+                    size: bytes / n as u64,
+                    scale: band.count / n as f64,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Object ids with their sizes (header included).
+type Ids = Vec<(String, u64)>;
+
+/// Reservoirs of object ids per band while the shape is counted: (band,
+/// kept, seen).
+struct Reservoirs {
+    kept: Vec<(usize, Ids, u64)>,
+    rng: SplitMix64,
+}
+
+impl Reservoirs {
+    fn offer(&mut self, id: &str, size: u64) {
+        let band = band_of(size);
+        let at = match self.kept.iter().position(|(b, _, _)| *b == band) {
+            Some(at) => at,
+            None => {
+                self.kept.push((band, Vec::new(), 0));
+                self.kept.len() - 1
+            }
+        };
+        let (_, ids, seen) = &mut self.kept[at];
+        *seen += 1;
+        if ids.len() < MAX_FILES_PER_BAND {
+            ids.push((id.to_string(), size));
+        } else {
+            let slot = self.rng.below(*seen as usize);
+            if slot < MAX_FILES_PER_BAND {
+                ids[slot] = (id.to_string(), size);
+            }
+        }
+    }
+
+    /// Each band's sample, cut to [`MAX_BYTES_PER_BAND`] (one object at least).
+    fn sample(mut self) -> ObjectSample {
+        self.kept.sort_by_key(|(band, _, _)| *band);
+        let bands = self
+            .kept
+            .into_iter()
+            .map(|(_, ids, _)| {
+                let mut total = 0u64;
+                ids.into_iter()
+                    .enumerate()
+                    .take_while(|(i, (_, size))| {
+                        total = total.saturating_add(*size);
+                        *i == 0 || total <= MAX_BYTES_PER_BAND
+                    })
+                    .map(|(_, id)| id)
+                    .collect()
+            })
+            .collect();
+        ObjectSample { bands }
+    }
+}
+
+/// The shape of every object in the repository, counted with its header,
+/// and a sample of them by band.
+pub fn git_shape(
+    repo: &Path,
+    path_var: &OsString,
+    seed: u64,
+) -> Result<(Shape, ObjectSample), ShapeError> {
     let started = Instant::now();
     let git = find_git(repo, path_var)?;
     let mut child = git_command(&git, repo)
-        .arg("--batch-check=%(objecttype) %(objectsize)")
+        .arg("--batch-all-objects")
+        .arg("--batch-check=%(objectname) %(objecttype) %(objectsize)")
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
     let mut tally = Tally::default();
+    let mut reservoirs = Reservoirs {
+        kept: Vec::new(),
+        rng: SplitMix64(seed),
+    };
     let stdout = child.stdout.take().expect("piped above");
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|e| git_error(repo, e.to_string()))?;
-        let parsed = line
-            .split_once(' ')
-            .and_then(|(kind, size)| Some((kind, size.parse::<u64>().ok()?)));
-        let Some((kind, size)) = parsed else {
+        let mut fields = line.split(' ');
+        let parsed = match (fields.next(), fields.next(), fields.next(), fields.next()) {
+            (Some(id), Some(kind), Some(size), None) => {
+                size.parse::<u64>().ok().map(|size| (id, kind, size))
+            }
+            _ => None,
+        };
+        let Some((id, kind, size)) = parsed else {
             let _ = child.kill();
             let _ = child.wait();
             return Err(git_error(repo, format!("unexpected line '{line}'")));
         };
-        tally.add(header(kind, size).len() as u64 + size);
+        let stored = header(kind, size).len() as u64 + size;
+        tally.add(stored);
+        reservoirs.offer(id, stored);
     }
     let why = stderr_of(&mut child);
     let status = child.wait().map_err(|e| git_error(repo, e.to_string()))?;
@@ -134,7 +234,81 @@ pub fn git_shape(repo: &Path, path_var: &OsString) -> Result<Shape, ShapeError> 
             why: "the repository holds no object".into(),
         });
     }
-    Ok(tally.shape(Source::Git, repo, started))
+    Ok((tally.shape(Source::Git, repo, started), reservoirs.sample()))
+}
+
+/// One pass over sampled objects as a real pass reads them: `git cat-file
+/// --batch` given their ids, each object hashed with its header as it
+/// comes; on `threads` threads, the ids shared out, one git each, and the
+/// slowest thread's hashing time. Only hashing is timed, as in
+/// [`hash_objects`].
+pub fn sample_pass(
+    repo: &Path,
+    path_var: &OsString,
+    choice: &Choice,
+    ids: &[(String, u64)],
+    threads: usize,
+) -> Result<Duration, ShapeError> {
+    let git = find_git(repo, path_var)?;
+    let one = |ids: &[(String, u64)]| -> Result<Duration, ShapeError> {
+        let mut child = git_command(&git, repo)
+            .arg("--batch=%(objecttype) %(objectsize)")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
+        let mut stdin = child.stdin.take().expect("piped above");
+        let list: String = ids.iter().map(|(id, _)| format!("{id}\n")).collect();
+        // Written from another thread: git answers while it reads, and a
+        // full pipe each way would stop both.
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(list.as_bytes());
+        });
+        let mut reader =
+            BufReader::with_capacity(1 << 20, child.stdout.take().expect("piped above"));
+        let mut done = ObjectsHashed {
+            objects: 0,
+            bytes: 0,
+            hashing: Duration::ZERO,
+        };
+        let result = hash_batch(&mut reader, choice.hasher(), ids.len(), &mut done)
+            .map_err(|why| git_error(repo, why));
+        if result.is_err() {
+            let _ = child.kill();
+        }
+        let _ = writer.join();
+        drop(reader);
+        let why = stderr_of(&mut child);
+        let status = child.wait().map_err(|e| git_error(repo, e.to_string()))?;
+        result?;
+        if !status.success() || done.objects != ids.len() as u64 {
+            return Err(git_error(
+                repo,
+                format!("a sampled object could not be read: {why}"),
+            ));
+        }
+        Ok(done.hashing)
+    };
+    let threads = threads.clamp(1, ids.len().max(1));
+    if threads == 1 {
+        return one(ids);
+    }
+    let per = ids.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let running: Vec<_> = ids
+            .chunks(per)
+            .map(|chunk| scope.spawn(move || one(chunk)))
+            .collect();
+        let mut slowest = Duration::ZERO;
+        for handle in running {
+            let took = handle
+                .join()
+                .unwrap_or_else(|_| Err(git_error(repo, "a hashing thread panicked")))?;
+            slowest = slowest.max(took);
+        }
+        Ok(slowest)
+    })
 }
 
 /// git's object header.
@@ -209,6 +383,7 @@ pub fn hash_objects(
 ) -> Result<ObjectsHashed, ShapeError> {
     let git = find_git(repo, path_var)?;
     let mut child = git_command(&git, repo)
+        .arg("--batch-all-objects")
         .arg("--batch=%(objecttype) %(objectsize)")
         .arg("--unordered")
         .stdout(Stdio::piped())

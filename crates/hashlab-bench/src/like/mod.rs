@@ -1,10 +1,13 @@
 //! `bench --like PATH`: every candidate hash measured on the shape of the
-//! user's own data (a tree, a manifest with sizes, a git repository), and
+//! user's own data (a tree, a manifest with sizes, a git repository, an
+//! object-store prefix), and
 //! the time each would take for all of it, here, on other core counts and
 //! on a Dask cluster, with what bounds it; `verify` checks the projection
 //! against a real run.
 
 pub mod git;
+#[cfg(feature = "objects")]
+pub mod objects;
 pub mod projection;
 pub mod replica;
 pub mod shape;
@@ -84,7 +87,12 @@ pub enum LikeError {
     Shape(ShapeError),
     Replica(ReplicaError),
     Algorithm(String),
-    Manifest { path: PathBuf, why: String },
+    Manifest {
+        path: PathBuf,
+        why: String,
+    },
+    /// An object-store prefix that could not be listed or read (names the URL).
+    Store(String),
 }
 
 impl std::fmt::Display for LikeError {
@@ -92,7 +100,7 @@ impl std::fmt::Display for LikeError {
         match self {
             LikeError::Shape(e) => e.fmt(f),
             LikeError::Replica(e) => e.fmt(f),
-            LikeError::Algorithm(e) => f.write_str(e),
+            LikeError::Algorithm(e) | LikeError::Store(e) => f.write_str(e),
             LikeError::Manifest { path, why } => write!(f, "{}: {why}", path.display()),
         }
     }
@@ -205,7 +213,8 @@ pub fn find_shape(
         error,
     })?;
     if meta.is_dir() && git::is_repository(path) {
-        return Ok((git::git_shape(path, &request.path_var)?, Vec::new()));
+        let (shape, _) = git::git_shape(path, &request.path_var, request.seed)?;
+        return Ok((shape, Vec::new()));
     }
     if meta.is_file() && meta.len() < (1 << 30) {
         if let Ok(found) = manifest_shape(registry, path, request.seed) {
@@ -220,6 +229,15 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
     let started = Instant::now();
     let algorithms = candidates(registry, &request.algorithms)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    #[cfg(feature = "objects")]
+    if let Some(url) = object_url(&request.path)? {
+        return like_objects(registry, request, url, &algorithms, cores, started);
+    }
+    #[cfg(not(feature = "objects"))]
+    object_url(&request.path)?;
+    if request.path.is_dir() && git::is_repository(&request.path) {
+        return like_git(registry, request, &algorithms, cores, started);
+    }
     let (shape, sample) = find_shape(registry, request)?;
     let walk = walk_seconds(&shape, request);
     let bands = replica::plan_replica(&shape, cores);
@@ -230,43 +248,7 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
     let sample_paths: Vec<&Path> = sample.iter().take(8).map(|(p, _)| p.as_path()).collect();
     let mut projections = Vec::new();
     let storage;
-    if replica::in_memory(&shape) {
-        storage = None;
-        notes.push(
-            "git objects: the hash over each object with its header, in memory; git's own reading and inflating of its packs is not counted".into(),
-        );
-        let streams = replica::ObjectStreams::write(&bands, cores, request.seed)?;
-        for name in &algorithms {
-            let choice = registry
-                .resolve(name, None, &hashlab::HashParams::default())
-                .map_err(|e| LikeError::Algorithm(format!("{name}: {e}")))?;
-            let mut times = BandTimes {
-                one: Vec::new(),
-                all: Vec::new(),
-            };
-            for band in &streams.bands {
-                times.one.push(replica::timed(per_cell, || {
-                    replica::objects_pass(&choice, band, 1)
-                })?);
-                times.all.push(replica::timed(per_cell, || {
-                    replica::objects_pass(&choice, band, cores)
-                })?);
-            }
-            projections.push(project(
-                &shape,
-                &bands,
-                name,
-                choice.backend_name(),
-                false,
-                times,
-                None,
-                None,
-                0.0,
-                cores,
-                &request.workers,
-            ));
-        }
-    } else {
+    {
         let files = replica::ReplicaFiles::write(&bands, request.seed)?;
         let first = algorithms.first().cloned().unwrap_or_default();
         let null_one = replica::sum_plan(registry, &first, 1, git_blob, &sample_paths)?;
@@ -345,6 +327,124 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         replica: bands,
         cores,
         storage,
+        projections,
+        dask_worker_efficiency: DASK_WORKER_EFFICIENCY,
+        verified: Vec::new(),
+        notes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A repository: every candidate timed on a sample of its own objects,
+/// read through git as a real pass reads them.
+fn like_git(
+    registry: &Registry,
+    request: &LikeRequest,
+    algorithms: &[String],
+    cores: usize,
+    started: Instant,
+) -> Result<LikeReport, LikeError> {
+    let (shape, sample) = git::git_shape(&request.path, &request.path_var, request.seed)?;
+    let bands = sample.replica(&shape);
+    let cells = (algorithms.len() * bands.len() * 2).max(1);
+    let per_cell = (request.budget / cells as u32).max(Duration::from_millis(20));
+    let mut projections = Vec::new();
+    for name in algorithms {
+        let choice = registry
+            .resolve(name, None, &hashlab::HashParams::default())
+            .map_err(|e| LikeError::Algorithm(format!("{name}: {e}")))?;
+        let mut times = BandTimes {
+            one: Vec::new(),
+            all: Vec::new(),
+        };
+        for ids in &sample.bands {
+            for (threads, out) in [(1, &mut times.one), (cores, &mut times.all)] {
+                out.push(replica::timed(per_cell, || {
+                    git::sample_pass(&request.path, &request.path_var, &choice, ids, threads)
+                })?);
+            }
+        }
+        let backend = choice.backend_name();
+        projections.push(project(
+            &shape,
+            &bands,
+            name,
+            backend,
+            false,
+            times,
+            None,
+            None,
+            0.0,
+            cores,
+            &request.workers,
+        ));
+    }
+    projections.sort_by(|a, b| a.cached_all.total_cmp(&b.cached_all));
+    let sampled: usize = sample.bands.iter().map(Vec::len).sum();
+    let notes = vec![format!(
+        "git objects: {sampled} of the repository's {:.0} objects, chosen by size band, read through `git cat-file --batch` and each hashed with its header as a real pass hashes them; only the hashing is timed, git's own reading and inflating is not counted",
+        shape.files
+    )];
+    Ok(LikeReport {
+        shape,
+        replica: bands,
+        cores,
+        storage: None,
+        projections,
+        dask_worker_efficiency: DASK_WORKER_EFFICIENCY,
+        verified: Vec::new(),
+        notes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The URL when `path` names an object-store prefix.
+fn object_url(path: &Path) -> Result<Option<&str>, LikeError> {
+    let Some(text) = path.to_str().filter(|t| t.contains("://")) else {
+        return Ok(None);
+    };
+    #[cfg(feature = "objects")]
+    {
+        Ok(Some(text).filter(|t| objects::is_object_url(t)))
+    }
+    #[cfg(not(feature = "objects"))]
+    {
+        Err::<Option<&str>, _>(LikeError::Store(format!(
+            "{text}: this build reads no object store (hashlab-bench's `objects` feature)"
+        )))
+    }
+}
+
+#[cfg(feature = "objects")]
+fn like_objects(
+    registry: &Registry,
+    request: &LikeRequest,
+    url: &str,
+    algorithms: &[String],
+    cores: usize,
+    started: Instant,
+) -> Result<LikeReport, LikeError> {
+    let prefix = objects::list(url)?;
+    let shape = objects::shape(&prefix);
+    let bands = replica::plan_replica(&shape, cores);
+    let cells = (algorithms.len() * bands.len()).max(1);
+    let per_cell = (request.budget / cells as u32).max(Duration::from_millis(20));
+    let (storage, mut projections) = objects::project_all(
+        registry, request, &prefix, &shape, &bands, algorithms, per_cell,
+    )?;
+    projections.sort_by(|a, b| a.cached_all.total_cmp(&b.cached_all));
+    let notes = vec![
+        "object store: `sum URL` lists the prefix, then fetches each object in ranges with requests in flight while one thread hashes what arrives: the slower of fetching and hashing sets the pace, so more cores here change neither; times are as the store answers from here, its own caches as they are".into(),
+        format!(
+            "hash: the band's objects hashed in memory in ranges as they arrive, lines made; store: {} sampled objects fetched with no hash",
+            storage.files
+        ),
+    ];
+    Ok(LikeReport {
+        shape,
+        replica: bands,
+        cores,
+        storage: Some(storage),
         projections,
         dask_worker_efficiency: DASK_WORKER_EFFICIENCY,
         verified: Vec::new(),

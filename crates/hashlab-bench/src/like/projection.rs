@@ -28,6 +28,8 @@ pub enum Bound {
     Reading,
     /// The storage's read speed, uncached.
     Disk,
+    /// An object store's requests and transfer, as measured from here.
+    Store,
 }
 
 impl Bound {
@@ -37,6 +39,7 @@ impl Bound {
             Bound::PerFile => "per-file overhead",
             Bound::Reading => "reading",
             Bound::Disk => "disk",
+            Bound::Store => "object store",
         }
     }
 }

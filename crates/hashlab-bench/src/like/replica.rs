@@ -1,22 +1,21 @@
 //! A replica of a shape, measured: for each size band, files of the band's
 //! mean size in a private temporary directory, hashed through `sum`'s own
 //! reading path (hashlab-integrity's plan and `hash_inputs`: open, stat,
-//! map or read, per-file work), on one thread and on every core. A git
-//! shape's replica is objects in memory, hashed with their header, as a
-//! repository's objects are named.
+//! map or read, per-file work), on one thread and on every core. (A git
+//! repository's replica is a sample of its own objects: `git::ObjectSample`.)
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hashlab::{Choice, Registry};
+use hashlab::Registry;
 use hashlab_integrity::{
     gnu_line, hash_input, hash_inputs, Cancel, Fanout, FileDigests, HashJob, Input, PlanError,
     ReadBuffer, ReadStrategy, SumPlan, SumRequest,
 };
 use serde::{Deserialize, Serialize};
 
-use super::shape::{Shape, Source};
+use super::shape::Shape;
 use crate::stats::SplitMix64;
 use crate::workbench::NullHasher;
 
@@ -293,10 +292,7 @@ const EVICT_BYTES: usize = 128 << 20;
 
 /// The median of passes repeated for about `budget` (at least three, or
 /// one when a single pass takes three budgets).
-pub fn timed(
-    budget: Duration,
-    mut pass: impl FnMut() -> Result<Duration, ReplicaError>,
-) -> Result<f64, ReplicaError> {
+pub fn timed<E>(budget: Duration, mut pass: impl FnMut() -> Result<Duration, E>) -> Result<f64, E> {
     let mut times = Vec::new();
     let mut evict = vec![0u8; EVICT_BYTES];
     let start = Instant::now();
@@ -316,109 +312,4 @@ pub fn timed(
     }
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
-}
-
-/// A replica of a repository's objects: per band, one stream per core in
-/// the form `git cat-file --batch` prints (a `blob SIZE` line, the object, a
-/// newline), in unnamed temporary files, removed when dropped.
-pub struct ObjectStreams {
-    /// Per band, its streams and the objects in each.
-    pub bands: Vec<Vec<(std::fs::File, usize)>>,
-}
-
-impl ObjectStreams {
-    /// Each object's bytes come from its own place in a random buffer, so
-    /// that together they are as much memory as the band, not one object
-    /// read again and again from the CPU's caches.
-    pub fn write(bands: &[ReplicaBand], cores: usize, seed: u64) -> Result<Self, ReplicaError> {
-        let failed = |error| ReplicaError::Io {
-            path: std::env::temp_dir(),
-            error,
-        };
-        let spread = bands
-            .iter()
-            .map(|b| b.size as usize * b.files)
-            .max()
-            .unwrap_or(0);
-        let mut source = vec![0u8; spread];
-        SplitMix64(seed).fill(&mut source);
-        let mut out = Vec::with_capacity(bands.len());
-        for band in bands {
-            let size = band.size as usize;
-            let slots = cores.clamp(1, band.files.max(1));
-            let mut streams = Vec::with_capacity(slots);
-            for slot in 0..slots {
-                let count = band.files / slots + usize::from(slot < band.files % slots);
-                let first = band.files / slots * slot + slot.min(band.files % slots);
-                let file = tempfile::tempfile().map_err(failed)?;
-                let mut writer = std::io::BufWriter::with_capacity(1 << 20, &file);
-                for i in first..first + count {
-                    let at = i * size;
-                    writer
-                        .write_all(format!("blob {size}\n").as_bytes())
-                        .and_then(|()| writer.write_all(&source[at..at + size]))
-                        .and_then(|()| writer.write_all(b"\n"))
-                        .map_err(failed)?;
-                }
-                writer.flush().map_err(failed)?;
-                drop(writer);
-                streams.push((file, count));
-            }
-            out.push(streams);
-        }
-        Ok(ObjectStreams { bands: out })
-    }
-}
-
-/// One pass over a band's object streams through git's own hashing loop
-/// ([`super::git::hash_batch`]): on one thread every stream in turn, else a
-/// thread per stream and the slowest thread's time. Only hashing is timed,
-/// as in a real pass over a repository.
-pub fn objects_pass(
-    choice: &Choice,
-    streams: &[(std::fs::File, usize)],
-    threads: usize,
-) -> Result<Duration, ReplicaError> {
-    use std::io::{BufReader, Seek, SeekFrom};
-    let run = |file: &std::fs::File, count: usize| -> Result<Duration, ReplicaError> {
-        let failed = |why: String| ReplicaError::Io {
-            path: PathBuf::from("(git objects' replica)"),
-            error: std::io::Error::other(why),
-        };
-        let mut file = file;
-        file.seek(SeekFrom::Start(0))
-            .map_err(|e| failed(e.to_string()))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut done = super::git::ObjectsHashed {
-            objects: 0,
-            bytes: 0,
-            hashing: Duration::ZERO,
-        };
-        super::git::hash_batch(&mut reader, choice.hasher(), count, &mut done).map_err(failed)?;
-        Ok(done.hashing)
-    };
-    if threads <= 1 || streams.len() <= 1 {
-        let mut total = Duration::ZERO;
-        for (file, count) in streams {
-            total += run(file, *count)?;
-        }
-        return Ok(total);
-    }
-    std::thread::scope(|scope| {
-        let running: Vec<_> = streams
-            .iter()
-            .map(|(file, count)| scope.spawn(move || run(file, *count)))
-            .collect();
-        let mut slowest = Duration::ZERO;
-        for handle in running {
-            let took = handle.join().unwrap_or(Ok(Duration::ZERO))?;
-            slowest = slowest.max(took);
-        }
-        Ok(slowest)
-    })
-}
-
-/// Whether the shape is one of objects hashed in memory rather than files.
-pub fn in_memory(shape: &Shape) -> bool {
-    shape.source == Source::Git
 }

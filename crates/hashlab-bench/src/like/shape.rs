@@ -55,6 +55,8 @@ pub enum Source {
     Manifest,
     /// A git repository's objects, each counted with git's object header.
     Git,
+    /// An object-store prefix, listed.
+    Objects,
 }
 
 /// One size band of a shape.

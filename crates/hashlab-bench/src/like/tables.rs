@@ -42,12 +42,66 @@ fn band_name(low: u64, high: Option<u64>) -> String {
     }
 }
 
-fn what(source: Source) -> &'static str {
+/// What a shape counts, in words.
+pub fn what(source: Source) -> &'static str {
     match source {
         Source::Tree => "files",
         Source::Manifest => "files (from the manifest's sizes)",
         Source::Git => "git objects (with their headers)",
+        Source::Objects => "objects",
     }
+}
+
+/// "files" or "objects".
+pub fn noun(source: Source) -> &'static str {
+    match source {
+        Source::Tree | Source::Manifest => "files",
+        Source::Git | Source::Objects => "objects",
+    }
+}
+
+/// How the data are read in the first projected times: from the page
+/// cache, or, for a store's objects, as the store answers.
+pub fn state(source: Source) -> &'static str {
+    match source {
+        Source::Objects => "from the store",
+        _ => "cached",
+    }
+}
+
+/// What names a bound, in one sentence.
+pub fn bound_note(source: Source) -> &'static str {
+    match source {
+        Source::Objects => "bound: object store when fetching the objects with no hash takes longer than hashing them, else CPU",
+        _ => "bound: per-file overhead when reading with no hash takes at least half the time (reading, where the files average 64 KiB or more); disk when the storage's speed measured here is slower than the hash; else CPU",
+    }
+}
+
+/// The storage's (or store's) measured speed, in one sentence.
+pub fn storage_line(report: &LikeReport) -> Option<String> {
+    let s = report.storage.as_ref()?;
+    Some(if report.shape.source == Source::Objects {
+        format!(
+            "{} sampled objects ({}) fetched with no hash, as `sum` fetches them: {}/s and {:.0} objects/s",
+            s.files,
+            bytes(s.bytes as f64),
+            bytes(s.bytes_per_second),
+            s.files_per_second,
+        )
+    } else {
+        format!(
+            "{} sampled files ({}) read {}: {}/s and {:.0} files/s on one thread, {}/s and {:.0} files/s on {} cores; {} of the sample was in the page cache before",
+            s.files,
+            bytes(s.bytes as f64),
+            if s.uncached { "uncached (pages dropped first)" } else { "possibly cached" },
+            bytes(s.bytes_per_second),
+            s.files_per_second,
+            bytes(s.bytes_per_second_all),
+            s.files_per_second_all,
+            report.cores,
+            format::percent(s.resident_before),
+        )
+    })
 }
 
 /// The shape, the projections, the storage and the real runs.
@@ -94,11 +148,14 @@ pub fn document(report: &LikeReport) -> Document {
 
     let all = format!("{} cores", report.cores);
     let uncached_column = format!("uncached, {all}");
-    let cached_column = format!("cached, {all}");
+    // A store's objects are neither cached nor not here: they come as it answers.
+    let state = state(shape.source);
+    let one_column = format!("{state}, 1 core");
+    let cached_column = format!("{state}, {all}");
     let mut columns = vec![
         "algorithm",
         "backend",
-        "cached, 1 core",
+        one_column.as_str(),
         cached_column.as_str(),
         uncached_column.as_str(),
         "bound",
@@ -161,22 +218,13 @@ pub fn document(report: &LikeReport) -> Document {
     }
     doc.push_table(projected);
 
-    if let Some(s) = &report.storage {
-        doc.push_list(
-            "Storage",
-            vec![format!(
-                "{} sampled files ({}) read {}: {}/s and {:.0} files/s on one thread, {}/s and {:.0} files/s on {}; {} of the sample was in the page cache before",
-                s.files,
-                bytes(s.bytes as f64),
-                if s.uncached { "uncached (pages dropped first)" } else { "possibly cached" },
-                bytes(s.bytes_per_second),
-                s.files_per_second,
-                bytes(s.bytes_per_second_all),
-                s.files_per_second_all,
-                all,
-                format::percent(s.resident_before),
-            )],
-        );
+    if let Some(line) = storage_line(report) {
+        let title = if shape.source == Source::Objects {
+            "Object store"
+        } else {
+            "Storage"
+        };
+        doc.push_list(title, vec![line]);
     }
     if !report.verified.is_empty() {
         let mut table = Table::new(
@@ -221,12 +269,14 @@ pub fn document(report: &LikeReport) -> Document {
         "Dask columns: one single-threaded worker per core at {} of `sum -j1`'s speed (docs/scale.md), files parallel up to the worker count; the storage is assumed to keep up",
         format::percent(report.dask_worker_efficiency)
     ));
-    notes.push("bound: per-file overhead when reading with no hash takes at least half the time (reading, where the files average 64 KiB or more); disk when the storage's speed measured here is slower than the hash".into());
+    notes.push(bound_note(shape.source).into());
     if let Some(p) = report.projections.iter().find(|p| p.walk > 0.0) {
-        notes.push(format!(
-            "every time but Dask's includes the walk of PATH that `sum -r` makes before it hashes: {}",
-            seconds(p.walk)
-        ));
+        let step = if shape.source == Source::Objects {
+            "the listing of the prefix that `sum URL` makes before it hashes"
+        } else {
+            "the walk of PATH that `sum -r` makes before it hashes"
+        };
+        notes.push(format!("every time includes {step}: {}", seconds(p.walk)));
     }
     doc.push_list("Notes", notes);
     doc

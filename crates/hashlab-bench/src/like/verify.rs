@@ -1,5 +1,6 @@
-//! The check of a projection: the real `sum -r` over PATH (or every object
-//! of a git repository hashed as git names it), timed beside what was projected.
+//! The check of a projection: the real `sum -r` over PATH (every object of
+//! a git repository hashed as git names it, or `sum URL` over an object-store
+//! prefix), timed beside what was projected.
 
 use std::path::Path;
 use std::time::Instant;
@@ -116,6 +117,33 @@ pub fn verify(
                     resident_before: 1.0,
                     failed: 0,
                 }
+            }
+            #[cfg(feature = "objects")]
+            Source::Objects => {
+                let url = report.shape.path.as_str();
+                let (measured_first, ..) = super::objects::run(registry, url, &canonical)?;
+                let (measured, files, bytes, failed) =
+                    super::objects::run(registry, url, &canonical)?;
+                Verified {
+                    algorithm: canonical,
+                    files,
+                    bytes,
+                    jobs: 1,
+                    measured_first,
+                    measured,
+                    dropped_first: false,
+                    projected_cached: projection.cached_all,
+                    projected_uncached: None,
+                    resident_before: 0.0,
+                    failed,
+                }
+            }
+            #[cfg(not(feature = "objects"))]
+            Source::Objects => {
+                return Err(LikeError::Store(format!(
+                    "{}: this build reads no object store",
+                    report.shape.path
+                )))
             }
             Source::Manifest => {
                 return Err(LikeError::Manifest {

@@ -5,7 +5,7 @@
 //! `data-` attributes keyed to the table cells beside them.
 
 use hashlab_bench::like::tables::{bytes, seconds};
-use hashlab_bench::like::{Bound, LikeReport, Projection, Shape};
+use hashlab_bench::like::{Bound, LikeReport, Projection, Shape, Source};
 use maud::{html, Markup};
 
 use crate::format::{exact, px, text_width};
@@ -107,11 +107,7 @@ pub fn histogram(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
             shape.path
         )));
     }
-    let what = if shape.source == hashlab_bench::like::Source::Git {
-        "objects"
-    } else {
-        "files"
-    };
+    let what = hashlab_bench::like::tables::noun(shape.source);
     let panel_h = HIST_HEAD + HIST_PANEL_H + HIST_FOOT;
     let count_title = format!("{} per size band", capitalised(what));
     let body = html! {
@@ -150,7 +146,7 @@ pub fn histogram(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
     })
 }
 
-fn capitalised(word: &str) -> String {
+pub fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
@@ -159,17 +155,22 @@ fn capitalised(word: &str) -> String {
 }
 
 /// The bars of one algorithm: (metric, label, seconds, bound).
-pub fn bars_of(p: &Projection, cores: usize) -> Vec<(&'static str, String, f64, Option<Bound>)> {
+pub fn bars_of(
+    p: &Projection,
+    cores: usize,
+    source: Source,
+) -> Vec<(&'static str, String, f64, Option<Bound>)> {
+    let state = hashlab_bench::like::tables::state(source);
     let mut out = vec![
         (
             "cached-one",
-            "cached, 1 thread".to_string(),
+            format!("{state}, 1 thread"),
             p.cached_one,
             None,
         ),
         (
             "cached-all",
-            format!("cached, {cores} threads"),
+            format!("{state}, {cores} threads"),
             p.cached_all,
             Some(p.bound_cached),
         ),
@@ -206,7 +207,7 @@ pub fn projected(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
         .fold(0.0, f64::max)
         + 14.0;
     let left = 8.0 + label_w.max(60.0);
-    let kinds = bars_of(&ps[0], report.cores);
+    let kinds = bars_of(&ps[0], report.cores, report.shape.source);
     let legend_h = kinds.len() as f64 * 18.0 + 10.0;
     let per_row = kinds.len() as f64;
     let row_h = per_row * (BAR_H + BAR_GAP) - BAR_GAP + ROW_GAP;
@@ -214,7 +215,7 @@ pub fn projected(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
     let plot_h = ps.len() as f64 * row_h + ROW_GAP;
     let max = ps
         .iter()
-        .flat_map(|p| bars_of(p, report.cores))
+        .flat_map(|p| bars_of(p, report.cores, report.shape.source))
         .map(|b| b.2)
         .fold(0.0, f64::max);
     let (upper, ticks) = linear_ticks(max, 6);
@@ -246,7 +247,7 @@ pub fn projected(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
                 text.fg x=(px(left - 8.0)) y=(px(row_top + (row_h - ROW_GAP) / 2.0 + 4.0)) text-anchor="end" font-size=(FONT) fill="currentColor" {
                     (p.algorithm)
                 }
-                @for (i, (metric, label, v, bound)) in bars_of(p, report.cores).into_iter().enumerate() {
+                @for (i, (metric, label, v, bound)) in bars_of(p, report.cores, report.shape.source).into_iter().enumerate() {
                     @let y = row_top + i as f64 * (BAR_H + BAR_GAP);
                     @let end = x.map(v);
                     g class=(colour_class(i)) {
@@ -273,14 +274,19 @@ pub fn projected(id: &str, report: &LikeReport) -> Result<Chart, ReportError> {
         .max_by(|a, b| a.cached_all.total_cmp(&b.cached_all))
         .expect("projections are not empty");
     let desc = format!(
-        "Horizontal bars of the projected time to hash all of {path} ({files} {what}, {total}) with each of {n} algorithms, fastest first (linear scale from zero): files in the page cache on one thread and on {cores} threads{uncached}. Each bar on {cores} threads names what bounds it. Fastest: {fa} at {ft} ({fb}); slowest: {sa} at {st} ({sb}).",
+        "Horizontal bars of the projected time to hash all of {path} ({files} {what}, {total}) with each of {n} algorithms, fastest first (linear scale from zero): {read} on one thread and on {cores} threads{uncached}. Each bar on {cores} threads names what bounds it. Fastest: {fa} at {ft} ({fb}); slowest: {sa} at {st} ({sb}).",
         path = report.shape.path,
         files = count_text(report.shape.files),
-        what = if report.shape.source == hashlab_bench::like::Source::Git { "objects" } else { "files" },
+        what = hashlab_bench::like::tables::noun(report.shape.source),
         total = bytes(report.shape.bytes),
         n = ps.len(),
         cores = report.cores,
-        uncached = if report.storage.is_some() {
+        read = if report.shape.source == Source::Objects {
+            "fetched from the store as `sum` fetches them"
+        } else {
+            "files in the page cache"
+        },
+        uncached = if report.projections.iter().any(|p| p.uncached_all.is_some()) {
             ", and read from the storage at the speed measured for it"
         } else {
             ""
@@ -309,5 +315,6 @@ fn bound_name(b: Bound) -> &'static str {
         Bound::PerFile => "per_file",
         Bound::Reading => "reading",
         Bound::Disk => "disk",
+        Bound::Store => "store",
     }
 }

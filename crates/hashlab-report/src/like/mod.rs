@@ -5,7 +5,7 @@
 
 mod charts;
 
-use hashlab_bench::like::tables::{bytes, seconds};
+use hashlab_bench::like::tables::{bound_note, bytes, seconds, state, storage_line, what};
 use hashlab_bench::like::{LikeReport, Source};
 use hashlab_table::format::{percent, times};
 use hashlab_table::{Cell, Table};
@@ -13,7 +13,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::svg::{Chart, CHART_CSS};
 use crate::ReportError;
-use charts::{band_name, bars_of, count_text, key};
+use charts::{band_name, bars_of, capitalised, count_text, key};
 
 const PAGE_CSS: &str = include_str!("../page.css");
 
@@ -31,14 +31,6 @@ pub fn parse_like(bytes: &[u8]) -> Result<Option<LikeReport>, String> {
     serde_json::from_slice::<LikeReport>(bytes)
         .map(Some)
         .map_err(|e| format!("not a hashlab bench --like report: {e}"))
-}
-
-fn what(source: Source) -> &'static str {
-    match source {
-        Source::Tree => "files",
-        Source::Manifest => "files (sizes from the manifest)",
-        Source::Git => "git objects (each with its header)",
-    }
 }
 
 fn figure(chart: &Chart) -> Markup {
@@ -88,14 +80,16 @@ fn shape_table(report: &LikeReport) -> Table {
 
 fn projection_table(report: &LikeReport) -> Table {
     let all = format!("{} threads", report.cores);
-    let cached_all = format!("cached, {all}");
+    let state = state(report.shape.source);
+    let cached_one = format!("{state}, 1 thread");
+    let cached_all = format!("{state}, {all}");
     let uncached_all = format!("uncached, {all}");
     // A git repository is hashed from memory: no storage, no uncached columns.
     let uncached = report.projections.iter().any(|p| p.uncached_all.is_some());
     let mut columns = vec![
         "algorithm",
         "backend",
-        "cached, 1 thread",
+        &cached_one,
         &cached_all,
         "bound (cached)",
     ];
@@ -104,13 +98,18 @@ fn projection_table(report: &LikeReport) -> Table {
     }
     // Git objects are hashed from memory: nothing is read, per file or at all.
     let reading = report.shape.source != Source::Git;
+    let reading_title = if report.shape.source == Source::Objects {
+        "fetching alone"
+    } else {
+        "reading alone"
+    };
     if reading {
-        columns.push("reading alone");
+        columns.push(reading_title);
     }
     let mut table = Table::new("Projected time for all of it, fastest first", &columns);
     for p in &report.projections {
         let mut row = vec![Cell::text(&p.algorithm), Cell::text(&p.backend)];
-        let bars = bars_of(p, report.cores);
+        let bars = bars_of(p, report.cores, report.shape.source);
         let cell = |metric: &str| {
             bars.iter().find(|b| b.0 == metric).map_or_else(
                 || Cell::missing("-"),
@@ -206,21 +205,10 @@ fn verified_table(report: &LikeReport) -> Table {
 }
 
 fn storage_lines(report: &LikeReport) -> Vec<String> {
-    let Some(s) = &report.storage else {
-        return vec!["The storage's read speed was not measured (a git repository is hashed from memory; or no file of the path could be read here): no uncached projection.".into()];
-    };
-    vec![format!(
-        "{} sampled files ({}) read {}: {}/s and {:.0} files/s on one thread, {}/s and {:.0} files/s on {} threads; {} of the sample was in the page cache before.",
-        s.files,
-        bytes(s.bytes as f64),
-        if s.uncached { "uncached (their pages dropped first)" } else { "possibly from the page cache" },
-        bytes(s.bytes_per_second),
-        s.files_per_second,
-        bytes(s.bytes_per_second_all),
-        s.files_per_second_all,
-        report.cores,
-        percent(s.resident_before),
-    )]
+    match storage_line(report) {
+        Some(line) => vec![format!("{line}.")],
+        None => vec!["The storage's read speed was not measured (a git repository is hashed from memory; or no file of the path could be read here): no uncached projection.".into()],
+    }
 }
 
 /// The whole page for one like report.
@@ -243,7 +231,7 @@ pub fn like_page(report: &LikeReport) -> String {
         "Dask: one single-threaded worker per core at {} of `sum -j1`'s speed; the storage is assumed to keep up.",
         percent(report.dask_worker_efficiency)
     ));
-    notes.push("Bound: per-file overhead when reading with no hash takes at least half the time; disk when the storage's measured speed is slower than the hash; else the CPU.".into());
+    notes.push(format!("{}.", capitalised(bound_note(shape.source))));
     let table = hashlab_table::html::table;
     let page = html! {
         (DOCTYPE)

@@ -1,0 +1,349 @@
+//! An object-store prefix (`s3://`, `gs://`, `az://`, `file://`) as
+//! `sum URL` reads it: listed, then every object fetched in ranges by
+//! requests in flight while the calling thread hashes what arrives. The
+//! shape is the listing (exact: a store must be listed whole to be hashed
+//! whole); the store's speed comes from a sample of the real objects
+//! fetched through the same reader with no hash; the hash's from buffers
+//! of each band's size hashed as fetched ranges are.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use hashlab::{Hasher, Registry};
+use hashlab_integrity::{gnu_line, Fanout, SumPlan, SumRequest};
+use hashlab_objects::{ObjectInfo, ObjectReader, Settings};
+
+use super::projection::{self, AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
+use super::replica::{self, BandTimes, ReplicaBand};
+use super::shape::{band_low, band_of, Shape, Source, Tally};
+use super::storage::{Storage, MAX_SAMPLE_BYTES};
+use super::{LikeError, LikeRequest};
+use crate::stats::SplitMix64;
+use crate::workbench::NullHasher;
+
+pub use hashlab_objects::is_object_url;
+
+/// Sampled objects per band for the store's speed: enough that the
+/// requests in flight run as they do over a whole listing (a store answers
+/// small objects in about a millisecond each, so 128 take a fraction of a
+/// second), bounded in bytes by [`MAX_SAMPLE_BYTES`].
+const SAMPLE_PER_BAND: usize = 128;
+
+/// A listed prefix and the reader that listed it.
+pub struct Prefix {
+    pub url: String,
+    pub reader: ObjectReader,
+    pub objects: Vec<ObjectInfo>,
+    /// Seconds the listing took: `sum URL` lists before it hashes.
+    pub listing: f64,
+}
+
+fn store_error(e: impl std::fmt::Display) -> LikeError {
+    LikeError::Store(e.to_string())
+}
+
+/// Lists `url` with the store's configuration from the environment, as
+/// `sum` does.
+pub fn list(url: &str) -> Result<Prefix, LikeError> {
+    let reader = ObjectReader::new(Settings::default())
+        .map_err(|e| LikeError::Store(format!("{url}: object-store client: {e}")))?;
+    let start = Instant::now();
+    let objects = reader.list(url).map_err(store_error)?;
+    let listing = start.elapsed().as_secs_f64();
+    if objects.is_empty() {
+        return Err(LikeError::Store(format!("{url}: no object under it")));
+    }
+    Ok(Prefix {
+        url: url.to_string(),
+        reader,
+        objects,
+        listing,
+    })
+}
+
+/// The listing's sizes, exact.
+pub fn shape(prefix: &Prefix) -> Shape {
+    let mut tally = Tally::default();
+    for object in &prefix.objects {
+        tally.add(object.size);
+    }
+    let mut shape = tally.shape(Source::Objects, Path::new(&prefix.url), Instant::now());
+    shape.seconds = prefix.listing;
+    shape
+}
+
+/// Up to [`SAMPLE_PER_BAND`] objects of each band, uniformly chosen, the
+/// largest left out first past [`MAX_SAMPLE_BYTES`] (the smallest always kept).
+pub fn sample(objects: &[ObjectInfo], seed: u64) -> Vec<Vec<ObjectInfo>> {
+    let mut rng = SplitMix64(seed);
+    let mut by_band: Vec<(usize, Vec<&ObjectInfo>, usize)> = Vec::new();
+    for object in objects {
+        let band = band_of(object.size);
+        let at = match by_band.iter().position(|(b, _, _)| *b == band) {
+            Some(at) => at,
+            None => {
+                by_band.push((band, Vec::new(), 0));
+                by_band.len() - 1
+            }
+        };
+        let (_, kept, seen) = &mut by_band[at];
+        *seen += 1;
+        // Reservoir sampling: each object of the band kept with equal chance.
+        if kept.len() < SAMPLE_PER_BAND {
+            kept.push(object);
+        } else {
+            let slot = rng.below(*seen);
+            if slot < SAMPLE_PER_BAND {
+                kept[slot] = object;
+            }
+        }
+    }
+    by_band.sort_by_key(|(band, _, _)| *band);
+    let mut total = 0u64;
+    let mut out = Vec::new();
+    for (_, kept, _) in by_band {
+        let mut group: Vec<ObjectInfo> = Vec::new();
+        for object in kept {
+            total = total.saturating_add(object.size);
+            if (out.is_empty() && group.is_empty()) || total <= MAX_SAMPLE_BYTES {
+                group.push(object.clone());
+            }
+        }
+        if !group.is_empty() {
+            out.push(group);
+        }
+    }
+    out
+}
+
+/// Fetches `objects` as `sum` does (ranges in flight, in key order) into
+/// `make`'s hashers; the seconds it took.
+fn fetch(
+    prefix: &Prefix,
+    objects: &[ObjectInfo],
+    make: &dyn Fn() -> Fanout,
+) -> Result<f64, LikeError> {
+    let start = Instant::now();
+    let mut failure = None;
+    prefix
+        .reader
+        .hash(objects, make, false, &mut |_, result| {
+            if let Err(e) = result {
+                failure.get_or_insert(e);
+            }
+            Ok::<(), ()>(())
+        })
+        .ok();
+    match failure {
+        Some(e) => Err(store_error(e)),
+        None => Ok(start.elapsed().as_secs_f64()),
+    }
+}
+
+/// The store's speed from the sampled objects, fetched with no hash, each
+/// band's together (the requests in flight span its objects, as in a run).
+pub fn measure(prefix: &Prefix, sample: &[Vec<ObjectInfo>]) -> Result<Storage, LikeError> {
+    let null = || Fanout::new(vec![Box::new(NullHasher::default())]);
+    let (mut files, mut bytes, mut seconds) = (0usize, 0u64, 0.0);
+    let mut per_file = Vec::new();
+    for group in sample {
+        // Once untimed: the first request of a connection pays for opening it.
+        fetch(prefix, &group[..1], &null)?;
+        let took = fetch(prefix, group, &null)?;
+        files += group.len();
+        bytes += group.iter().map(|o| o.size).sum::<u64>();
+        seconds += took;
+        per_file.push((band_low(band_of(group[0].size)), took / group.len() as f64));
+    }
+    let seconds = seconds.max(1e-9);
+    Ok(Storage {
+        files,
+        bytes,
+        // A store's caches are its own: nothing here can drop them.
+        uncached: false,
+        resident_before: 0.0,
+        bytes_per_second: bytes as f64 / seconds,
+        files_per_second: files as f64 / seconds,
+        // `sum URL` fetches with the same requests in flight whatever the cores.
+        bytes_per_second_all: bytes as f64 / seconds,
+        files_per_second_all: files as f64 / seconds,
+        per_file,
+    })
+}
+
+/// One pass of hashing a band's objects as their fetched ranges arrive:
+/// the length announced, the ranges fed, the digest split and its line
+/// made. Each object comes from its own place in `spread`.
+fn hash_pass(plan: &SumPlan, band: &ReplicaBand, spread: &[u8], name: &[u8]) -> Duration {
+    let size = band.size as usize;
+    let range = Settings::DEFAULT_RANGE_SIZE as usize;
+    let mut fanout = plan.fanout_for_ranges();
+    let mut printed = 0usize;
+    let start = Instant::now();
+    for i in 0..band.files {
+        let body = &spread[i * size..(i + 1) * size];
+        fanout.announce_length(size as u64);
+        for chunk in body.chunks(range.max(1)) {
+            fanout.update(chunk);
+        }
+        let joined = fanout.finalize_reset();
+        for digest in fanout.split(&joined) {
+            printed += gnu_line(&digest.to_hex(), name).len();
+        }
+    }
+    let took = start.elapsed();
+    std::hint::black_box(printed);
+    took
+}
+
+/// Seconds per pass over each band's replica objects, hashed in memory.
+fn hash_times(
+    plan: &SumPlan,
+    bands: &[ReplicaBand],
+    budget: Duration,
+    seed: u64,
+    name: &[u8],
+) -> Result<Vec<f64>, LikeError> {
+    let largest = bands
+        .iter()
+        .map(|b| b.size as usize * b.files)
+        .max()
+        .unwrap_or(0);
+    let mut spread = vec![0u8; largest];
+    SplitMix64(seed).fill(&mut spread);
+    let mut times = Vec::with_capacity(bands.len());
+    for band in bands {
+        times.push(replica::timed(budget, || {
+            Ok::<_, LikeError>(hash_pass(plan, band, &spread, name))
+        })?);
+    }
+    Ok(times)
+}
+
+fn plan_for(registry: &Registry, algorithm: &str) -> Result<SumPlan, LikeError> {
+    let request = SumRequest {
+        algorithms: vec![algorithm.to_string()],
+        ..SumRequest::default()
+    };
+    SumPlan::new(registry, &request, &[]).map_err(|error| {
+        LikeError::Replica(replica::ReplicaError::Plan {
+            algorithm: algorithm.to_string(),
+            error,
+        })
+    })
+}
+
+/// Projections for every candidate over a listed prefix.
+pub fn project_all(
+    registry: &Registry,
+    request: &LikeRequest,
+    prefix: &Prefix,
+    shape: &Shape,
+    bands: &[ReplicaBand],
+    algorithms: &[String],
+    per_cell: Duration,
+) -> Result<(Storage, Vec<Projection>), LikeError> {
+    let storage = measure(prefix, &sample(&prefix.objects, request.seed))?;
+    let (fetch_seconds, _) = projection::storage_seconds(shape, &storage);
+    let name = prefix.objects[0].name.as_bytes();
+    let mut out = Vec::new();
+    for algorithm in algorithms {
+        let plan = plan_for(registry, algorithm)?;
+        let one = hash_times(&plan, bands, per_cell, request.seed, name)?;
+        let hashing = BandTimes::projected(&one, bands);
+        let backend = plan.columns[0].choice.backend_name().to_string();
+        out.push(project(
+            prefix.listing,
+            fetch_seconds,
+            hashing,
+            algorithm,
+            &backend,
+            BandTimes {
+                all: one.clone(),
+                one,
+            },
+            &request.workers,
+        ));
+    }
+    Ok((storage, out))
+}
+
+/// One thread hashes while the requests fetch: the slower of the two sets
+/// the pace, after the listing. More cores change neither; a Dask cluster
+/// shares both out.
+#[allow(clippy::too_many_arguments)]
+fn project(
+    listing: f64,
+    fetching: f64,
+    hashing: f64,
+    algorithm: &str,
+    backend: &str,
+    times: BandTimes,
+    workers: &[usize],
+) -> Projection {
+    let total = listing + fetching.max(hashing);
+    let bound = if fetching >= hashing {
+        Bound::Store
+    } else {
+        Bound::Cpu
+    };
+    Projection {
+        algorithm: algorithm.to_string(),
+        backend: backend.to_string(),
+        walk: listing,
+        times,
+        cached_one: total,
+        cached_all: total,
+        overhead_all: listing + fetching,
+        uncached_all: None,
+        bound_cached: bound,
+        bound_uncached: None,
+        cores: CORE_COUNTS
+            .iter()
+            .map(|&n| AtCores {
+                cores: n,
+                seconds: total,
+            })
+            .collect(),
+        dask: workers
+            .iter()
+            .map(|&w| AtCores {
+                cores: w,
+                seconds: listing + fetching.max(hashing) / w as f64 / DASK_WORKER_EFFICIENCY,
+            })
+            .collect(),
+    }
+}
+
+/// What a real `sum -a ALGORITHM URL` took: the listing, then every object
+/// fetched, hashed and its line made; (seconds, objects, bytes, failed).
+pub fn run(
+    registry: &Registry,
+    url: &str,
+    algorithm: &str,
+) -> Result<(f64, u64, u64, u64), LikeError> {
+    let plan = plan_for(registry, algorithm)?;
+    let reader = ObjectReader::new(Settings::default())
+        .map_err(|e| LikeError::Store(format!("{url}: object-store client: {e}")))?;
+    let make = || plan.fanout_for_ranges();
+    let start = Instant::now();
+    let objects = reader.list(url).map_err(store_error)?;
+    let (mut files, mut bytes, mut failed, mut printed) = (0u64, 0u64, 0u64, 0usize);
+    reader
+        .hash(&objects, &make, false, &mut |i, result| {
+            match result {
+                Ok(d) => {
+                    files += 1;
+                    bytes += d.digests.bytes;
+                    for digest in &d.digests.digests {
+                        printed += gnu_line(&digest.to_hex(), objects[i].name.as_bytes()).len();
+                    }
+                }
+                Err(_) => failed += 1,
+            }
+            Ok::<(), ()>(())
+        })
+        .ok();
+    std::hint::black_box(printed);
+    Ok((start.elapsed().as_secs_f64(), files, bytes, failed))
+}
