@@ -62,8 +62,8 @@ impl StoredVerdict {
     }
 }
 
-fn header(key: &str) -> Option<&'static str> {
-    TABLE
+fn header<'a>(table: &'a str, key: &str) -> Option<&'a str> {
+    table
         .lines()
         .take_while(|l| l.starts_with('#'))
         .find_map(|l| l.trim_start_matches('#').trim().strip_prefix(key))
@@ -72,12 +72,20 @@ fn header(key: &str) -> Option<&'static str> {
 
 /// The stored full run of `algorithm` (hashlab's catalog name), if any.
 pub fn stored_verdict(algorithm: &str) -> Option<StoredVerdict> {
-    let source = header("source:").unwrap_or("unknown").to_string();
-    let alpha: f64 = header("alpha:")
+    verdict_in(TABLE, algorithm)
+}
+
+fn verdict_in(table: &str, algorithm: &str) -> Option<StoredVerdict> {
+    // A run kept from an older commit than the rest names its own source.
+    let source = header(table, &format!("source {algorithm}:"))
+        .or_else(|| header(table, "source:"))
+        .unwrap_or("unknown")
+        .to_string();
+    let alpha: f64 = header(table, "alpha:")
         .and_then(|a| a.parse().ok())
         .unwrap_or(0.001);
     let mut verdict: Option<StoredVerdict> = None;
-    for line in TABLE.lines().filter(|l| !l.starts_with('#')).skip(1) {
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
         let [name, tests_in_run, test, case, hashes, statistics, p_value, passed, statistic] =
             fields[..]
@@ -207,6 +215,22 @@ mod tests {
             let json = serde_json::to_value(kind).unwrap();
             assert_eq!(test_kind(json.as_str().unwrap()), Some(kind), "{kind:?}");
         }
+    }
+
+    #[test]
+    fn a_run_kept_from_another_commit_names_its_own_source() {
+        let table = "# source: hashlab quality, plan default, seed 1, commit new\n\
+            # source old-hash: hashlab quality, plan default, seed 1, commit old\n\
+            # alpha: 0.001\n\
+            algorithm\ttests_in_run\ttest\tcase\thashes\tstatistics\tp\tverdict\tstatistic\n\
+            new-hash\t1\tzeroes\tzero keys\t10\t1\t0.5\tpass\tnothing\n\
+            old-hash\t1\tzeroes\tzero keys\t10\t1\t1e-9\tfail\t9 collisions\n";
+        let new = verdict_in(table, "new-hash").unwrap();
+        let old = verdict_in(table, "old-hash").unwrap();
+        assert!(new.source.ends_with("commit new"), "{}", new.source);
+        assert!(old.source.ends_with("commit old"), "{}", old.source);
+        assert_eq!((new.failed, old.failed), (0, 1));
+        assert!(verdict_in(table, "absent").is_none());
     }
 
     #[test]
