@@ -6,7 +6,7 @@
 use std::io::{self, BufRead};
 use std::path::Path;
 
-use hashlab::{Algorithm, HashParams, Hasher, OutputRule, Registry};
+use hashlab::{Algorithm, Choice, HashParams, Hasher, OutputRule, Registry};
 
 use crate::ambiguity::{Lengths, Plan, Settlement};
 use crate::bounded::{BoundedLines, LineError};
@@ -336,6 +336,9 @@ pub struct Checker<'r> {
     options: CheckOptions,
     /// The least recently used first.
     hashers: Vec<((String, usize), Prepared)>,
+    /// Every (algorithm, length) resolved so far, kept when its hasher is
+    /// dropped: each is resolved once, however the lines alternate.
+    choices: std::collections::HashMap<(String, usize), Choice>,
     reading: GnuReading,
     opener: Option<Opener<'r>>,
 }
@@ -346,6 +349,7 @@ impl<'r> Checker<'r> {
             registry,
             options,
             hashers: Vec::new(),
+            choices: std::collections::HashMap::new(),
             reading: GnuReading::Undecided,
             opener: None,
         }
@@ -355,6 +359,15 @@ impl<'r> Checker<'r> {
     /// (hashlab-objects reads `s3://` and the like this way).
     pub fn with_opener(mut self, opener: Opener<'r>) -> Checker<'r> {
         self.opener = Some(opener);
+        self
+    }
+
+    /// `choice` (`-a`'s algorithm on the options' backend, with their
+    /// parameters, as the caller resolved it to refuse them before any
+    /// output) hashes the lines of its length, resolved no second time.
+    pub fn with_choice(mut self, choice: Choice) -> Checker<'r> {
+        let key = (choice.name().to_string(), choice.output_len());
+        self.choices.insert(key, choice);
         self
     }
 
@@ -522,28 +535,23 @@ impl<'r> Checker<'r> {
             if self.hashers.len() >= KEPT_HASHERS {
                 self.hashers.remove(0);
             }
-            let registry = self.registry;
-            let backend = match &self.options.backend {
-                Some(name) => registry.backend(&algorithm.name, name),
-                None => registry.default_backend(&algorithm.name).map(|(b, _)| b),
-            }
-            .map_err(CheckError::Params)?;
+            let choice = match self.choices.get(&key) {
+                Some(choice) => choice.clone(),
+                None => {
+                    let choice = self.resolve(algorithm, len)?;
+                    self.choices.insert(key.clone(), choice.clone());
+                    choice
+                }
+            };
             let strategy = ReadStrategy::for_hash_with(
                 algorithm.file_bound,
-                backend.parallel,
+                choice.backend().parallel,
                 !self.options.no_mmap,
             );
-            let params = HashParams {
-                length: match algorithm.output {
-                    OutputRule::Fixed { .. } => None,
-                    _ => Some(len),
-                },
-                parallel: strategy.parallel_hash,
-                ..self.options.params.clone()
-            };
-            let hasher = registry
-                .hasher(&algorithm.name, Some(&backend.name), &params)
-                .map_err(CheckError::Params)?;
+            let hasher = choice
+                .with_parallel(strategy.parallel_hash)
+                .map_err(CheckError::Params)?
+                .hasher();
             self.hashers.push((
                 key,
                 Prepared {
@@ -554,6 +562,27 @@ impl<'r> Checker<'r> {
             ));
         }
         Ok(&mut self.hashers.last_mut().expect("pushed above").1)
+    }
+
+    /// `algorithm` at `len` bytes on the options' backend (else the
+    /// default), with the options' parameters.
+    fn resolve(&self, algorithm: &Algorithm, len: usize) -> Result<Choice, CheckError> {
+        let registry = self.registry;
+        let backend = match &self.options.backend {
+            Some(name) => registry.backend(&algorithm.name, name),
+            None => registry.default_backend(&algorithm.name).map(|(b, _)| b),
+        }
+        .map_err(CheckError::Params)?;
+        let params = HashParams {
+            length: match algorithm.output {
+                OutputRule::Fixed { .. } => None,
+                _ => Some(len),
+            },
+            ..self.options.params.clone()
+        };
+        registry
+            .resolve(&algorithm.name, Some(&backend.name), &params)
+            .map_err(CheckError::Params)
     }
 }
 
