@@ -26,6 +26,25 @@ extern "C" fn guard_at_start() {
 }
 
 fn main() -> ExitCode {
+    let code = command();
+    if std::env::var_os("HASHLAB_DEBUG_COUNTS").is_some() {
+        report_counts();
+    }
+    code
+}
+
+/// Plans built and names resolved in this run, on stderr, where a debug
+/// build counts them (`HASHLAB_DEBUG_COUNTS=1`, for tests/counts.rs: one run,
+/// one plan, one resolution per name); a release build counts nothing.
+fn report_counts() {
+    let plans = hashlab_integrity::plan::plans::so_far();
+    let resolutions = hashlab::resolutions::so_far();
+    if let (Some(plans), Some(resolutions)) = (plans, resolutions) {
+        errln!("hashlab: debug counts: {plans} plans, {resolutions} resolutions");
+    }
+}
+
+fn command() -> ExitCode {
     stdio::guard_standard_descriptors();
     let mut argv = std::env::args_os();
     let tool = argv.next().as_deref().and_then(multicall::tool_of);

@@ -387,38 +387,28 @@ pub fn audit_with(
             limit: MAX_DIGEST_BYTES,
         });
     }
-    let params_of = |alg: &str, len: usize| -> Result<HashParams, AuditError> {
-        let algorithm = registry.algorithm(alg).map_err(AuditError::Hasher)?;
-        Ok(HashParams {
-            length: match algorithm.output {
+    // Every algorithm/length resolved once, before hashing anything; each
+    // worker's hashers are copies.
+    let mut choices = Vec::with_capacity(algorithms.len());
+    for (alg, len) in &algorithms {
+        let found = registry.find(alg).map_err(AuditError::Hasher)?;
+        let params = HashParams {
+            length: match found.algorithm().output {
                 OutputRule::Fixed { .. } => None,
-                _ => Some(len),
+                _ => Some(*len),
             },
             ..Default::default()
-        })
-    };
-    // Check every algorithm/length once before hashing anything.
-    let mut params = Vec::with_capacity(algorithms.len());
-    for (alg, len) in &algorithms {
-        let p = params_of(alg, *len)?;
-        let hasher = registry.hasher(alg, None, &p).map_err(AuditError::Hasher)?;
-        if hasher.output_len() != *len {
+        };
+        let choice = found.resolve(None, &params).map_err(AuditError::Hasher)?;
+        if choice.output_len() != *len {
             return Err(AuditError::Hasher(HashError::LengthNotAccepted {
                 algorithm: alg.clone(),
-                fixed: hasher.output_len(),
+                fixed: choice.output_len(),
             }));
         }
-        params.push(p);
+        choices.push(choice);
     }
-    let make = || {
-        Fanout::new(
-            algorithms
-                .iter()
-                .zip(&params)
-                .map(|((alg, _), p)| registry.hasher(alg, None, p).expect("checked above"))
-                .collect(),
-        )
-    };
+    let make = || Fanout::new(choices.iter().map(|c| c.hasher()).collect());
     let columns: Vec<usize> = recorded
         .iter()
         .map(|r| {

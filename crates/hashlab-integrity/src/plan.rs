@@ -207,17 +207,25 @@ pub struct SumPlan {
     name_standard_input: bool,
     /// The columns as they hash an object's ranges (see `fanout_for_ranges`).
     range_choices: Vec<Choice>,
+    /// Whether the reading was decided for a rotating disk.
+    rotating: bool,
+    /// What was asked, for the steps that decide more of the plan later.
+    request: SumRequest,
 }
 
 impl SumPlan {
-    /// Resolves every algorithm once and decides the reading. `sample`: a
-    /// few of the files to be read, to tell a rotating disk (where several
-    /// readers, or threads faulting one map, make the head seek).
+    /// Resolves every algorithm once, refuses what cannot be written, and
+    /// decides the reading. `sample`: a few of the files to be read, to tell
+    /// a rotating disk (where several readers, or threads faulting one map,
+    /// make the head seek); a caller that plans before it knows its files
+    /// gives none and calls [`SumPlan::reading`] once it does. Building the
+    /// plan is validating the request: a run builds one and carries it.
     pub fn new(
         registry: &Registry,
         request: &SumRequest,
         sample: &[&Path],
     ) -> Result<SumPlan, PlanError> {
+        plans::count();
         let mut columns: Vec<Column> = Vec::new();
         for name in request
             .algorithms
@@ -225,94 +233,37 @@ impl SumPlan {
             .map(|n| n.trim())
             .filter(|n| !n.is_empty())
         {
-            let algorithm = registry.algorithm(name)?;
+            // Found once: a repeat is dropped, and what the run cannot
+            // write refused, before anything is resolved.
+            let found = registry.find(name)?;
+            let algorithm = found.algorithm();
             if columns.iter().any(|c| c.choice.name() == algorithm.name) {
                 continue;
             }
+            let name = || algorithm.name.clone();
             if !algorithm.stable {
-                return Err(PlanError::UnstableOutput {
-                    algorithm: algorithm.name.clone(),
-                });
+                return Err(PlanError::UnstableOutput { algorithm: name() });
             }
             if request.git_blob && !algorithm.git_object_format {
-                return Err(PlanError::NotAGitObjectFormat {
-                    algorithm: algorithm.name.clone(),
-                });
+                return Err(PlanError::NotAGitObjectFormat { algorithm: name() });
             }
             if request.sfv && !algorithm.sfv {
-                return Err(PlanError::NotSfv {
-                    algorithm: algorithm.name.clone(),
-                });
+                return Err(PlanError::NotSfv { algorithm: name() });
             }
             if request.hashdeep && algorithm.hashdeep_column.is_none() {
-                return Err(PlanError::NotAHashdeepColumn {
-                    algorithm: algorithm.name.clone(),
-                });
+                return Err(PlanError::NotAHashdeepColumn { algorithm: name() });
             }
-            let choice = registry.resolve(name, request.backend.as_deref(), &request.params)?;
+            let choice = found.resolve(request.backend.as_deref(), &request.params)?;
             if request.cksum_lines && !algorithm.integer_digest {
-                return Err(PlanError::NotANumber {
-                    algorithm: algorithm.name.clone(),
-                });
+                return Err(PlanError::NotANumber { algorithm: name() });
             }
-            // An asked-for form wins over the algorithm's own: `--tag` gives
-            // crc32-posix a line `check` reads back (cksum's lines, like
-            // `cksum --check` for its CRC, are not read back).
-            let style = if request.sfv {
-                LineStyle::Sfv
-            } else if request.cksum_lines {
-                LineStyle::Cksum
-            } else if request.tagged {
-                LineStyle::Tag
-            } else if request.digest_prefix && algorithm.digest_prefix.is_some() {
-                LineStyle::Gnu
-            } else if algorithm.lines == LineForm::Tagged {
-                LineStyle::Tag
-            } else if algorithm.lines.is_cksum_like() {
-                LineStyle::Cksum
-            } else {
-                LineStyle::Gnu
-            };
-            let reversed = request.little_endian && algorithm.integer_digest;
-            let prefix = match (style, &algorithm.digest_prefix) {
-                (LineStyle::Gnu, Some(p)) if request.digest_prefix => p.clone(),
-                _ => String::new(),
-            };
-            columns.push(Column {
-                tag: if reversed {
-                    format!("{}_LE", choice.tag())
-                } else {
-                    choice.tag()
-                },
-                style,
-                prefix,
-                reversed,
-                escaping: escaping_for(algorithm.lines),
-                choice,
-            });
+            columns.push(column(choice, request));
         }
         if columns.is_empty() {
             return Err(PlanError::NoAlgorithm);
         }
-        if request.hashdeep && (request.digest_form != DigestForm::Hex || request.no_names) {
-            return Err(PlanError::HashdeepForm);
-        }
-        if request.sfv
-            && (request.digest_form != DigestForm::Hex
-                || request.no_names
-                || request.zero_terminated
-                || request.tagged
-                || request.hashdeep
-                || request.cksum_lines)
-        {
-            return Err(PlanError::SfvForm);
-        }
-        if request.digest_form == DigestForm::Raw && columns.len() > 1 {
-            return Err(PlanError::RawNeedsOneColumn);
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let rotating = reads_from_spinning_disk(sample);
-        let jobs = match request.jobs {
+        refuse_form(request, columns.len())?;
+        match request.jobs {
             Some(0) => return Err(PlanError::NoJobs),
             Some(n) if n > MAX_JOBS => {
                 return Err(PlanError::TooManyJobs {
@@ -320,34 +271,14 @@ impl SumPlan {
                     limit: MAX_JOBS,
                 })
             }
-            Some(n) => n,
-            None if rotating => 1,
-            None => cores,
-        };
-        let tree_parallel = columns.len() == 1 && columns[0].choice.backend().parallel;
-        let strategy = ReadStrategy::for_cores(
-            slowest(&columns),
-            tree_parallel,
-            request.allow_mmap && !rotating,
-            cores,
-        )
-        .from_disk(rotating)
-        .sharing_cores_with(columns.len());
-        let parallel_hash = strategy.parallel_hash;
-        // Object-store ranges of megabytes arrive on one thread while others
-        // fetch: a tree-parallel hash spreads each range over the cores.
-        let range_choices = columns
-            .iter()
-            .map(|c| c.choice.with_parallel(tree_parallel && cores > 1))
-            .collect::<Result<Vec<_>, _>>()?;
-        for column in &mut columns {
-            column.choice = column.choice.with_parallel(parallel_hash)?;
+            _ => {}
         }
-        Ok(SumPlan {
+        // Jobs and reading are decided by `decide_reading`, below.
+        SumPlan {
             columns,
-            jobs,
-            strategy,
-            tree_parallel,
+            jobs: 1,
+            strategy: ReadStrategy::for_hash(FileBound::Hash, false),
+            tree_parallel: false,
             git_blob: request.git_blob,
             hashdeep: request.hashdeep,
             terminator: if request.zero_terminated {
@@ -361,7 +292,103 @@ impl SumPlan {
             digest_form: request.digest_form,
             no_names: request.no_names,
             sfv: request.sfv,
-            range_choices,
+            range_choices: Vec::new(),
+            rotating: false,
+            request: request.clone(),
+        }
+        .decide_reading(reads_from_spinning_disk(sample))
+    }
+
+    /// The same plan for reading `sample`, a few of the files to be read,
+    /// as [`SumPlan::new`] would have decided it: resolves nothing.
+    pub fn reading(self, sample: &[&Path]) -> Result<SumPlan, PlanError> {
+        let rotating = reads_from_spinning_disk(sample);
+        if rotating == self.rotating {
+            return Ok(self);
+        }
+        self.decide_reading(rotating)
+    }
+
+    /// Jobs, the read strategy and each column's multi-threading, from the
+    /// columns and whether the files are on a rotating disk.
+    fn decide_reading(mut self, rotating: bool) -> Result<SumPlan, PlanError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.jobs = match self.request.jobs {
+            Some(n) => n,
+            None if rotating => 1,
+            None => cores,
+        };
+        self.rotating = rotating;
+        self.tree_parallel = self.columns.len() == 1 && self.columns[0].choice.backend().parallel;
+        self.strategy = ReadStrategy::for_cores(
+            slowest(&self.columns),
+            self.tree_parallel,
+            self.request.allow_mmap && !rotating,
+            cores,
+        )
+        .from_disk(rotating)
+        .sharing_cores_with(self.columns.len());
+        let parallel_hash = self.strategy.parallel_hash;
+        // Object-store ranges of megabytes arrive on one thread while others
+        // fetch: a tree-parallel hash spreads each range over the cores.
+        let tree_parallel = self.tree_parallel;
+        self.range_choices = self
+            .columns
+            .iter()
+            .map(|c| c.choice.with_parallel(tree_parallel && cores > 1))
+            .collect::<Result<Vec<_>, _>>()?;
+        for column in &mut self.columns {
+            column.choice = column.choice.with_parallel(parallel_hash)?;
+        }
+        Ok(self)
+    }
+
+    /// The same plan writing tagged or GNU lines, SFV's, and digests in
+    /// `digest_form`, refused as [`SumPlan::new`] refuses such a request:
+    /// `sum --update` tries the forms a manifest's line may be in on the
+    /// plan it has, resolving nothing again.
+    pub fn with_lines(
+        &self,
+        tagged: bool,
+        sfv: bool,
+        digest_form: DigestForm,
+    ) -> Result<SumPlan, PlanError> {
+        let request = SumRequest {
+            tagged,
+            sfv,
+            digest_form,
+            ..self.request.clone()
+        };
+        let mut columns = Vec::with_capacity(self.columns.len());
+        for c in &self.columns {
+            if sfv && !c.choice.algorithm().sfv {
+                return Err(PlanError::NotSfv {
+                    algorithm: c.choice.name().to_string(),
+                });
+            }
+            columns.push(column(c.choice.clone(), &request));
+        }
+        refuse_form(&request, columns.len())?;
+        Ok(SumPlan {
+            columns,
+            sfv,
+            digest_form,
+            request,
+            ..self.clone()
+        })
+    }
+
+    /// The same plan with the column of `algorithm` (a canonical name)
+    /// alone, where it has one.
+    pub fn alone(&self, algorithm: &str) -> Option<SumPlan> {
+        let at = self
+            .columns
+            .iter()
+            .position(|c| c.choice.name() == algorithm)?;
+        Some(SumPlan {
+            columns: vec![self.columns[at].clone()],
+            range_choices: self.range_choices.get(at).cloned().into_iter().collect(),
+            ..self.clone()
         })
     }
 
@@ -565,6 +592,90 @@ impl SumPlan {
         header.extend_from_slice(&command.join(&b' '));
         header.extend_from_slice(b"\n##\n");
         header
+    }
+}
+
+/// A column of `choice` as `request` asks its lines written.
+fn column(choice: Choice, request: &SumRequest) -> Column {
+    let algorithm = choice.algorithm();
+    // An asked-for form wins over the algorithm's own: `--tag` gives
+    // crc32-posix a line `check` reads back (cksum's lines, like
+    // `cksum --check` for its CRC, are not read back).
+    let style = if request.sfv {
+        LineStyle::Sfv
+    } else if request.cksum_lines {
+        LineStyle::Cksum
+    } else if request.tagged {
+        LineStyle::Tag
+    } else if request.digest_prefix && algorithm.digest_prefix.is_some() {
+        LineStyle::Gnu
+    } else if algorithm.lines == LineForm::Tagged {
+        LineStyle::Tag
+    } else if algorithm.lines.is_cksum_like() {
+        LineStyle::Cksum
+    } else {
+        LineStyle::Gnu
+    };
+    let reversed = request.little_endian && algorithm.integer_digest;
+    let prefix = match (style, &algorithm.digest_prefix) {
+        (LineStyle::Gnu, Some(p)) if request.digest_prefix => p.clone(),
+        _ => String::new(),
+    };
+    Column {
+        tag: if reversed {
+            format!("{}_LE", choice.tag())
+        } else {
+            choice.tag()
+        },
+        style,
+        prefix,
+        reversed,
+        escaping: escaping_for(algorithm.lines),
+        choice,
+    }
+}
+
+/// Refuses the forms no line of `columns` columns can be written in.
+fn refuse_form(request: &SumRequest, columns: usize) -> Result<(), PlanError> {
+    if request.hashdeep && (request.digest_form != DigestForm::Hex || request.no_names) {
+        return Err(PlanError::HashdeepForm);
+    }
+    if request.sfv
+        && (request.digest_form != DigestForm::Hex
+            || request.no_names
+            || request.zero_terminated
+            || request.tagged
+            || request.hashdeep
+            || request.cksum_lines)
+    {
+        return Err(PlanError::SfvForm);
+    }
+    if request.digest_form == DigestForm::Raw && columns > 1 {
+        return Err(PlanError::RawNeedsOneColumn);
+    }
+    Ok(())
+}
+
+/// How many plans this process has built, counted in debug builds only (as
+/// [`hashlab::resolutions`] counts resolutions, and for the same test: one
+/// run, one plan); release builds have neither the counter nor its cost.
+#[doc(hidden)]
+pub mod plans {
+    #[cfg(debug_assertions)]
+    static BUILT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    #[inline]
+    pub(crate) fn count() {
+        #[cfg(debug_assertions)]
+        BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The plans built so far; `None` in a release build, which counts none.
+    pub fn so_far() -> Option<u64> {
+        #[cfg(debug_assertions)]
+        return Some(BUILT.load(std::sync::atomic::Ordering::Relaxed));
+        #[cfg(not(debug_assertions))]
+        None
     }
 }
 

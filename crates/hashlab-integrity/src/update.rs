@@ -31,7 +31,7 @@ mod tests {
     use super::read::mark_binary;
     use super::*;
     use crate::manifest::Framing;
-    use crate::plan::{DigestForm, SumRequest};
+    use crate::plan::{DigestForm, SumPlan, SumRequest};
     use hashlab::{HashParams, Registry};
     use std::path::Path;
 
@@ -63,7 +63,10 @@ mod tests {
             little_endian: false,
             digest_prefix: false,
         };
-        listing.sum_request(&registry, &base)?;
+        let request = listing.sum_request(&registry, &base)?;
+        let plan =
+            SumPlan::new(&registry, &request, &[]).map_err(|e| UpdateError::Plan(e.to_string()))?;
+        listing.settle_style(&plan)?;
         Ok(listing.style)
     }
 

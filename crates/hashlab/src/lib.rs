@@ -41,7 +41,7 @@ pub use backend::{Backend, BackendStatus, Constructor};
 pub use choice::Choice;
 pub use error::{HashError, Parameter};
 pub use hasher::{Blake2Tree, Config, Digest, HashParams, Hasher, Stateless};
-pub use registry::Registry;
+pub use registry::{resolutions, Found, Registry};
 
 /// This crate's version, for reports that record what produced them.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -19,6 +19,10 @@ pub struct Registry {
     /// a registry of hundreds of backends builds in microseconds.
     by_squashed_name: std::collections::HashMap<String, usize>,
     backends: Vec<Arc<Backend>>,
+    /// Per algorithm (same index), the positions of its backends in
+    /// `backends`, in registry order: an algorithm's backends are found
+    /// without comparing every backend's algorithm name.
+    backends_by_algorithm: Vec<Vec<usize>>,
     /// (algorithm position, squashed backend name) of every backend, so that
     /// a second backend of the same name is refused without a scan.
     backend_names: std::collections::HashSet<(usize, String)>,
@@ -56,6 +60,7 @@ impl Registry {
             by_name: std::collections::HashMap::new(),
             by_squashed_name: std::collections::HashMap::new(),
             backends: Vec::new(),
+            backends_by_algorithm: Vec::new(),
             backend_names: std::collections::HashSet::new(),
             default_choices: Vec::new(),
         }
@@ -78,6 +83,7 @@ impl Registry {
             .extend(squashed.into_iter().map(|key| (key, index)));
         self.by_name.insert(algorithm.name.clone(), index);
         self.algorithms.push(Arc::new(algorithm));
+        self.backends_by_algorithm.push(Vec::new());
         self.default_choices.push(Arc::new(OnceLock::new()));
         Ok(())
     }
@@ -93,6 +99,7 @@ impl Registry {
         }
         // The default may change with the new backend.
         self.default_choices[index] = Arc::new(OnceLock::new());
+        self.backends_by_algorithm[index].push(self.backends.len());
         self.backends.push(Arc::new(backend));
         Ok(())
     }
@@ -156,27 +163,31 @@ impl Registry {
 
     /// The backends of one algorithm, in registry order.
     pub fn backends_of(&self, algorithm: &str) -> Result<Vec<&Arc<Backend>>, HashError> {
-        let canonical = &self.algorithm(algorithm)?.name;
-        Ok(self
-            .backends
+        Ok(self.backends_at(self.position(algorithm)?).collect())
+    }
+
+    fn backends_at(&self, index: usize) -> impl Iterator<Item = &Arc<Backend>> {
+        self.backends_by_algorithm[index]
             .iter()
-            .filter(|b| &b.algorithm == canonical)
-            .collect())
+            .map(|&b| &self.backends[b])
     }
 
     pub fn backend(&self, algorithm: &str, backend: &str) -> Result<&Arc<Backend>, HashError> {
-        let backends = self.backends_of(algorithm)?;
-        if let Some(b) = backends.iter().find(|b| b.name == backend) {
+        self.backend_at(self.position(algorithm)?, backend)
+    }
+
+    fn backend_at(&self, index: usize, backend: &str) -> Result<&Arc<Backend>, HashError> {
+        if let Some(b) = self.backends_at(index).find(|b| b.name == backend) {
             return Ok(b);
         }
         let wanted = squash(backend);
-        if let Some(b) = backends.iter().find(|b| squash(&b.name) == wanted) {
+        if let Some(b) = self.backends_at(index).find(|b| squash(&b.name) == wanted) {
             return Ok(b);
         }
         Err(HashError::UnknownBackend {
-            algorithm: self.algorithm(algorithm)?.name.clone(),
+            algorithm: self.algorithms[index].name.clone(),
             backend: backend.to_string(),
-            known: backends.iter().map(|b| b.name.clone()).collect(),
+            known: self.backends_at(index).map(|b| b.name.clone()).collect(),
         })
     }
 
@@ -194,14 +205,24 @@ impl Registry {
         algorithm: &str,
         has: &dyn Fn(&str) -> bool,
     ) -> Result<(&Arc<Backend>, String), HashError> {
-        let alg = self.algorithm(algorithm)?;
-        let backends = self.backends_of(&alg.name)?;
+        self.default_backend_at(self.position(algorithm)?, has)
+    }
+
+    fn default_backend_at(
+        &self,
+        index: usize,
+        has: &dyn Fn(&str) -> bool,
+    ) -> Result<(&Arc<Backend>, String), HashError> {
+        let alg = &self.algorithms[index];
         let mut passed_over = Vec::new();
         for preference in &alg.preference {
             if preference.requires.as_deref().is_some_and(|f| !has(f)) {
                 continue;
             }
-            if let Some(b) = backends.iter().find(|b| b.name == preference.backend) {
+            if let Some(b) = self
+                .backends_at(index)
+                .find(|b| b.name == preference.backend)
+            {
                 if passed_over.contains(&b.name) {
                     continue;
                 }
@@ -217,8 +238,7 @@ impl Registry {
                 }
             }
         }
-        backends
-            .into_iter()
+        self.backends_at(index)
             .find(|b| b.is_available())
             .map(|b| (b, "the only available backend".to_string()))
             .ok_or(HashError::NoAvailableBackend {
@@ -236,13 +256,7 @@ impl Registry {
         backend: Option<&str>,
         params: &HashParams,
     ) -> Result<Choice, HashError> {
-        if backend.is_none() && *params == HashParams::default() {
-            let index = self.position(algorithm)?;
-            return self.default_choices[index]
-                .get_or_init(|| self.resolve_on(algorithm, None, params, &crate::cpu::has))
-                .clone();
-        }
-        self.resolve_on(algorithm, backend, params, &crate::cpu::has)
+        self.find(algorithm)?.resolve(backend, params)
     }
 
     /// [`Registry::resolve`] on a CPU whose features are `has` (see
@@ -254,7 +268,27 @@ impl Registry {
         params: &HashParams,
         has: &dyn Fn(&str) -> bool,
     ) -> Result<Choice, HashError> {
-        let alg = self.algorithm(algorithm)?;
+        self.find(algorithm)?.resolve_on(backend, params, has)
+    }
+
+    /// The algorithm `name` names, found once: a caller that must look at
+    /// the algorithm before resolving it (to drop a repeat, or refuse it for
+    /// what it is) resolves the [`Found`] without the name being looked up again.
+    pub fn find(&self, name: &str) -> Result<Found<'_>, HashError> {
+        Ok(Found {
+            registry: self,
+            index: self.position(name)?,
+        })
+    }
+
+    fn resolve_at(
+        &self,
+        index: usize,
+        backend: Option<&str>,
+        params: &HashParams,
+        has: &dyn Fn(&str) -> bool,
+    ) -> Result<Choice, HashError> {
+        let alg = &self.algorithms[index];
         // Parameters first: a bad key or length is the caller's to fix
         // whatever the backend.
         let config = if *params == HashParams::default() {
@@ -264,17 +298,16 @@ impl Registry {
         };
         let (backend, reason) = match backend {
             Some(name) => (
-                self.backend(&alg.name, name)?,
+                self.backend_at(index, name)?,
                 "named by the caller".to_string(),
             ),
             None => {
-                let (default, reason) = self.default_backend_on(&alg.name, has)?;
+                let (default, reason) = self.default_backend_at(index, has)?;
                 match &config {
                     // The default cannot take these parameters (a salt, a
                     // seed): the first available backend that can.
                     Some(config) if default.check_supports(alg, config).is_err() => self
-                        .backends_of(&alg.name)?
-                        .into_iter()
+                        .backends_at(index)
                         .find(|b| b.is_available() && b.check_supports(alg, config).is_ok())
                         .map(|b| {
                             let why = format!(
@@ -313,11 +346,13 @@ impl Registry {
         backend: Option<&str>,
         params: &HashParams,
     ) -> Result<Box<dyn Hasher>, HashError> {
-        let alg = self.algorithm(algorithm)?;
+        resolutions::count();
+        let index = self.position(algorithm)?;
+        let alg = &self.algorithms[index];
         let config = alg.resolve(params)?;
         let backend = match backend {
-            Some(name) => self.backend(&alg.name, name)?,
-            None => self.default_backend(&alg.name)?.0,
+            Some(name) => self.backend_at(index, name)?,
+            None => self.default_backend_at(index, &crate::cpu::has)?.0,
         };
         backend.build(alg, &config)
     }
@@ -336,7 +371,73 @@ impl Registry {
         backend: &str,
         config: &Config,
     ) -> Result<Box<dyn Hasher>, HashError> {
-        let alg = self.algorithm(algorithm)?;
-        self.backend(&alg.name, backend)?.build(alg, config)
+        resolutions::count();
+        let index = self.position(algorithm)?;
+        self.backend_at(index, backend)?
+            .build(&self.algorithms[index], config)
+    }
+}
+
+/// An algorithm of a [`Registry`], found by [`Registry::find`] and not yet
+/// resolved.
+#[derive(Clone, Copy)]
+pub struct Found<'r> {
+    registry: &'r Registry,
+    index: usize,
+}
+
+impl<'r> Found<'r> {
+    pub fn algorithm(&self) -> &'r Arc<Algorithm> {
+        &self.registry.algorithms[self.index]
+    }
+
+    /// [`Registry::resolve`] of this algorithm.
+    pub fn resolve(&self, backend: Option<&str>, params: &HashParams) -> Result<Choice, HashError> {
+        resolutions::count();
+        let registry = self.registry;
+        if backend.is_none() && *params == HashParams::default() {
+            return registry.default_choices[self.index]
+                .get_or_init(|| registry.resolve_at(self.index, None, params, &crate::cpu::has))
+                .clone();
+        }
+        registry.resolve_at(self.index, backend, params, &crate::cpu::has)
+    }
+
+    /// [`Registry::resolve_on`] of this algorithm.
+    pub fn resolve_on(
+        &self,
+        backend: Option<&str>,
+        params: &HashParams,
+        has: &dyn Fn(&str) -> bool,
+    ) -> Result<Choice, HashError> {
+        resolutions::count();
+        self.registry.resolve_at(self.index, backend, params, has)
+    }
+}
+
+/// How many names this process has turned into an implementation
+/// ([`Found::resolve`] and so [`Registry::resolve`], [`Found::resolve_on`], [`Registry::hasher`],
+/// [`Registry::hasher_with_config`]), counted in debug builds only, so that
+/// a test can hold a run to one resolution per name where a timing could
+/// only be flaky. The one piece of global state outside the SIGBUS guard
+/// (docs/design.md): a count the CLI reports on request and nothing reads
+/// to decide anything; release builds have neither the counter nor its cost.
+#[doc(hidden)]
+pub mod resolutions {
+    #[cfg(debug_assertions)]
+    static RESOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+    #[inline]
+    pub(crate) fn count() {
+        #[cfg(debug_assertions)]
+        RESOLVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The resolutions so far; `None` in a release build, which counts none.
+    pub fn so_far() -> Option<u64> {
+        #[cfg(debug_assertions)]
+        return Some(RESOLVED.load(std::sync::atomic::Ordering::Relaxed));
+        #[cfg(not(debug_assertions))]
+        None
     }
 }

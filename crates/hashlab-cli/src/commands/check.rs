@@ -83,27 +83,30 @@ fn settled(settlement: &Settlement, line_number: u64) -> String {
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let params = secret_params(&registry, &args.secret)?;
-    let algorithm = match &args.algorithm {
+    // -a's algorithm resolved now, its key, length and backend errors
+    // settled before any output; the checker hashes its lines with it.
+    let (algorithm, chosen) = match &args.algorithm {
         Some(name) => {
-            let algorithm = registry.algorithm(name).map_err(usage)?.clone();
-            // Settle key, length and backend errors now, before any output.
+            let found = registry.find(name).map_err(usage)?;
             let backend = match &args.backend {
-                Some(b) => registry.backend(&algorithm.name, b).map_err(usage)?,
-                None => registry.default_backend(&algorithm.name).map_err(usage)?.0,
+                Some(b) => registry
+                    .backend(&found.algorithm().name, b)
+                    .map_err(usage)?,
+                None => {
+                    registry
+                        .default_backend(&found.algorithm().name)
+                        .map_err(usage)?
+                        .0
+                }
             };
-            registry
-                .hasher(
-                    &algorithm.name,
-                    Some(&backend.name),
-                    &HashParams {
-                        length: args.length,
-                        ..params.clone()
-                    },
-                )
-                .map_err(usage)?;
-            Some(algorithm)
+            let params = HashParams {
+                length: args.length,
+                ..params.clone()
+            };
+            let chosen = found.resolve(Some(&backend.name), &params).map_err(usage)?;
+            (Some(found.algorithm().clone()), Some(chosen))
         }
-        None => None,
+        None => (None, None),
     };
     let options = CheckOptions {
         algorithm: algorithm.as_ref().map(|a| a.name.clone()),
@@ -126,6 +129,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         args.verify_etag,
         &mut etags,
     ));
+    if let Some(chosen) = chosen {
+        checker = checker.with_choice(chosen);
+    }
     let manifests = if args.manifests.is_empty() {
         vec!["-".into()]
     } else {

@@ -10,7 +10,7 @@ use hashlab_integrity::{
     display_name, expand, hash_inputs_in_pieces, hashdeep_piece_lines, is_interrupted,
     parse_piece_size, read_manifest, Cancel, ChangedPieces, Comparer, EntryHasher, Framing,
     HashJob, Input, JsonPieces, JsonRow, LineFault, ManifestError, PieceDigests, ReadOptions,
-    Stamp,
+    Stamp, SumPlan,
 };
 use hashlab_objects::is_object_url;
 use serde::Serialize;
@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cli::{CheckArgs, SumArgs, SumFormat};
 use crate::commands::check::quote;
 use crate::commands::sum::{
-    first_files, named_input, names, params, plan, progress_bar, walk_options, Named, Sink,
+    first_files, named_input, names, progress_bar, refused, walk_options, Named, Sink,
 };
 use crate::failure::{io_message, Failure};
 use crate::stdio::LineOutput;
@@ -26,7 +26,8 @@ use crate::stdio::LineOutput;
 /// `--piece`'s size, where given, with the options it needs checked: pieces
 /// are written in hashdeep's form or in JSON, of files whose length is not
 /// hashed before their bytes.
-pub(crate) fn piece_size(registry: &Registry, args: &SumArgs) -> Result<Option<u64>, Failure> {
+/// `plan` is the run's.
+pub(crate) fn piece_size(args: &SumArgs, plan: &SumPlan) -> Result<Option<u64>, Failure> {
     let Some(text) = &args.piece else {
         return Ok(None);
     };
@@ -37,7 +38,6 @@ pub(crate) fn piece_size(registry: &Registry, args: &SumArgs) -> Result<Option<u
             "--piece: pieces are written in --format hashdeep or --json (as hashdeep -p writes them, or as each row's `pieces`)".into(),
         ));
     }
-    let plan = plan(registry, args, &params(registry, args)?, &[])?;
     if let Some(column) = plan
         .columns
         .iter()
@@ -59,10 +59,8 @@ struct PieceRow {
     pieces: JsonPieces,
 }
 
-/// `sum --piece SIZE`: every file whole and in pieces.
-pub(crate) fn sum(args: &SumArgs, size: u64) -> Result<ExitCode, Failure> {
-    let registry = Registry::default();
-    let params = params(&registry, args)?;
+/// `sum --piece SIZE`: every file whole and in pieces, by the run's `plan`.
+pub(crate) fn sum(args: &SumArgs, plan: SumPlan, size: u64) -> Result<ExitCode, Failure> {
     let names = names(args, true)?;
     if let Some(url) = names
         .iter()
@@ -75,7 +73,7 @@ pub(crate) fn sum(args: &SumArgs, size: u64) -> Result<ExitCode, Failure> {
     }
     let inputs = expand(&names, &walk_options(args)?);
     let local: Vec<&Input> = inputs.iter().collect();
-    let plan = plan(&registry, args, &params, &first_files(&local, 8))?;
+    let plan = plan.reading(&first_files(&local, 8)).map_err(refused)?;
     let job: HashJob = plan.job(Cancel::new());
     let mut sink = Sink::open_for(args.output.as_deref(), &plan, &job)?;
     let progress = progress_bar(args, &local);
@@ -247,16 +245,25 @@ pub(crate) fn check(
     let cancel = Cancel::new();
     let mut out = LineOutput::new();
     let (mut matched, mut mismatched, mut unreadable) = (0u64, 0u64, 0u64);
+    // One hasher per algorithm and length, resolved at its first entry.
+    let mut hashers: Vec<EntryHasher> = Vec::new();
     for entry in &manifest.entries {
-        let hasher = EntryHasher::new(
-            registry,
-            entry,
-            args.backend.as_deref(),
-            &params,
-            !args.no_mmap,
-        )
-        .map_err(|e| Failure::Usage(format!("{shown}: {e}")))?;
-        let result = comparer.compare(&path_of(&entry.name), entry, &hasher, &cancel);
+        let hasher = match hashers.iter().position(|h| h.hashes(entry)) {
+            Some(at) => &hashers[at],
+            None => {
+                let made = EntryHasher::new(
+                    registry,
+                    entry,
+                    args.backend.as_deref(),
+                    &params,
+                    !args.no_mmap,
+                )
+                .map_err(|e| Failure::Usage(format!("{shown}: {e}")))?;
+                hashers.push(made);
+                hashers.last().expect("pushed above")
+            }
+        };
+        let result = comparer.compare(&path_of(&entry.name), entry, hasher, &cancel);
         let (name, escaped) = display_name(&entry.name);
         let mut lines: Vec<Vec<u8>> = Vec::new();
         let line = |verdict: &str| {

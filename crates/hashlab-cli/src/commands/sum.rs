@@ -246,8 +246,8 @@ pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
 /// The options checked as `run` checks them before reading any file
 /// (parameters, algorithms, backends), for `validate`.
 pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
-    plan(registry, args, &params(registry, args)?, &[])?;
-    crate::commands::pieces::piece_size(registry, args).map(|_| ())
+    let plan = plan(registry, args, &params(registry, args)?)?;
+    crate::commands::pieces::piece_size(args, &plan).map(|_| ())
 }
 
 /// What `sum` computes when no `-a` is given.
@@ -297,24 +297,25 @@ pub(crate) fn request(registry: &Registry, args: &SumArgs, params: &HashParams) 
     }
 }
 
-/// The run's plan: every algorithm resolved once, the reading decided.
-/// `sample`: a few of the files, to tell a rotating disk.
+/// The run's plan: every algorithm resolved once, the arguments checked.
+/// The run carries it, deciding the reading once it knows its files
+/// ([`SumPlan::reading`]).
 pub(crate) fn plan(
     registry: &Registry,
     args: &SumArgs,
     params: &HashParams,
-    sample: &[&Path],
 ) -> Result<SumPlan, Failure> {
-    planned(registry, &request(registry, args, params), sample)
+    planned(registry, &request(registry, args, params))
 }
 
 /// A request planned, its refusal naming the option at fault.
-pub(crate) fn planned(
-    registry: &Registry,
-    request: &SumRequest,
-    sample: &[&Path],
-) -> Result<SumPlan, Failure> {
-    SumPlan::new(registry, request, sample).map_err(|e| match e {
+pub(crate) fn planned(registry: &Registry, request: &SumRequest) -> Result<SumPlan, Failure> {
+    SumPlan::new(registry, request, &[]).map_err(refused)
+}
+
+/// A plan's refusal as a usage error naming the option at fault.
+pub(crate) fn refused(e: PlanError) -> Failure {
+    match e {
         PlanError::Hash(e) => usage(e),
         PlanError::NoAlgorithm => Failure::Usage(format!("-a: {e}")),
         PlanError::NotAGitObjectFormat { .. } => Failure::Usage(format!("--git: {e}")),
@@ -328,7 +329,7 @@ pub(crate) fn planned(
             Failure::Usage(format!("--format sfv: {e}"))
         }
         PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
-    })
+    }
 }
 
 /// The bytes of a path as it was given, for the manifest line.
@@ -516,9 +517,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let params = params(&registry, args)?;
     // Parameters and algorithms are refused before any name is read.
-    plan(&registry, args, &params, &[])?;
-    if let Some(size) = crate::commands::pieces::piece_size(&registry, args)? {
-        return crate::commands::pieces::sum(args, size);
+    let plan = plan(&registry, args, &params)?;
+    if let Some(size) = crate::commands::pieces::piece_size(args, &plan)? {
+        return crate::commands::pieces::sum(args, plan, size);
     }
     let names = names(args, true)?;
     if args.raw && names.len() > 1 {
@@ -556,14 +557,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
                 "--from-store: object-store URLs only (files have no store to ask)".into(),
             ));
         }
-        let canonical: Vec<String> = plan(&registry, args, &params, &[])?
-            .columns
-            .iter()
-            .map(|c| c.choice.name().to_string())
-            .collect();
         let recordable = recordable_algorithms();
-        match canonical.as_slice() {
-            [one] if recordable.contains(&one.as_str()) && params == HashParams::default() => {}
+        match plan.names().as_slice() {
+            [one] if recordable.contains(one) && params == HashParams::default() => {}
             _ => {
                 return Err(Failure::Usage(format!(
                     "--from-store: one algorithm a store records, without key or length: {}",
@@ -584,7 +580,9 @@ pub fn run(args: &SumArgs) -> Result<ExitCode, Failure> {
             Segment::Objects(_) => Vec::new(),
         })
         .collect();
-    let plan = plan(&registry, args, &params, &first_files(&local_inputs, 8))?;
+    let plan = plan
+        .reading(&first_files(&local_inputs, 8))
+        .map_err(refused)?;
     let job = plan.job(Cancel::new());
     let make = || plan.fanout();
     let make_for_objects = || plan.fanout_for_ranges();

@@ -16,7 +16,7 @@ use hashlab_objects::{is_object_url, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
 
 use crate::cli::{SumArgs, SumFormat};
-use crate::commands::sum::{names, params, planned, request};
+use crate::commands::sum::{names, params, planned, refused, request};
 use crate::failure::{io_message, Failure};
 use crate::output::render_json;
 
@@ -186,7 +186,12 @@ pub(crate) fn prepare(
     let request = listing
         .sum_request(registry, base)
         .map_err(|e| refusal(&shown, e))?;
-    Ok((planned(registry, &request, &[])?, old_sidecar))
+    // One plan: the styles the manifest's first line may be in are tried on it.
+    let plan = planned(registry, &request)?;
+    listing
+        .settle_style(&plan)
+        .map_err(|e| refusal(&shown, e))?;
+    Ok((listing.styled(&plan).map_err(refused)?, old_sidecar))
 }
 
 /// Writes what changed of the manifest and its sidecar, each atomically,

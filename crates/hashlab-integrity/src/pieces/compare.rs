@@ -144,6 +144,14 @@ impl EntryHasher {
         Ok(EntryHasher { choice, strategy })
     }
 
+    /// Whether this hashes `recorded` as [`EntryHasher::new`] would make
+    /// one for it (same algorithm and length, the caller's backend and
+    /// parameters being the same): a caller keeps one per group of entries.
+    pub fn hashes(&self, recorded: &Recorded) -> bool {
+        self.choice.name() == recorded.algorithm
+            && self.choice.output_len() == recorded_digest_len(recorded)
+    }
+
     fn fanout(&self) -> Fanout {
         Fanout::new(vec![self.choice.hasher()])
     }

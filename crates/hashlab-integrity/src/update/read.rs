@@ -13,7 +13,7 @@ use crate::audit::{is_url_name, key};
 use crate::lines::name_from_base64;
 use crate::manifest::Framing;
 use crate::many::FileDigests;
-use crate::plan::{DigestForm, SumPlan, SumRequest};
+use crate::plan::{DigestForm, PlanError, SumPlan, SumRequest};
 use crate::recorded::{each_line, hashdeep_fields, HashdeepLine, LineFault, Place};
 
 #[derive(Default)]
@@ -123,11 +123,10 @@ impl Listing {
     }
 
     /// `base` (backend, parameters, jobs, reading) with what the manifest
-    /// decides: its algorithms, their length, and its line style, which is
-    /// settled here by writing the first entry line again in each style
-    /// `sum` has until one gives it back byte for byte.
+    /// decides: its algorithms, their length, hashdeep's form or NUL-ended
+    /// lines. Its line style is settled on the plan ([`Listing::settle_style`]).
     pub fn sum_request(
-        &mut self,
+        &self,
         registry: &Registry,
         base: &SumRequest,
     ) -> Result<SumRequest, UpdateError> {
@@ -157,8 +156,16 @@ impl Listing {
                 }
             }
         }
+        Ok(request)
+    }
+
+    /// Settles the style new lines are written in, on `plan` (made from
+    /// [`Listing::sum_request`]): the first entry line written again in each
+    /// style `sum` has, until one gives it back byte for byte. Nothing to
+    /// settle for hashdeep's and JSON manifests.
+    pub fn settle_style(&mut self, plan: &SumPlan) -> Result<(), UpdateError> {
         if !matches!(self.form, Form::Lines { .. }) {
-            return Ok(request);
+            return Ok(());
         }
         let (file, raw, place) = self
             .items
@@ -183,18 +190,14 @@ impl Listing {
             inode: None,
             ctime_ns: None,
         };
+        let alone = plan
+            .alone(algorithm)
+            .ok_or_else(|| UpdateError::Plan(format!("{algorithm} is not planned")))?;
         for style in candidate_styles() {
-            let trial = SumRequest {
-                algorithms: vec![algorithm.clone()],
-                tagged: style.tagged,
-                sfv: style.sfv,
-                digest_form: style.digest_form,
-                ..request.clone()
-            };
-            let Ok(plan) = SumPlan::new(registry, &trial, &[]) else {
+            let Ok(trial) = alone.with_lines(style.tagged, style.sfv, style.digest_form) else {
                 continue;
             };
-            let Ok(mut line) = plan.lines(&listed.name, &listed.name, &digests) else {
+            let Ok(mut line) = trial.lines(&listed.name, &listed.name, &digests) else {
                 continue;
             };
             if style.binary {
@@ -202,13 +205,20 @@ impl Listing {
             }
             if same_line(&line, raw) {
                 self.style = style;
-                request.tagged = style.tagged;
-                request.sfv = style.sfv;
-                request.digest_form = style.digest_form;
-                return Ok(request);
+                return Ok(());
             }
         }
         Err(UpdateError::UnwritableForm { place })
+    }
+
+    /// `plan` writing lines in the style [`Listing::settle_style`] settled.
+    pub fn styled(&self, plan: &SumPlan) -> Result<SumPlan, PlanError> {
+        match self.form {
+            Form::Lines { .. } => {
+                plan.with_lines(self.style.tagged, self.style.sfv, self.style.digest_form)
+            }
+            Form::Hashdeep | Form::Json => Ok(plan.clone()),
+        }
     }
 
     /// Refuses `asked` (canonical names) unless it is the manifest's set.
