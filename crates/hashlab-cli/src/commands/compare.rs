@@ -14,9 +14,9 @@ use hashlab_bench::sizes::parse_sizes;
 use hashlab_history::RunId;
 
 use crate::cli::{CompareArgs, Format};
-use crate::commands::history::{database_path, open_existing};
 use crate::failure::Failure;
 use crate::output::{render_document, render_json};
+use crate::shared::history::{database_path, open_existing};
 
 /// Reads a `hashlab bench --json` file; every problem is one line naming it.
 fn read_results(path: &Path) -> Result<Report, Failure> {

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::InstallLinksArgs;
-use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
 use crate::multicall::TOOLS;
+use crate::shared::quote;
 
 pub fn run(args: &InstallLinksArgs) -> Result<ExitCode, Failure> {
     let exe = std::env::current_exe()

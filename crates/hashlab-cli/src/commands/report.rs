@@ -16,8 +16,9 @@ use hashlab_report::{
 };
 
 use crate::cli::{ChartChoice, ReportArgs, ReportFormat};
-use crate::commands::bench::{measure_with_progress, request_error};
 use crate::failure::Failure;
+use crate::shared::args::request_error;
+use crate::shared::bench_run::measure_with_progress;
 
 /// The report's own run: `hashlab bench` (or `bench --quick`) from the
 /// library's defaults, on one thread and on every core (the report has a
@@ -180,7 +181,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     // damaged or locked database cannot cost the run.
     if args.save && args.inputs.is_empty() {
         if let Some(code) =
-            crate::commands::history::after_bench(&inputs[0].report, true, None, &args.db)?
+            crate::shared::history::after_bench(&inputs[0].report, true, None, &args.db)?
         {
             return Ok(code);
         }
