@@ -17,7 +17,5 @@ pub mod pick;
 mod pieces;
 pub mod quality;
 pub mod report;
-mod report_like;
-mod report_quality;
 pub mod sum;
 mod sum_update;
