@@ -3,6 +3,7 @@
 //! hashlab-bench's `machine`.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use hashlab::Registry;
 use hashlab_bench::limits::clock_budget;
@@ -12,10 +13,14 @@ use crate::cli::{CpuArgs, Format};
 use crate::failure::Failure;
 use crate::output::{render_document, render_json};
 
+/// The time `--clock-ms` gives the clock measurement, bounded by the library.
+fn request(args: &CpuArgs) -> Result<Duration, Failure> {
+    clock_budget(args.clock_ms).map_err(|e| Failure::Usage(format!("--clock-ms: {e}")))
+}
+
 pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let budget =
-        clock_budget(args.clock_ms).map_err(|e| Failure::Usage(format!("--clock-ms: {e}")))?;
+    let budget = request(args)?;
     let command_line = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
