@@ -13,19 +13,24 @@ use crate::cli::{EcosystemArgs, Format};
 use crate::failure::Failure;
 use crate::output::{render_document, render_json};
 
-pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
+/// The probes' options: this process's PATH and the `--timeout` asked for.
+fn request(args: &EcosystemArgs) -> Result<ProbeOptions, Failure> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
         return Err(Failure::Usage(format!(
             "--timeout: {} is not a number of seconds between 0 and 600",
             args.timeout
         )));
     }
-    let registry = Registry::default();
-    let table = Availability::builtin();
-    let options = ProbeOptions {
+    Ok(ProbeOptions {
         path: std::env::var_os("PATH").unwrap_or_default(),
         timeout: Duration::from_secs_f64(args.timeout),
-    };
+    })
+}
+
+pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
+    let options = request(args)?;
+    let registry = Registry::default();
+    let table = Availability::builtin();
     let report = probe(&options, &registry, &table);
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&report)?,
