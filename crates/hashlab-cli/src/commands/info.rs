@@ -17,13 +17,19 @@ use crate::failure::Failure;
 use crate::output::{render_document, render_json};
 use crate::shared::file_label;
 
+/// The algorithm asked for must be one the registry knows (any alias).
+fn request(args: &InfoArgs, registry: &Registry) -> Result<(), Failure> {
+    registry
+        .algorithm(&args.algorithm)
+        .map(|_| ())
+        .map_err(|e| Failure::Usage(e.to_string()))
+}
+
 pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let facts = Facts::builtin();
     let table = Availability::builtin();
-    registry
-        .algorithm(&args.algorithm)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    request(args, &registry)?;
     let report = match &args.results {
         Some(path) => Some((
             load_report(
