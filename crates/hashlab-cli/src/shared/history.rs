@@ -6,11 +6,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hashlab_bench::comparison::describe::mode_label;
-use hashlab_bench::regression::{self, CellChange, RegressionCheck};
+use hashlab_bench::regression;
 use hashlab_bench::report::Report;
-use hashlab_bench::sizes::size_label;
-use hashlab_history::{History, Machine, RunSummary};
+use hashlab_history::{History, Machine};
 
 use crate::cli::DbArgs;
 use crate::failure::Failure;
@@ -47,72 +45,6 @@ fn open_for_writing(db: &DbArgs) -> Result<History, String> {
 pub fn open_existing(db: &DbArgs) -> Result<Option<History>, Failure> {
     let path = database_path(db).map_err(Failure::Runtime)?;
     History::open_existing(&path).map_err(|e| Failure::Runtime(e.to_string()))
-}
-
-fn change_rows(changes: &[CellChange]) -> Vec<Vec<String>> {
-    let mbps = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
-    changes
-        .iter()
-        .map(|c| {
-            vec![
-                c.algorithm.clone(),
-                c.backend.clone(),
-                size_label(c.size),
-                mode_label(&c.mode),
-                mbps(c.before_mb_per_s),
-                mbps(c.after_mb_per_s),
-                format!("{:.3}", c.ratio),
-                format!("{:.3}..{:.3}", c.low, c.high),
-            ]
-        })
-        .collect()
-}
-
-fn describe(check: &RegressionCheck, against: &RunSummary) -> String {
-    let mut out = format!(
-        "Regression check against run {} ({}, hashlab {}): {} cells compared, {} slower, {} faster, {} within the noise or under {:.0} % in time per message",
-        against.id,
-        against.date,
-        against.version,
-        check.compared,
-        check.slower.len(),
-        check.faster.len(),
-        check.unchanged,
-        check.min_effect * 100.0
-    );
-    if check.only_before + check.only_after > 0 {
-        out.push_str(&format!(
-            "; {} cells only in the earlier run, {} only in this one",
-            check.only_before, check.only_after
-        ));
-    }
-    out.push('\n');
-    let headers = [
-        "algorithm",
-        "backend",
-        "size",
-        "threads",
-        "before MB/s",
-        "now MB/s",
-        "now/before",
-        "95 % interval",
-    ];
-    for (title, changes) in [
-        ("SLOWER (regressions)", &check.slower),
-        ("faster", &check.faster),
-    ] {
-        if !changes.is_empty() {
-            out.push_str(&format!("{title}:\n"));
-            out.push_str(&hashlab_table::text::grid(
-                &hashlab_table::Table::of_text("", &headers, change_rows(changes)),
-                false,
-            ));
-        }
-    }
-    for note in &check.notes {
-        out.push_str(&format!("note: {note}\n"));
-    }
-    out
 }
 
 /// After the results are printed and written: check for regressions against
@@ -168,12 +100,13 @@ pub fn after_bench(
             ),
             Some((summary, before)) => {
                 let check = regression::check(&before, report, min_effect);
-                let summary = RunSummary {
-                    date: crate::output::printable(&summary.date).into_owned(),
-                    version: crate::output::printable(&summary.version).into_owned(),
-                    ..summary
-                };
-                crate::stdio::write_err(&describe(&check, &summary));
+                let against = format!(
+                    "run {} ({}, hashlab {})",
+                    summary.id,
+                    crate::output::printable(&summary.date),
+                    crate::output::printable(&summary.version)
+                );
+                crate::stdio::write_err(&regression::describe(&check, &against));
                 regressed = check.regressed();
             }
         }
