@@ -81,36 +81,10 @@ pub fn after_bench(
         );
         return Ok(None);
     };
-    let mut regressed = false;
-    if let Some(min_effect) = check_regression {
-        let machine = Machine::of(report);
-        let last = history
-            .last_on_machine(&machine)
-            .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
-        match last {
-            None => errln!(
-                "hashlab: {}: no earlier run on this machine ({}{}) to check against",
-                history.path().display(),
-                machine.cpu_model,
-                if machine.cpu_mask.is_empty() {
-                    String::new()
-                } else {
-                    format!(", mask {}", machine.cpu_mask.join(","))
-                }
-            ),
-            Some((summary, before)) => {
-                let check = regression::check(&before, report, min_effect);
-                let against = format!(
-                    "run {} ({}, hashlab {})",
-                    summary.id,
-                    crate::output::printable(&summary.date),
-                    crate::output::printable(&summary.version)
-                );
-                crate::stdio::write_err(&regression::describe(&check, &against));
-                regressed = check.regressed();
-            }
-        }
-    }
+    let regressed = match check_regression {
+        Some(min_effect) => regressed_since_last(&history, report, min_effect, not_saved)?,
+        None => false,
+    };
     if save {
         let id = history
             .save(report)
@@ -118,4 +92,40 @@ pub fn after_bench(
         errln!("hashlab: saved as run {id} in {}", history.path().display());
     }
     Ok(regressed.then(|| ExitCode::from(REGRESSION_EXIT)))
+}
+
+/// Checks `report` against the last run on its machine and prints what
+/// changed; whether a cell got slower. No earlier run is said, not an error.
+fn regressed_since_last(
+    history: &History,
+    report: &Report,
+    min_effect: f64,
+    not_saved: &str,
+) -> Result<bool, Failure> {
+    let machine = Machine::of(report);
+    let last = history
+        .last_on_machine(&machine)
+        .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
+    let Some((summary, before)) = last else {
+        errln!(
+            "hashlab: {}: no earlier run on this machine ({}{}) to check against",
+            history.path().display(),
+            machine.cpu_model,
+            if machine.cpu_mask.is_empty() {
+                String::new()
+            } else {
+                format!(", mask {}", machine.cpu_mask.join(","))
+            }
+        );
+        return Ok(false);
+    };
+    let check = regression::check(&before, report, min_effect);
+    let against = format!(
+        "run {} ({}, hashlab {})",
+        summary.id,
+        crate::output::printable(&summary.date),
+        crate::output::printable(&summary.version)
+    );
+    crate::stdio::write_err(&regression::describe(&check, &against));
+    Ok(check.regressed())
 }
