@@ -3,14 +3,18 @@
 //! left out. The judging is in hashlab-judge.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use hashlab::Registry;
+use hashlab_bench::like::LikeReport;
 use hashlab_bench::limits::MeasureError;
+use hashlab_bench::report::Report;
 use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pages::pick::{document, Hints};
 use hashlab_judge::pick::{
-    candidates, quick_bench, rank, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds, Use,
+    candidates, quick_bench, rank, Candidates, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds,
+    Use,
 };
 use hashlab_judge::pick_like::{like_request, rank_like};
 use hashlab_judge::speed::load_report;
@@ -31,16 +35,15 @@ fn use_of(u: PickUse) -> Use {
     }
 }
 
-pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
-    let registry = Registry::default();
-    let facts = Facts::builtin();
-    let table = Availability::builtin();
+/// The library's request: the use, the security floor, the size (`--size`)
+/// and the ecosystems it must ship in.
+fn request(args: &PickArgs) -> Result<PickRequest, Failure> {
     let size = args
         .size
         .as_deref()
         .map(|s| parse_size(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
         .transpose()?;
-    let request = PickRequest {
+    Ok(PickRequest {
         use_: use_of(args.use_),
         min_security: args.min_security,
         size,
@@ -50,7 +53,14 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
             .map(|e| e.trim().to_ascii_lowercase())
             .filter(|e| !e.is_empty())
             .collect(),
-    };
+    })
+}
+
+pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
+    let request = request(args)?;
+    let registry = Registry::default();
+    let facts = Facts::builtin();
+    let table = Availability::builtin();
     let know = Knowledge {
         facts: &facts,
         table: &table,
@@ -62,73 +72,85 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         if found.names.is_empty() {
             return nothing_left(&request, &found.excluded);
         }
-        let like_request = like_request(&registry, path.clone(), &found);
-        if std::io::stderr().is_terminal() {
-            errln!(
-                "hashlab: measuring {} candidates on the shape of {} (bench --like with a {} s budget)",
-                like_request.algorithms.len(),
-                path.display(),
-                like_request.budget.as_secs()
-            );
-        }
-        let report = hashlab_bench::like::like(&registry, &like_request)
-            .map_err(|e| Failure::Runtime(e.to_string()))?;
+        let report = measure_like(&registry, path, &found)?;
         let pick = rank_like(&request, know, found, &report);
         return render(args, &pick);
     }
     let (report, origin, label) = match &args.results {
-        Some(path) => (
-            load_report(
-                path,
-                &hashlab_integrity::bounded::read_json(path)
-                    .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?,
-            )
-            .map_err(Failure::Runtime)?,
-            SpeedOrigin::File,
-            file_label(path),
-        ),
+        Some(path) => (read_results(path)?, SpeedOrigin::File, file_label(path)),
         None if found.names.is_empty() => {
             return nothing_left(&request, &found.excluded);
         }
-        None => {
-            if std::io::stderr().is_terminal() {
-                errln!(
-                    "hashlab: measuring {} candidates at {} on this machine (a quick bench; --results FILE uses saved results)",
-                    found.names.len(),
-                    size_label(request.size())
-                );
-            }
-            let stop = hashlab_bench::report::Cancel::new();
-            let report = quick_bench(
-                &registry,
-                &found.names,
-                request.size(),
-                request.use_,
-                &crate::stdio::command_line(),
-                &stop,
-                &mut |_| {},
-            )
-            .map_err(|e| match e {
-                MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
-                MeasureError::Failed(message) => Failure::Runtime(message),
-            })?;
-            (report, SpeedOrigin::Here, "a quick bench here".to_string())
-        }
+        None => (
+            measure_here(&registry, &request, &found.names)?,
+            SpeedOrigin::Here,
+            "a quick bench here".to_string(),
+        ),
     };
-    let pick = rank(
-        &request,
-        know,
-        found,
-        Speeds {
-            report: &report,
-            origin,
-            label: &label,
-        },
-    );
+    let speeds = Speeds {
+        report: &report,
+        origin,
+        label: &label,
+    };
+    let pick = rank(&request, know, found, speeds);
     if pick.choices.is_empty() {
         return nothing_left(&request, &pick.excluded);
     }
     render(args, &pick)
+}
+
+/// `--like PATH`: the candidates measured on the shape of the user's files.
+fn measure_like(
+    registry: &Registry,
+    path: &Path,
+    found: &Candidates,
+) -> Result<LikeReport, Failure> {
+    let like_request = like_request(registry, path.to_path_buf(), found);
+    if std::io::stderr().is_terminal() {
+        errln!(
+            "hashlab: measuring {} candidates on the shape of {} (bench --like with a {} s budget)",
+            like_request.algorithms.len(),
+            path.display(),
+            like_request.budget.as_secs()
+        );
+    }
+    hashlab_bench::like::like(registry, &like_request).map_err(|e| Failure::Runtime(e.to_string()))
+}
+
+/// `--results FILE`: saved bench results.
+fn read_results(path: &Path) -> Result<Report, Failure> {
+    let bytes = hashlab_integrity::bounded::read_json(path)
+        .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
+    load_report(path, &bytes).map_err(Failure::Runtime)
+}
+
+/// No results file: a quick bench of the candidates here.
+fn measure_here(
+    registry: &Registry,
+    request: &PickRequest,
+    names: &[String],
+) -> Result<Report, Failure> {
+    if std::io::stderr().is_terminal() {
+        errln!(
+            "hashlab: measuring {} candidates at {} on this machine (a quick bench; --results FILE uses saved results)",
+            names.len(),
+            size_label(request.size())
+        );
+    }
+    let stop = hashlab_bench::report::Cancel::new();
+    quick_bench(
+        registry,
+        names,
+        request.size(),
+        request.use_,
+        &crate::stdio::command_line(),
+        &stop,
+        &mut |_| {},
+    )
+    .map_err(|e| match e {
+        MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
+        MeasureError::Failed(message) => Failure::Runtime(message),
+    })
 }
 
 fn render(args: &PickArgs, pick: &Pick) -> Result<ExitCode, Failure> {
