@@ -9,6 +9,7 @@ pub mod environment;
 pub mod harness;
 pub mod like;
 pub mod limits;
+pub mod machine;
 pub mod mask;
 pub mod plan;
 pub mod programs;

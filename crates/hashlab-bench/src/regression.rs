@@ -5,9 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::comparison::describe::mode_label;
 use crate::plan::{Mode, NULL_ALGORITHM};
 use crate::report::Report;
 use crate::results::{find, CellResult};
+use crate::sizes::size_label;
 use crate::stats;
 
 /// A cell must be at least this much slower (and significantly so) to count as
@@ -161,6 +163,72 @@ pub fn check(before: &Report, after: &Report, min_effect: f64) -> RegressionChec
     result
 }
 
+fn change_rows(changes: &[CellChange]) -> Vec<Vec<String>> {
+    let mbps = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
+    changes
+        .iter()
+        .map(|c| {
+            vec![
+                c.algorithm.clone(),
+                c.backend.clone(),
+                size_label(c.size),
+                mode_label(&c.mode),
+                mbps(c.before_mb_per_s),
+                mbps(c.after_mb_per_s),
+                format!("{:.3}", c.ratio),
+                format!("{:.3}..{:.3}", c.low, c.high),
+            ]
+        })
+        .collect()
+}
+
+/// The check as the lines a person reads: what was compared, then the
+/// slower and faster cells as tables, then the notes. `against` names the
+/// earlier run ("run 3 (2026-01-02, hashlab 0.1.0)").
+pub fn describe(check: &RegressionCheck, against: &str) -> String {
+    let mut out = format!(
+        "Regression check against {against}: {} cells compared, {} slower, {} faster, {} within the noise or under {:.0} % in time per message",
+        check.compared,
+        check.slower.len(),
+        check.faster.len(),
+        check.unchanged,
+        check.min_effect * 100.0
+    );
+    if check.only_before + check.only_after > 0 {
+        out.push_str(&format!(
+            "; {} cells only in the earlier run, {} only in this one",
+            check.only_before, check.only_after
+        ));
+    }
+    out.push('\n');
+    let headers = [
+        "algorithm",
+        "backend",
+        "size",
+        "threads",
+        "before MB/s",
+        "now MB/s",
+        "now/before",
+        "95 % interval",
+    ];
+    for (title, changes) in [
+        ("SLOWER (regressions)", &check.slower),
+        ("faster", &check.faster),
+    ] {
+        if !changes.is_empty() {
+            out.push_str(&format!("{title}:\n"));
+            out.push_str(&hashlab_table::text::grid(
+                &hashlab_table::Table::of_text("", &headers, change_rows(changes)),
+                false,
+            ));
+        }
+    }
+    for note in &check.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,5 +335,27 @@ mod tests {
             !check.regressed(),
             "another backend or the harness is not a regression"
         );
+    }
+
+    /// The words a person reads: the earlier run named as given, the slower
+    /// cell in its table with its numbers, no "faster" table when none was.
+    #[test]
+    fn a_slowdown_is_described_with_its_cell_and_no_faster_table() {
+        let before = report(vec![cell("sha256", 1024, samples(1e-6, 0.03, 40, 1))]);
+        let after = report(vec![cell("sha256", 1024, samples(1.25e-6, 0.03, 40, 2))]);
+        let text = describe(&check(&before, &after, DEFAULT_MIN_EFFECT), "run 7 (then)");
+        assert!(
+            text.starts_with(
+                "Regression check against run 7 (then): 1 cells compared, 1 slower, 0 faster"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("SLOWER (regressions):\n"), "{text}");
+        assert!(!text.contains("faster:\n"), "{text}");
+        let row = text
+            .lines()
+            .find(|l| l.contains("sha256"))
+            .expect("the slower cell's row");
+        assert!(row.contains("1 KiB"), "{row}");
     }
 }

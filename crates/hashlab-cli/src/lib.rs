@@ -13,4 +13,5 @@ pub mod failure;
 mod manual;
 pub mod multicall;
 pub mod output;
+pub mod shared;
 pub mod validate;

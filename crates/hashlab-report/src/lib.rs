@@ -17,8 +17,10 @@ mod html;
 mod judgement;
 mod like;
 mod options;
+mod quality;
 mod svg;
 
+use hashlab_bench::comparison::{compare, Options as CompareOptions};
 use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
 
@@ -29,6 +31,7 @@ pub use html::{Cell, Section, Table};
 pub use judgement::judgement_section;
 pub use like::{like_page, parse_like};
 pub use options::Options;
+pub use quality::quality_section;
 
 /// The charts `hashlab report --chart` can write alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +93,24 @@ pub fn html_report(
     extra: &[Section],
 ) -> Result<String, ReportError> {
     html::page(inputs, options, extra)
+}
+
+/// The whole page with the sections made beside the numbers: the comparison
+/// across inputs (as `comparison::compare` makes it) when there are several,
+/// the security and availability judgement, and the quality panel.
+pub fn report_page(inputs: &[Input], options: &Options) -> Result<String, ReportError> {
+    let mut extra: Vec<Section> = Vec::new();
+    if inputs.len() > 1 {
+        let refs: Vec<(String, &Report)> = inputs
+            .iter()
+            .map(|i| (i.label.clone(), &i.report))
+            .collect();
+        let comparison = compare(&refs, &CompareOptions::default());
+        extra.push(comparison_section(&comparison));
+    }
+    extra.push(judgement_section(options.registry, inputs));
+    extra.push(quality_section(inputs));
+    html_report(inputs, options, &extra)
 }
 
 /// One chart as a standalone SVG file.

@@ -5,20 +5,20 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_bench::limits::{time_budget, MeasureError, RequestError, MAX_THREADS};
+use hashlab_bench::limits::{time_budget, MAX_THREADS};
 use hashlab_bench::mask;
-use hashlab_bench::report::{measure, pairs_for, plan_for, Report, Request};
-use hashlab_bench::runner::{Phase, Progress};
+use hashlab_bench::report::{pairs_for, Report, Request};
 use hashlab_bench::runtimes::{Runtime, RuntimeOptions};
 use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes};
 use hashlab_bench::tables;
 use hashlab_bench::words::{WordList, WordListError};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BenchArgs, Format, Unit};
 use crate::failure::{io_message, Failure};
 use crate::output::{format_for, render_document, render_json};
+use crate::shared::args::request_error;
+use crate::shared::bench_run::measure_with_progress;
 
 fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -41,35 +41,6 @@ fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
         }
     }
     Ok(counts)
-}
-
-/// A request the library refused, as a usage error naming the option at fault.
-pub(crate) fn request_error(error: RequestError) -> Failure {
-    let option = match &error {
-        RequestError::Misalign { .. } => "--misalign",
-        RequestError::NoSizes
-        | RequestError::SizeTooLarge { .. }
-        | RequestError::TooManySizes { .. } => "--sizes",
-        RequestError::InputsDoNotFit { .. } | RequestError::InputsOverMemory { .. } => {
-            "--sizes/--threads"
-        }
-        RequestError::Threads { .. } => "--threads",
-        RequestError::MaxTime { .. } => "--max-time",
-        RequestError::Pin { .. } => "--pin",
-        RequestError::UnknownBackends { .. } => "--backends",
-        RequestError::RuntimesWith { .. } => "--runtime",
-        // Set by this command, not by an option.
-        RequestError::ClockBudget { .. } => "internal",
-    };
-    Failure::Usage(format!("{option}: {error}"))
-}
-
-/// What `measure` failed with, as this command reports it.
-pub(crate) fn measure_error(error: MeasureError) -> Failure {
-    match error {
-        MeasureError::Request(e) => request_error(e),
-        MeasureError::Failed(message) => Failure::Runtime(message),
-    }
 }
 
 /// The bench request the options ask for, validated by the library: no
@@ -243,57 +214,6 @@ fn rerun_with_openssl_mask(
     )))
 }
 
-/// Measures with the progress bar and time estimate (on a terminal, unless
-/// `quiet`); Ctrl-C stops and keeps what was measured. Shared by `bench` and
-/// `report`.
-pub(crate) fn measure_with_progress(
-    registry: &Registry,
-    request: &Request,
-    quiet: bool,
-) -> Result<Report, Failure> {
-    let plan = plan_for(registry, request).map_err(Failure::Usage)?;
-    let interactive = std::io::stderr().is_terminal() && !quiet;
-    let estimate = plan.estimate();
-    if interactive && estimate > Duration::from_secs(15) {
-        errln!(
-            "hashlab: {} cells; this run may take up to {:.0} s (Ctrl-C keeps what was measured)",
-            plan.cells.len(),
-            estimate.as_secs_f64()
-        );
-    }
-
-    let stop = hashlab_bench::report::Cancel::new();
-    {
-        let stop = stop.clone();
-        // A second handler cannot be installed (tests call this twice); the run still works.
-        let _ = ctrlc::set_handler(move || stop.cancel());
-    }
-    let bar = interactive.then(|| {
-        let bar = ProgressBar::new(plan.cells.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {msg} ETA {eta}")
-                .expect("static template")
-                .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut on_progress = |p: &Progress| {
-        if let Some(bar) = &bar {
-            bar.set_prefix(match p.phase {
-                Phase::WarmUp => "warm-up",
-                Phase::Rounds => "rounds",
-            });
-            bar.set_length(p.total as u64);
-            bar.set_position(p.done as u64);
-        }
-    };
-    let report = measure(registry, request, &stop, &mut on_progress).map_err(measure_error)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    Ok(report)
-}
-
 pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let request = request(args, &registry)?;
@@ -329,7 +249,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
     }
     // Only now, with the results out, is the history touched: a damaged or
     // locked database cannot cost the run.
-    if let Some(code) = crate::commands::history::after_bench(
+    if let Some(code) = crate::shared::history::after_bench(
         &report,
         args.save,
         args.check_regression

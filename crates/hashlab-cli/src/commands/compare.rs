@@ -14,9 +14,9 @@ use hashlab_bench::sizes::parse_sizes;
 use hashlab_history::RunId;
 
 use crate::cli::{CompareArgs, Format};
-use crate::commands::history::{database_path, open_existing};
 use crate::failure::Failure;
 use crate::output::{render_document, render_json};
+use crate::shared::history::{database_path, open_existing};
 
 /// Reads a `hashlab bench --json` file; every problem is one line naming it.
 fn read_results(path: &Path) -> Result<Report, Failure> {
@@ -45,12 +45,22 @@ fn file_label(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
+/// The sizes `--size` asks for; at least two inputs must be named.
+fn request(args: &CompareArgs) -> Result<Option<Vec<usize>>, Failure> {
+    let sizes = args
+        .size
+        .as_deref()
+        .map(|s| parse_sizes(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
+        .transpose()?;
     if args.files.len() + args.runs.len() < 2 {
         return Err(Failure::Usage(
             "compare needs at least two inputs: results files and/or --runs ID ID".into(),
         ));
     }
+    Ok(sizes)
+}
+
+fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
     let mut out = Vec::new();
     for path in &args.files {
         out.push((file_label(path), read_results(path)?));
@@ -82,11 +92,7 @@ fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
 }
 
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
-    let sizes = args
-        .size
-        .as_deref()
-        .map(|s| parse_sizes(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
-        .transpose()?;
+    let sizes = request(args)?;
     let loaded = inputs(args)?;
     let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
     if let Some(sizes) = &sizes {

@@ -5,191 +5,37 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_judge::ecosystem::{probe, Answer, EcosystemReport, ProbeOptions, ProbeState};
-use hashlab_judge::{Availability, Offer};
+use hashlab_judge::ecosystem::{probe, ProbeOptions};
+use hashlab_judge::pages::ecosystem::document;
+use hashlab_judge::Availability;
 
-use super::sections::{self, flat, lines, section, FlatRow};
 use crate::cli::{EcosystemArgs, Format};
 use crate::failure::Failure;
 use crate::output::{render_document, render_json};
-use hashlab_table::Document;
 
-pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
+/// The probes' options: this process's PATH and the `--timeout` asked for.
+fn request(args: &EcosystemArgs) -> Result<ProbeOptions, Failure> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 600.0) {
         return Err(Failure::Usage(format!(
             "--timeout: {} is not a number of seconds between 0 and 600",
             args.timeout
         )));
     }
-    let registry = Registry::default();
-    let table = Availability::builtin();
-    let options = ProbeOptions {
+    Ok(ProbeOptions {
         path: std::env::var_os("PATH").unwrap_or_default(),
         timeout: Duration::from_secs_f64(args.timeout),
-    };
+    })
+}
+
+pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
+    let options = request(args)?;
+    let registry = Registry::default();
+    let table = Availability::builtin();
     let report = probe(&options, &registry, &table);
     let out = match args.format.chosen().unwrap_or(Format::Table) {
         Format::Json => render_json(&report)?,
-        format => render_document(
-            &human(&report, &registry, args.timeout, &flat_rows(&report)),
-            format,
-            false,
-        )?,
+        format => render_document(&document(&report, &registry, args.timeout), format, false)?,
     };
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn state(s: ProbeState) -> &'static str {
-    match s {
-        ProbeState::Found => "found",
-        ProbeState::Absent => "absent",
-        ProbeState::TimedOut => "timed out",
-        ProbeState::Failed => "failed",
-    }
-}
-
-/// "yes", "pkg" (an installed extra), "-"; in brackets the table's word where
-/// the runtime could not be probed.
-fn cell(answer: &Answer, standard: bool) -> String {
-    match answer.here {
-        Some(true) if standard => "yes".into(),
-        Some(true) => "pkg".into(),
-        Some(false) => "-".into(),
-        None => format!(
-            "({})",
-            match answer.table {
-                Offer::Ships => "ships",
-                Offer::Partial => "partial",
-                Offer::Package => "pkg",
-                Offer::Absent => "-",
-            }
-        ),
-    }
-}
-
-fn human(
-    report: &EcosystemReport,
-    registry: &Registry,
-    timeout: f64,
-    flat: &[FlatRow],
-) -> Document {
-    let mut out = sections::page(flat);
-    let runtimes: Vec<Vec<String>> = report
-        .probes
-        .iter()
-        .map(|p| {
-            vec![
-                p.ecosystem.clone(),
-                p.runtime.clone(),
-                state(p.state).into(),
-                p.detail.clone(),
-            ]
-        })
-        .collect();
-    section(
-        &mut out,
-        &format!("Runtimes on this machine (found through PATH, {timeout} s per probe)"),
-        &["ecosystem", "runtime", "state", "detail"],
-        runtimes,
-    );
-    let ecosystems: Vec<&str> = report.probes.iter().map(|p| p.ecosystem.as_str()).collect();
-    let mut headers = vec!["algorithm"];
-    headers.extend(&ecosystems);
-    let rows: Vec<Vec<String>> = registry
-        .algorithms()
-        .iter()
-        .map(|alg| {
-            let mut row = vec![alg.name.clone()];
-            for p in &report.probes {
-                let answer = report
-                    .answers
-                    .iter()
-                    .find(|a| a.ecosystem == p.ecosystem && a.algorithm == alg.name);
-                let standard = p
-                    .offered
-                    .iter()
-                    .find(|o| o.algorithm == alg.name)
-                    .is_some_and(|o| o.standard);
-                row.push(answer.map_or_else(String::new, |a| cell(a, standard)));
-            }
-            row
-        })
-        .collect();
-    section(
-        &mut out,
-        "Offered here (yes: standard library or default install; pkg: an extra package that is installed; -: not offered; (..): not probed, the table's answer)",
-        &headers,
-        rows,
-    );
-    let disagreements: Vec<Vec<String>> = report
-        .disagreements
-        .iter()
-        .map(|d| {
-            vec![
-                d.ecosystem.clone(),
-                d.algorithm.clone(),
-                d.table.clone(),
-                d.probe.clone(),
-            ]
-        })
-        .collect();
-    section(
-        &mut out,
-        "Where this machine disagrees with the table (the probe wins here)",
-        &["ecosystem", "algorithm", "table", "probe"],
-        disagreements,
-    );
-    let inferred: Vec<String> = report
-        .probes
-        .iter()
-        .filter(|p| p.inferred)
-        .map(|p| format!("{}: {}", p.ecosystem, p.detail))
-        .collect();
-    lines(&mut out, "Inferred, not observed", &inferred);
-    out
-}
-
-fn flat_rows(report: &EcosystemReport) -> Vec<FlatRow> {
-    let mut rows: Vec<FlatRow> = report
-        .probes
-        .iter()
-        .map(|p| {
-            flat(
-                "runtime",
-                p.ecosystem.clone(),
-                state(p.state),
-                p.detail.clone(),
-            )
-        })
-        .collect();
-    rows.extend(report.answers.iter().map(|a| {
-        flat(
-            "offer",
-            format!("{}/{}", a.ecosystem, a.algorithm),
-            match a.here {
-                Some(true) => "yes",
-                Some(false) => "no",
-                None => "not probed",
-            },
-            format!(
-                "table: {}; from {}{}",
-                a.table.as_str(),
-                a.from,
-                a.via
-                    .as_ref()
-                    .map(|v| format!("; via {v}"))
-                    .unwrap_or_default()
-            ),
-        )
-    }));
-    rows.extend(report.disagreements.iter().map(|d| {
-        flat(
-            "disagreement",
-            format!("{}/{}", d.ecosystem, d.algorithm),
-            d.probe.clone(),
-            format!("table: {}", d.table),
-        )
-    }));
-    rows
 }

@@ -1,54 +1,15 @@
-//! `hashlab history`, and what `bench --save` / `--check-regression` do with the
-//! history database once a run's results are out. Storage is in hashlab-history,
-//! the judging in hashlab-bench's regression module.
+//! `hashlab history`: the saved runs, newest last. Storage is in
+//! hashlab-history; what `bench --save` does is in `shared::history`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use hashlab_bench::comparison::describe::mode_label;
-use hashlab_bench::regression::{self, CellChange, RegressionCheck};
-use hashlab_bench::report::Report;
-use hashlab_bench::sizes::size_label;
-use hashlab_history::{History, Machine, RunSummary};
+use hashlab_history::RunSummary;
 use serde::Serialize;
 
-use crate::cli::{DbArgs, Format, HistoryArgs};
+use crate::cli::{Format, HistoryArgs};
 use crate::failure::Failure;
 use crate::output::{render, Tabular};
-
-/// Exit code of `bench --check-regression` when a cell got slower (docs/cli.md).
-pub const REGRESSION_EXIT: u8 = 3;
-
-/// `--db`, else `HASHLAB_DB` (clap reads both into `db`), else the platform's data directory.
-pub fn database_path(db: &DbArgs) -> Result<PathBuf, String> {
-    if let Some(path) = &db.db {
-        return Ok(path.clone());
-    }
-    History::default_path().ok_or_else(|| {
-        "this platform has no data directory for the history: give --db PATH or set HASHLAB_DB"
-            .to_string()
-    })
-}
-
-/// Opens the history for saving, creating it where nothing is yet; the
-/// default location's folder is made on first use.
-fn open_for_writing(db: &DbArgs) -> Result<History, String> {
-    let path = database_path(db)?;
-    if db.db.is_none() {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("{}: {}", dir.display(), crate::failure::io_message(&e)))?;
-        }
-    }
-    History::open(&path).map_err(|e| e.to_string())
-}
-
-/// Opens an existing history for reading; a missing file is said plainly
-/// instead of creating an empty one.
-pub fn open_existing(db: &DbArgs) -> Result<Option<History>, Failure> {
-    let path = database_path(db).map_err(Failure::Runtime)?;
-    History::open_existing(&path).map_err(|e| Failure::Runtime(e.to_string()))
-}
+use crate::shared::history::{database_path, open_existing};
 
 #[derive(Serialize)]
 #[serde(transparent)]
@@ -106,142 +67,4 @@ pub fn run(args: &HistoryArgs) -> Result<ExitCode, Failure> {
     let out = render(&rows, args.format.chosen().unwrap_or(Format::Table))?;
     crate::stdio::write_out(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn change_rows(changes: &[CellChange]) -> Vec<Vec<String>> {
-    let mbps = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
-    changes
-        .iter()
-        .map(|c| {
-            vec![
-                c.algorithm.clone(),
-                c.backend.clone(),
-                size_label(c.size),
-                mode_label(&c.mode),
-                mbps(c.before_mb_per_s),
-                mbps(c.after_mb_per_s),
-                format!("{:.3}", c.ratio),
-                format!("{:.3}..{:.3}", c.low, c.high),
-            ]
-        })
-        .collect()
-}
-
-fn describe(check: &RegressionCheck, against: &RunSummary) -> String {
-    let mut out = format!(
-        "Regression check against run {} ({}, hashlab {}): {} cells compared, {} slower, {} faster, {} within the noise or under {:.0} % in time per message",
-        against.id,
-        against.date,
-        against.version,
-        check.compared,
-        check.slower.len(),
-        check.faster.len(),
-        check.unchanged,
-        check.min_effect * 100.0
-    );
-    if check.only_before + check.only_after > 0 {
-        out.push_str(&format!(
-            "; {} cells only in the earlier run, {} only in this one",
-            check.only_before, check.only_after
-        ));
-    }
-    out.push('\n');
-    let headers = [
-        "algorithm",
-        "backend",
-        "size",
-        "threads",
-        "before MB/s",
-        "now MB/s",
-        "now/before",
-        "95 % interval",
-    ];
-    for (title, changes) in [
-        ("SLOWER (regressions)", &check.slower),
-        ("faster", &check.faster),
-    ] {
-        if !changes.is_empty() {
-            out.push_str(&format!("{title}:\n"));
-            out.push_str(&hashlab_table::text::grid(
-                &hashlab_table::Table::of_text("", &headers, change_rows(changes)),
-                false,
-            ));
-        }
-    }
-    for note in &check.notes {
-        out.push_str(&format!("note: {note}\n"));
-    }
-    out
-}
-
-/// After the results are printed and written: check for regressions against
-/// the last run on this machine, then save. A database problem is reported on
-/// its own line and turns the exit code into 1; the results are already out.
-pub fn after_bench(
-    report: &Report,
-    save: bool,
-    check_regression: Option<f64>,
-    db: &DbArgs,
-) -> Result<Option<ExitCode>, Failure> {
-    if !save && check_regression.is_none() {
-        return Ok(None);
-    }
-    if report.run.partial {
-        errln!("hashlab: the run was interrupted: not saved and not checked for regressions");
-        return Ok(None);
-    }
-    let not_saved = if save {
-        "; this run was not saved (its results are above)"
-    } else {
-        ""
-    };
-    // Only saving creates a history; a check alone reads the one there is.
-    let history = if save {
-        Some(open_for_writing(db).map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?)
-    } else {
-        open_existing(db)?
-    };
-    let Some(mut history) = history else {
-        errln!(
-            "hashlab: {}: no history yet, so no earlier run on this machine to check against (--save stores runs there)",
-            database_path(db).map_err(Failure::Runtime)?.display()
-        );
-        return Ok(None);
-    };
-    let mut regressed = false;
-    if let Some(min_effect) = check_regression {
-        let machine = Machine::of(report);
-        let last = history
-            .last_on_machine(&machine)
-            .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
-        match last {
-            None => errln!(
-                "hashlab: {}: no earlier run on this machine ({}{}) to check against",
-                history.path().display(),
-                machine.cpu_model,
-                if machine.cpu_mask.is_empty() {
-                    String::new()
-                } else {
-                    format!(", mask {}", machine.cpu_mask.join(","))
-                }
-            ),
-            Some((summary, before)) => {
-                let check = regression::check(&before, report, min_effect);
-                let summary = RunSummary {
-                    date: crate::output::printable(&summary.date).into_owned(),
-                    version: crate::output::printable(&summary.version).into_owned(),
-                    ..summary
-                };
-                crate::stdio::write_err(&describe(&check, &summary));
-                regressed = check.regressed();
-            }
-        }
-    }
-    if save {
-        let id = history
-            .save(report)
-            .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
-        errln!("hashlab: saved as run {id} in {}", history.path().display());
-    }
-    Ok(regressed.then(|| ExitCode::from(REGRESSION_EXIT)))
 }

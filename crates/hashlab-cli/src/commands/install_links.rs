@@ -6,20 +6,26 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::InstallLinksArgs;
-use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
 use crate::multicall::TOOLS;
+use crate::shared::quote;
+
+/// The links go into an existing directory.
+fn request(args: &InstallLinksArgs) -> Result<(), Failure> {
+    if args.dir.is_dir() {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "{}: not a directory",
+        quote(args.dir.as_os_str().as_encoded_bytes())
+    )))
+}
 
 pub fn run(args: &InstallLinksArgs) -> Result<ExitCode, Failure> {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| Failure::Runtime(format!("this program's path: {}", io_message(&e))))?;
-    if !args.dir.is_dir() {
-        return Err(Failure::Usage(format!(
-            "{}: not a directory",
-            quote(args.dir.as_os_str().as_encoded_bytes())
-        )));
-    }
+    request(args)?;
     let mut ok = true;
     for tool in TOOLS {
         let link = args.dir.join(tool);

@@ -14,8 +14,9 @@ use hashlab_integrity::{
 };
 
 use crate::cli::MatchArgs;
-use crate::commands::sum::name_bytes;
 use crate::failure::{io_message, Failure};
+use crate::shared::args::jobs_over_limit;
+use crate::shared::name_bytes;
 use crate::stdio::LineOutput;
 
 /// The bits of the exit status, as hashdeep's manual gives them.
@@ -46,7 +47,7 @@ pub(crate) fn validate(registry: &Registry, args: &MatchArgs) -> Result<(), Fail
     }
     match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
-        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
+        Some(n) if n > MAX_JOBS => return Err(jobs_over_limit(n)),
         _ => {}
     }
     exclude_set(&args.exclude).map_err(|e| Failure::Usage(format!("--exclude {e}")))?;

@@ -96,7 +96,7 @@ fn verdict(report: &Report) -> String {
 
 fn failure(error: QualityError) -> Failure {
     match error {
-        QualityError::Hash(error) => crate::commands::sum::usage(error),
+        QualityError::Hash(error) => crate::shared::args::usage(error),
         other => Failure::Runtime(other.to_string()),
     }
 }

@@ -4,10 +4,10 @@
 //! count), since a hash table wants both. The verdicts are data of
 //! `hashlab-quality`; nothing is run here.
 
+use crate::data::{mbps, single_thread, Input};
+use crate::html::{Cell, Section, Table};
 use hashlab_bench::sizes::size_label;
 use hashlab_quality::{smhasher3_verdict, stored_verdict};
-use hashlab_report::data::{mbps, single_thread, Input};
-use hashlab_report::{Cell, Section, Table};
 
 /// The fastest single-thread MB/s of `algorithm` at `size` over its backends.
 fn best_mbps(input: &Input, algorithm: &str, size: usize) -> Option<f64> {
@@ -25,6 +25,7 @@ fn speed_cell(value: Option<f64>) -> Cell {
     }
 }
 
+/// The quality panel over the first input's measured hashes.
 pub fn quality_section(inputs: &[Input]) -> Section {
     let mut algorithms: Vec<String> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();

@@ -1,6 +1,6 @@
-//! The quality part of `hashlab info ALGO`: SMHasher3's published verdict
-//! (facts from its results files) beside hashlab's stored full run, family
-//! by family. Both are data of `hashlab-quality`; nothing is run here.
+//! The quality part of the info page: SMHasher3's published verdict (facts
+//! from its results files) beside hashlab's stored full run, family by
+//! family. Both are data of `hashlab-quality`; nothing is run here.
 
 use hashlab_quality::{
     smhasher3_family, smhasher3_verdict, stored_verdict, Smhasher3Verdict, StoredFamily,
@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::sections::{flat, lines, section, FlatRow};
 
 /// hashlab's stored run, by family (its per-test rows stay in the data).
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct HashlabQuality {
     pub source: String,
     pub tests: usize,
@@ -20,12 +20,13 @@ pub struct HashlabQuality {
     pub families: Vec<StoredFamily>,
 }
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Quality {
     pub smhasher3: Option<Smhasher3Verdict>,
     pub hashlab: Option<HashlabQuality>,
 }
 
+/// Both verdicts on `algorithm` (its catalog name), where there are any.
 pub fn quality(algorithm: &str) -> Quality {
     Quality {
         smhasher3: smhasher3_verdict(algorithm),
@@ -98,7 +99,7 @@ fn rows(q: &Quality) -> Vec<[String; 4]> {
     out
 }
 
-pub fn flat_rows(q: &Quality) -> Vec<FlatRow> {
+pub(crate) fn flat_rows(q: &Quality) -> Vec<FlatRow> {
     rows(q)
         .into_iter()
         .map(|[family, theirs, ours, worst]| {
@@ -112,7 +113,9 @@ pub fn flat_rows(q: &Quality) -> Vec<FlatRow> {
         .collect()
 }
 
-pub fn add_section(doc: &mut Document, q: &Quality) {
+/// Adds the quality notes and the family table; `rerun` is how the reader
+/// runs the battery again (a command line of the caller's).
+pub(crate) fn add_section(doc: &mut Document, q: &Quality, rerun: &str) {
     let mut notes = Vec::new();
     match &q.smhasher3 {
         Some(v) => notes.push(format!(
@@ -123,13 +126,12 @@ pub fn add_section(doc: &mut Document, q: &Quality) {
     }
     match &q.hashlab {
         Some(h) => notes.push(format!(
-            "hashlab: {} of {} tests failed; {} (stored data; `hashlab quality -a ALGO` runs it again)",
+            "hashlab: {} of {} tests failed; {} (stored data; {rerun} runs it again)",
             h.failed, h.tests, h.source
         )),
-        None => notes.push(
-            "hashlab: no stored full run of this function; `hashlab quality -a ALGO` runs the battery"
-                .into(),
-        ),
+        None => notes.push(format!(
+            "hashlab: no stored full run of this function; {rerun} runs the battery"
+        )),
     }
     lines(doc, "Quality", &notes);
     if q.smhasher3.is_some() || q.hashlab.is_some() {
@@ -144,5 +146,47 @@ pub fn add_section(doc: &mut Document, q: &Quality) {
             ],
             rows(q).into_iter().map(Vec::from).collect(),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An algorithm with no verdict either side has notes saying so, and
+    /// the caller's command for running the battery, but no family table;
+    /// its flat rows claim no verdict.
+    #[test]
+    fn no_verdict_is_said_and_no_family_table_is_drawn() {
+        let q = quality("no such algorithm");
+        assert!(q.smhasher3.is_none() && q.hashlab.is_none());
+        for row in flat_rows(&q) {
+            assert!(row.value.ends_with("; hashlab: "), "{row:?}");
+            assert!(!row.value.contains("FAIL"), "{row:?}");
+        }
+        let mut doc = Document::default();
+        add_section(&mut doc, &q, "RUN-IT");
+        let text = hashlab_table::text::render(&doc, false);
+        assert!(text.contains("no stored full run of this function; RUN-IT runs the battery"));
+        assert!(!text.contains("Quality by family"), "{text}");
+    }
+
+    /// Every algorithm with a stored run gets one flat row per family
+    /// either side reports, each naming both verdicts.
+    #[test]
+    fn stored_runs_give_a_row_per_family() {
+        let name = hashlab::Registry::default()
+            .algorithms()
+            .iter()
+            .map(|a| a.name.clone())
+            .find(|n| stored_verdict(n).is_some())
+            .expect("some algorithm has a stored quality run");
+        let q = quality(&name);
+        let rows = flat_rows(&q);
+        assert!(!rows.is_empty());
+        for row in &rows {
+            assert_eq!(row.section, "quality");
+            assert!(row.value.starts_with("SMHasher3: ") && row.value.contains("; hashlab: "));
+        }
     }
 }
