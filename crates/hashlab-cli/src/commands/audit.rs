@@ -17,10 +17,10 @@ use hashlab_objects::{
 use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
-use crate::commands::sum::usage;
 use crate::commands::sum_update;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
+use crate::shared::args::usage;
 
 /// One name's outcome, a row of every audit's table, CSV and JSON.
 #[derive(Serialize)]
@@ -158,7 +158,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     }
     let jobs = match args.jobs {
         Some(0) => return Err(Failure::Usage("--jobs: must be at least 1".into())),
-        Some(n) if n > MAX_JOBS => return Err(crate::commands::sum::jobs_over_limit(n)),
+        Some(n) if n > MAX_JOBS => return Err(crate::shared::args::jobs_over_limit(n)),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };

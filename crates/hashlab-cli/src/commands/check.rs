@@ -14,36 +14,12 @@ use hashlab_objects::{
 };
 
 use crate::cli::CheckArgs;
-use crate::commands::sum::{secret_params, usage};
+use crate::commands::sum::secret_params;
 use crate::failure::{io_message, Failure};
+use crate::shared::args::usage;
+use crate::shared::{name_bytes, quote};
 use crate::stdio::FileErrors;
 use crate::stdio::LineOutput;
-
-/// A name as coreutils' `quotef` shows it in messages: bare when the shell
-/// would read it as one word, quoted otherwise.
-pub fn quote(name: &[u8]) -> String {
-    let text = String::from_utf8_lossy(name);
-    let special = |c: char| c.is_control() || " !\"#$&'()*;<>?[\\]`{|}~".contains(c);
-    if !text.is_empty() && !text.chars().any(special) {
-        return text.into_owned();
-    }
-    if !text.chars().any(|c| c.is_control() || "\"$`\\".contains(c)) && text.contains('\'') {
-        return format!("\"{text}\"");
-    }
-    let mut out = String::from("'");
-    for c in text.chars() {
-        match c {
-            '\'' => out.push_str("'\\''"),
-            '\n' => out.push_str("'$'\\n''"),
-            '\r' => out.push_str("'$'\\r''"),
-            '\t' => out.push_str("'$'\\t''"),
-            c if c.is_control() => out.push_str(&format!("'$'\\{:03o}''", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
-}
 
 fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
@@ -207,7 +183,7 @@ fn check_one(
     let shown = if from_stdin {
         quote(b"standard input")
     } else {
-        quote(&crate::commands::sum::name_bytes(manifest))
+        quote(&name_bytes(manifest))
     };
     let mut hint = if from_stdin {
         ManifestHint::default()
@@ -448,17 +424,4 @@ fn check_one(
         }
     }
     Ok(summary.passed(args.strict, args.ignore_missing))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quote;
-
-    #[test]
-    fn names_are_quoted_as_coreutils_quotes_them() {
-        assert_eq!(quote(b"plain.sha256"), "plain.sha256");
-        assert_eq!(quote(b"standard input"), "'standard input'");
-        assert_eq!(quote(b"it's"), "\"it's\"");
-        assert_eq!(quote(b"n\nl"), "'n'$'\\n''l'");
-    }
 }

@@ -16,11 +16,11 @@ use hashlab_objects::is_object_url;
 use serde::Serialize;
 
 use crate::cli::{CheckArgs, SumArgs, SumFormat};
-use crate::commands::check::quote;
 use crate::commands::sum::{
     first_files, named_input, names, progress_bar, refused, walk_options, Named, Sink,
 };
 use crate::failure::{io_message, Failure};
+use crate::shared::quote;
 use crate::stdio::LineOutput;
 
 /// `--piece`'s size, where given, with the options it needs checked: pieces

@@ -4,14 +4,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
+use hashlab::{hex, HashParams, KeyRule, Registry};
 use hashlab_integrity::{
     exclude_set, expand, hash_inputs, is_interrupted, parse_file_list, sfv_algorithm, Cancel,
     DigestForm, Fanout, FileDigests, HashJob, Input, JsonRow, OutputFile, PlanError, Stamp,
     StandardInput, SumPlan, SumRequest, WalkOptions,
 };
 
-use hashlab_integrity::many::MAX_JOBS;
 use hashlab_objects::{
     is_object_url, stored::recordable_algorithms, EtagSummary, EtagVerdict, ObjectReader,
     Settings as ObjectSettings,
@@ -20,9 +19,10 @@ use hashlab_objects::{
 use serde::Serialize;
 
 use crate::cli::{Format, KeyArgs, SumArgs, SumFormat};
-use crate::commands::check::quote;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
+use crate::shared::args::usage;
+use crate::shared::{name_bytes, quote};
 use crate::stdio::LineOutput;
 
 /// `sum --json`'s row is the library's, so that `--update` reads back what `sum` writes.
@@ -70,40 +70,6 @@ impl Tabular for CsvRow<'_> {
         cells.push(self.row.file_base64.clone().unwrap_or_default());
         cells
     }
-}
-
-/// Turns a parameter error into a usage error that names the option at fault
-/// (the libraries name no flags).
-pub(crate) fn usage(error: HashError) -> Failure {
-    let option = match &error {
-        HashError::KeyNotAccepted { .. } | HashError::BadKeyLength { .. } => "--key: ",
-        HashError::LengthNotAccepted { .. } | HashError::LengthOutOfRange { .. } => "--length: ",
-        HashError::CustomizationNotAccepted { .. } => "--custom: ",
-        HashError::ParameterNotAccepted { parameter, .. }
-        | HashError::ParameterLength { parameter, .. } => match parameter {
-            Parameter::Salt => "--salt: ",
-            Parameter::Personal => "--personal: ",
-            Parameter::Seed => "--seed: ",
-            Parameter::Domain => "--domain: ",
-            Parameter::Context => "--derive-key: ",
-            // The command line has no tree options; the Python package does.
-            Parameter::Tree => "",
-            Parameter::Seek => "--seek: ",
-        },
-        HashError::SeedOutOfRange { .. } => "--seed: ",
-        HashError::DomainOutOfRange { .. } => "--domain: ",
-        HashError::KeyAndContext { .. } => "--derive-key: ",
-        HashError::UnknownBackend { .. } | HashError::BackendUnavailable { .. } => "--backend: ",
-        HashError::NotSupportedByBackend { .. } => "--backend: ",
-        _ => "",
-    };
-    let message = match &error {
-        HashError::UnknownAlgorithm { suggestions, .. } if suggestions.is_empty() => {
-            format!("{error} (see 'hashlab list')")
-        }
-        _ => error.to_string(),
-    };
-    Failure::Usage(format!("{option}{message}"))
 }
 
 /// The longest key any algorithm of the registry takes (HMAC and KMAC: 1 MiB).
@@ -238,11 +204,6 @@ pub(crate) fn params(registry: &Registry, args: &SumArgs) -> Result<HashParams, 
     })
 }
 
-/// `--jobs` past the most threads the hashing starts.
-pub(crate) fn jobs_over_limit(jobs: usize) -> Failure {
-    Failure::Usage(format!("--jobs: {jobs} is over the limit of {MAX_JOBS}"))
-}
-
 /// The options checked as `run` checks them before reading any file
 /// (parameters, algorithms, backends), for `validate`.
 pub(crate) fn validate(registry: &Registry, args: &SumArgs) -> Result<(), Failure> {
@@ -329,19 +290,6 @@ pub(crate) fn refused(e: PlanError) -> Failure {
             Failure::Usage(format!("--format sfv: {e}"))
         }
         PlanError::TooManyJobs { .. } => Failure::Usage(format!("--jobs: {e}")),
-    }
-}
-
-/// The bytes of a path as it was given, for the manifest line.
-pub(crate) fn name_bytes(path: &Path) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        path.as_os_str().as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        path.to_string_lossy().into_owned().into_bytes()
     }
 }
 

@@ -58,7 +58,7 @@ pub(crate) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
         for name in asked.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let algorithm = registry
                 .algorithm(name)
-                .map_err(crate::commands::sum::usage)?;
+                .map_err(crate::shared::args::usage)?;
             canonical.push(algorithm.name.clone());
         }
         listing
