@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_bench::like::tables::{bytes, seconds, state};
+use hashlab_bench::like::tables::{bytes, seconds, state, what};
 use hashlab_bench::like::{LikeReport, LikeRequest, Projection};
 
 use crate::pick::{use_notes, with_speed, Candidates, Knowledge, Pick, PickRequest};
@@ -93,12 +93,13 @@ pub fn rank_like(
     }
     let shape = &report.shape;
     let mut notes = vec![format!(
-        "ranked by the projected time to hash all of {} ({:.0} {}, {}) on {} threads here, files cached: each candidate measured on a replica of its size bands (bench --like)",
+        "ranked by the projected time to hash all of {} ({:.0} {}, {}) on {} threads here, {}: each candidate measured on a replica of its size bands (bench --like)",
         shape.path,
         shape.files,
-        if shape.source == hashlab_bench::like::Source::Git { "git objects" } else { "files" },
+        what(shape.source),
         bytes(shape.bytes),
-        report.cores
+        report.cores,
+        state(shape.source),
     )];
     if let (Some(first), Some(last)) = (projected.first(), projected.last()) {
         if projected.len() > 1 {

@@ -84,6 +84,7 @@ fn projection_table(report: &LikeReport) -> Table {
     let cached_one = format!("{state}, 1 thread");
     let cached_all = format!("{state}, {all}");
     let uncached_all = format!("uncached, {all}");
+    let bound_title = format!("bound ({state})");
     // A git repository is hashed from memory: no storage, no uncached columns.
     let uncached = report.projections.iter().any(|p| p.uncached_all.is_some());
     let mut columns = vec![
@@ -91,7 +92,7 @@ fn projection_table(report: &LikeReport) -> Table {
         "backend",
         &cached_one,
         &cached_all,
-        "bound (cached)",
+        &bound_title,
     ];
     if uncached {
         columns.extend([uncached_all.as_str(), "bound (uncached)"]);
@@ -150,10 +151,12 @@ fn scaling_table(report: &LikeReport) -> Table {
             .map(|d| format!("Dask, {} workers", d.cores)),
     );
     let refs: Vec<&str> = columns.iter().map(String::as_str).collect();
-    let mut table = Table::new(
-        "Projected time on other core counts and on Dask clusters (files cached)",
-        &refs,
-    );
+    let title = if report.shape.source == Source::Objects {
+        "Projected time on other core counts and on Dask clusters (objects from the store)"
+    } else {
+        "Projected time on other core counts and on Dask clusters (files cached)"
+    };
+    let mut table = Table::new(title, &refs);
     for p in &report.projections {
         let mut row = vec![Cell::text(&p.algorithm)];
         row.extend(
