@@ -10,12 +10,12 @@ pub mod git;
 pub mod objects;
 pub mod projection;
 pub mod replica;
+mod request;
 pub mod shape;
 pub mod storage;
 pub mod tables;
 mod verify;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,41 +25,10 @@ use serde::{Deserialize, Serialize};
 
 pub use projection::{AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
 pub use replica::{BandTimes, ReplicaBand, ReplicaError};
+pub use request::{LikeError, LikeRequest};
 pub use shape::{Band, Shape, ShapeError, Source};
 pub use storage::Storage;
 pub use verify::{verify, Verified};
-
-/// What to measure.
-#[derive(Debug, Clone)]
-pub struct LikeRequest {
-    pub path: PathBuf,
-    /// Names as the user gave them; empty: every unkeyed, stable algorithm
-    /// of the default bench set.
-    pub algorithms: Vec<String>,
-    pub seed: u64,
-    /// Time for all the replica's measurements together.
-    pub budget: Duration,
-    /// Time the shape step stats files one by one before it samples.
-    pub stat_budget: Duration,
-    /// Dask cluster sizes to project to.
-    pub workers: Vec<usize>,
-    /// Where git is looked for (PATH).
-    pub path_var: OsString,
-}
-
-impl LikeRequest {
-    pub fn new(path: PathBuf) -> LikeRequest {
-        LikeRequest {
-            path,
-            algorithms: Vec::new(),
-            seed: 1,
-            budget: Duration::from_secs(40),
-            stat_budget: shape::STAT_BUDGET,
-            workers: vec![4, 16, 64],
-            path_var: std::env::var_os("PATH").unwrap_or_default(),
-        }
-    }
-}
 
 /// The answer, a serde value as `bench --json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,45 +48,6 @@ pub struct LikeReport {
     pub verified: Vec<Verified>,
     pub notes: Vec<String>,
     pub seconds: f64,
-}
-
-/// Why `like` failed; names the path or algorithm, no flag.
-#[derive(Debug)]
-pub enum LikeError {
-    Shape(ShapeError),
-    Replica(ReplicaError),
-    Algorithm(String),
-    Manifest {
-        path: PathBuf,
-        why: String,
-    },
-    /// An object-store prefix that could not be listed or read (names the URL).
-    Store(String),
-}
-
-impl std::fmt::Display for LikeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LikeError::Shape(e) => e.fmt(f),
-            LikeError::Replica(e) => e.fmt(f),
-            LikeError::Algorithm(e) | LikeError::Store(e) => f.write_str(e),
-            LikeError::Manifest { path, why } => write!(f, "{}: {why}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LikeError {}
-
-impl From<ShapeError> for LikeError {
-    fn from(e: ShapeError) -> Self {
-        LikeError::Shape(e)
-    }
-}
-
-impl From<ReplicaError> for LikeError {
-    fn from(e: ReplicaError) -> Self {
-        LikeError::Replica(e)
-    }
 }
 
 /// The candidates: the named algorithms (canonical names, repeats

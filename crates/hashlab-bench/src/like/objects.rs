@@ -15,9 +15,9 @@ use hashlab_objects::{ObjectInfo, ObjectReader, Settings};
 
 use super::projection::{self, AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
 use super::replica::{self, BandTimes, ReplicaBand};
+use super::request::{LikeError, LikeRequest};
 use super::shape::{band_low, band_of, Shape, Source, Tally};
 use super::storage::{Storage, MAX_SAMPLE_BYTES};
-use super::{LikeError, LikeRequest};
 use crate::stats::SplitMix64;
 use crate::workbench::NullHasher;
 

@@ -11,8 +11,9 @@ use hashlab_integrity::{expand, hash_inputs, Cancel, Input, SumPlan, SumRequest,
 use serde::{Deserialize, Serialize};
 
 use super::replica::line_bytes;
+use super::request::{LikeError, LikeRequest};
 use super::shape::Source;
-use super::{LikeError, LikeReport, LikeRequest, ReplicaError};
+use super::{LikeReport, ReplicaError};
 
 /// One real run beside its projection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
