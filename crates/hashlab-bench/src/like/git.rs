@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hashlab::Choice;
 
 use super::replica::{ReplicaBand, MAX_BYTES_PER_BAND, MAX_FILES_PER_BAND};
-use super::shape::{band_of, Shape, ShapeError, Source, Tally};
+use super::shape::{BandSample, ByteBudget, Shape, ShapeError, Source, Tally};
 use crate::stats::SplitMix64;
 
 /// Whether `path` is a git repository: a work tree with `.git`, or a bare one.
@@ -130,53 +130,16 @@ impl ObjectSample {
     }
 }
 
-/// Object ids with their sizes (header included).
-type Ids = Vec<(String, u64)>;
-
-/// Reservoirs of object ids per band while the shape is counted: (band,
-/// kept, seen).
-struct Reservoirs {
-    kept: Vec<(usize, Ids, u64)>,
-    rng: SplitMix64,
-}
-
-impl Reservoirs {
-    fn offer(&mut self, id: &str, size: u64) {
-        let band = band_of(size);
-        let at = match self.kept.iter().position(|(b, _, _)| *b == band) {
-            Some(at) => at,
-            None => {
-                self.kept.push((band, Vec::new(), 0));
-                self.kept.len() - 1
-            }
-        };
-        let (_, ids, seen) = &mut self.kept[at];
-        *seen += 1;
-        if ids.len() < MAX_FILES_PER_BAND {
-            ids.push((id.to_string(), size));
-        } else {
-            let slot = self.rng.below(*seen as usize);
-            if slot < MAX_FILES_PER_BAND {
-                ids[slot] = (id.to_string(), size);
-            }
-        }
-    }
-
-    /// Each band's sample, cut to [`MAX_BYTES_PER_BAND`] (one object at least).
-    fn sample(mut self) -> ObjectSample {
-        self.kept.sort_by_key(|(band, _, _)| *band);
-        let bands = self
-            .kept
+impl ObjectSample {
+    /// Each band's kept objects, cut to [`MAX_BYTES_PER_BAND`] (one object at least).
+    fn from(kept: BandSample<String>) -> ObjectSample {
+        let bands = kept
+            .bands()
             .into_iter()
-            .map(|(_, ids, _)| {
-                let mut total = 0u64;
+            .map(|ids| {
+                let mut budget = ByteBudget::new(MAX_BYTES_PER_BAND);
                 ids.into_iter()
-                    .enumerate()
-                    .take_while(|(i, (_, size))| {
-                        total = total.saturating_add(*size);
-                        *i == 0 || total <= MAX_BYTES_PER_BAND
-                    })
-                    .map(|(_, id)| id)
+                    .take_while(|(_, size)| budget.admits(*size))
                     .collect()
             })
             .collect();
@@ -200,10 +163,8 @@ pub fn git_shape(
         .spawn()
         .map_err(|e| git_error(repo, format!("cannot start {}: {e}", git.display())))?;
     let mut tally = Tally::default();
-    let mut reservoirs = Reservoirs {
-        kept: Vec::new(),
-        rng: SplitMix64(seed),
-    };
+    let mut kept = BandSample::new(MAX_FILES_PER_BAND);
+    let mut rng = SplitMix64(seed);
     let stdout = child.stdout.take().expect("piped above");
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|e| git_error(repo, e.to_string()))?;
@@ -221,7 +182,7 @@ pub fn git_shape(
         };
         let stored = header(kind, size).len() as u64 + size;
         tally.add(stored);
-        reservoirs.offer(id, stored);
+        kept.offer(stored, || id.to_string(), &mut rng);
     }
     let why = stderr_of(&mut child);
     let status = child.wait().map_err(|e| git_error(repo, e.to_string()))?;
@@ -234,7 +195,10 @@ pub fn git_shape(
             why: "the repository holds no object".into(),
         });
     }
-    Ok((tally.shape(Source::Git, repo, started), reservoirs.sample()))
+    Ok((
+        tally.shape(Source::Git, repo, started),
+        ObjectSample::from(kept),
+    ))
 }
 
 /// One pass over sampled objects as a real pass reads them: `git cat-file

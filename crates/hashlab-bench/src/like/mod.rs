@@ -107,7 +107,7 @@ fn manifest_shape(
             }
         })?;
     let mut tally = shape::Tally::default();
-    let mut reads = shape::ReadSample::new();
+    let mut reads = shape::BandSample::new(shape::READ_SAMPLE_PER_BAND);
     let mut rng = crate::stats::SplitMix64(seed);
     let mut seen = std::collections::HashSet::new();
     for entry in &manifest.entries {
@@ -119,7 +119,7 @@ fn manifest_shape(
         tally.add(size);
         let file = PathBuf::from(std::ffi::OsStr::from_bytes(&entry.name));
         if std::fs::metadata(&file).is_ok_and(|m| m.is_file() && m.len() == size) {
-            reads.offer(&file, size, &mut rng);
+            reads.offer(size, || file, &mut rng);
         }
     }
     if tally.files() == 0 {
@@ -128,7 +128,10 @@ fn manifest_shape(
             why: "records no file sizes (hashdeep manifests and `sum --json` do)".into(),
         });
     }
-    Ok((tally.shape(Source::Manifest, path, started), reads.files()))
+    Ok((
+        tally.shape(Source::Manifest, path, started),
+        shape::read_files(reads),
+    ))
 }
 
 /// Finds the shape of `request.path`: a git repository, a manifest (a

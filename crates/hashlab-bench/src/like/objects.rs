@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use hashlab::{Hasher, Registry};
 use hashlab_integrity::{gnu_line, Fanout, SumPlan, SumRequest};
-use hashlab_objects::{ObjectInfo, ObjectReader, Settings};
+use hashlab_objects::{ObjectDigests, ObjectError, ObjectInfo, ObjectReader, Settings};
 
 use super::projection::{self, AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
 use super::replica::{self, BandTimes, ReplicaBand};
 use super::request::{LikeError, LikeRequest};
-use super::shape::{band_low, band_of, Shape, Source, Tally};
+use super::shape::{band_low, band_of, BandSample, ByteBudget, Shape, Source, Tally};
 use super::storage::{Storage, MAX_SAMPLE_BYTES};
 use crate::stats::SplitMix64;
 use crate::workbench::NullHasher;
@@ -42,11 +42,33 @@ fn store_error(e: impl std::fmt::Display) -> LikeError {
     LikeError::Store(e.to_string())
 }
 
-/// Lists `url` with the store's configuration from the environment, as
-/// `sum` does.
+/// A reader with the store's configuration from the environment, as `sum`
+/// makes it.
+fn reader_for(url: &str) -> Result<ObjectReader, LikeError> {
+    ObjectReader::new(Settings::default())
+        .map_err(|e| LikeError::Store(format!("{url}: object-store client: {e}")))
+}
+
+/// Fetches `objects` in ranges with requests in flight, as `sum URL` does,
+/// into `make`'s hashers; each object's digests, or why it failed, in key
+/// order.
+fn fetch_each(
+    reader: &ObjectReader,
+    objects: &[ObjectInfo],
+    make: &dyn Fn() -> Fanout,
+    each: &mut dyn FnMut(usize, Result<ObjectDigests, ObjectError>),
+) {
+    reader
+        .hash(objects, make, false, &mut |i, result| {
+            each(i, result);
+            Ok::<(), ()>(())
+        })
+        .ok();
+}
+
+/// Lists `url` as `sum` does.
 pub fn list(url: &str) -> Result<Prefix, LikeError> {
-    let reader = ObjectReader::new(Settings::default())
-        .map_err(|e| LikeError::Store(format!("{url}: object-store client: {e}")))?;
+    let reader = reader_for(url)?;
     let start = Instant::now();
     let objects = reader.list(url).map_err(store_error)?;
     let listing = start.elapsed().as_secs_f64();
@@ -76,44 +98,21 @@ pub fn shape(prefix: &Prefix) -> Shape {
 /// largest left out first past [`MAX_SAMPLE_BYTES`] (the smallest always kept).
 pub fn sample(objects: &[ObjectInfo], seed: u64) -> Vec<Vec<ObjectInfo>> {
     let mut rng = SplitMix64(seed);
-    let mut by_band: Vec<(usize, Vec<&ObjectInfo>, usize)> = Vec::new();
+    let mut kept = BandSample::new(SAMPLE_PER_BAND);
     for object in objects {
-        let band = band_of(object.size);
-        let at = match by_band.iter().position(|(b, _, _)| *b == band) {
-            Some(at) => at,
-            None => {
-                by_band.push((band, Vec::new(), 0));
-                by_band.len() - 1
-            }
-        };
-        let (_, kept, seen) = &mut by_band[at];
-        *seen += 1;
-        // Reservoir sampling: each object of the band kept with equal chance.
-        if kept.len() < SAMPLE_PER_BAND {
-            kept.push(object);
-        } else {
-            let slot = rng.below(*seen);
-            if slot < SAMPLE_PER_BAND {
-                kept[slot] = object;
-            }
-        }
+        kept.offer(object.size, || object, &mut rng);
     }
-    by_band.sort_by_key(|(band, _, _)| *band);
-    let mut total = 0u64;
-    let mut out = Vec::new();
-    for (_, kept, _) in by_band {
-        let mut group: Vec<ObjectInfo> = Vec::new();
-        for object in kept {
-            total = total.saturating_add(object.size);
-            if (out.is_empty() && group.is_empty()) || total <= MAX_SAMPLE_BYTES {
-                group.push(object.clone());
-            }
-        }
-        if !group.is_empty() {
-            out.push(group);
-        }
-    }
-    out
+    let mut budget = ByteBudget::new(MAX_SAMPLE_BYTES);
+    kept.bands()
+        .into_iter()
+        .map(|band| {
+            band.into_iter()
+                .filter(|(_, size)| budget.admits(*size))
+                .map(|(object, _)| object.clone())
+                .collect::<Vec<_>>()
+        })
+        .filter(|group| !group.is_empty())
+        .collect()
 }
 
 /// Fetches `objects` as `sum` does (ranges in flight, in key order) into
@@ -125,15 +124,11 @@ fn fetch(
 ) -> Result<f64, LikeError> {
     let start = Instant::now();
     let mut failure = None;
-    prefix
-        .reader
-        .hash(objects, make, false, &mut |_, result| {
-            if let Err(e) = result {
-                failure.get_or_insert(e);
-            }
-            Ok::<(), ()>(())
-        })
-        .ok();
+    fetch_each(&prefix.reader, objects, make, &mut |_, result| {
+        if let Err(e) = result {
+            failure.get_or_insert(e);
+        }
+    });
     match failure {
         Some(e) => Err(store_error(e)),
         None => Ok(start.elapsed().as_secs_f64()),
@@ -323,27 +318,21 @@ pub fn run(
     algorithm: &str,
 ) -> Result<(f64, u64, u64, u64), LikeError> {
     let plan = plan_for(registry, algorithm)?;
-    let reader = ObjectReader::new(Settings::default())
-        .map_err(|e| LikeError::Store(format!("{url}: object-store client: {e}")))?;
+    let reader = reader_for(url)?;
     let make = || plan.fanout_for_ranges();
     let start = Instant::now();
     let objects = reader.list(url).map_err(store_error)?;
     let (mut files, mut bytes, mut failed, mut printed) = (0u64, 0u64, 0u64, 0usize);
-    reader
-        .hash(&objects, &make, false, &mut |i, result| {
-            match result {
-                Ok(d) => {
-                    files += 1;
-                    bytes += d.digests.bytes;
-                    for digest in &d.digests.digests {
-                        printed += gnu_line(&digest.to_hex(), objects[i].name.as_bytes()).len();
-                    }
-                }
-                Err(_) => failed += 1,
+    fetch_each(&reader, &objects, &make, &mut |i, result| match result {
+        Ok(d) => {
+            files += 1;
+            bytes += d.digests.bytes;
+            for digest in &d.digests.digests {
+                printed += gnu_line(&digest.to_hex(), objects[i].name.as_bytes()).len();
             }
-            Ok::<(), ()>(())
-        })
-        .ok();
+        }
+        Err(_) => failed += 1,
+    });
     std::hint::black_box(printed);
     Ok((start.elapsed().as_secs_f64(), files, bytes, failed))
 }
