@@ -187,9 +187,10 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         let null_one = replica::sum_plan(registry, &first, 1, git_blob, &sample_paths)?;
         let null_all = replica::sum_plan(registry, &first, cores, git_blob, &sample_paths)?;
         let alone = shape.files <= 1.0;
-        let measure = |plan_one: &hashlab_integrity::SumPlan,
-                       plan_all: &hashlab_integrity::SumPlan,
-                       null: bool| {
+        let mut timer = replica::Timer::new();
+        let mut measure = |plan_one: &hashlab_integrity::SumPlan,
+                           plan_all: &hashlab_integrity::SumPlan,
+                           null: bool| {
             let mut times = BandTimes {
                 one: Vec::new(),
                 all: Vec::new(),
@@ -200,12 +201,12 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
                 } else {
                     (replica::Work::Plan(plan_one), replica::Work::Plan(plan_all))
                 };
-                times.one.push(replica::timed(per_cell, || {
-                    replica::one_pass(inputs, w1, alone)
-                })?);
-                times.all.push(replica::timed(per_cell, || {
-                    replica::one_pass(inputs, wa, alone)
-                })?);
+                times
+                    .one
+                    .push(timer.median(per_cell, || replica::one_pass(inputs, w1, alone))?);
+                times
+                    .all
+                    .push(timer.median(per_cell, || replica::one_pass(inputs, wa, alone))?);
             }
             Ok::<_, ReplicaError>(times)
         };
@@ -282,6 +283,7 @@ fn like_git(
     let cells = (algorithms.len() * bands.len() * 2).max(1);
     let per_cell = (request.budget / cells as u32).max(Duration::from_millis(20));
     let mut projections = Vec::new();
+    let mut timer = replica::Timer::new();
     for name in algorithms {
         let choice = registry
             .resolve(name, None, &hashlab::HashParams::default())
@@ -292,7 +294,7 @@ fn like_git(
         };
         for ids in &sample.bands {
             for (threads, out) in [(1, &mut times.one), (cores, &mut times.all)] {
-                out.push(replica::timed(per_cell, || {
+                out.push(timer.median(per_cell, || {
                     git::sample_pass(&request.path, &request.path_var, &choice, ids, threads)
                 })?);
             }

@@ -14,7 +14,7 @@ use hashlab_integrity::{gnu_line, Fanout, SumPlan, SumRequest};
 use hashlab_objects::{ObjectDigests, ObjectError, ObjectInfo, ObjectReader, Settings};
 
 use super::projection::{self, AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
-use super::replica::{self, BandTimes, ReplicaBand};
+use super::replica::{self, BandTimes, ReplicaBand, Timer};
 use super::request::{LikeError, LikeRequest};
 use super::shape::{band_low, band_of, BandSample, ByteBudget, Shape, Source, Tally};
 use super::storage::{Storage, MAX_SAMPLE_BYTES};
@@ -193,12 +193,27 @@ fn hash_pass(plan: &SumPlan, band: &ReplicaBand, spread: &[u8], name: &[u8]) -> 
 
 /// Seconds per pass over each band's replica objects, hashed in memory.
 fn hash_times(
+    timer: &mut Timer,
     plan: &SumPlan,
     bands: &[ReplicaBand],
     budget: Duration,
-    seed: u64,
+    spread: &[u8],
     name: &[u8],
-) -> Result<Vec<f64>, LikeError> {
+) -> Vec<f64> {
+    bands
+        .iter()
+        .map(|band| {
+            let pass = || Ok::<_, std::convert::Infallible>(hash_pass(plan, band, spread, name));
+            match timer.median(budget, pass) {
+                Ok(seconds) => seconds,
+                Err(never) => match never {},
+            }
+        })
+        .collect()
+}
+
+/// Bytes for the largest band's objects, each from its own place.
+fn spread_for(bands: &[ReplicaBand], seed: u64) -> Vec<u8> {
     let largest = bands
         .iter()
         .map(|b| b.size as usize * b.files)
@@ -206,13 +221,7 @@ fn hash_times(
         .unwrap_or(0);
     let mut spread = vec![0u8; largest];
     SplitMix64(seed).fill(&mut spread);
-    let mut times = Vec::with_capacity(bands.len());
-    for band in bands {
-        times.push(replica::timed(budget, || {
-            Ok::<_, LikeError>(hash_pass(plan, band, &spread, name))
-        })?);
-    }
-    Ok(times)
+    spread
 }
 
 fn plan_for(registry: &Registry, algorithm: &str) -> Result<SumPlan, LikeError> {
@@ -241,10 +250,12 @@ pub fn project_all(
     let storage = measure(prefix, &sample(&prefix.objects, request.seed))?;
     let (fetch_seconds, _) = projection::storage_seconds(shape, &storage);
     let name = prefix.objects[0].name.as_bytes();
+    let spread = spread_for(bands, request.seed);
+    let mut timer = Timer::new();
     let mut out = Vec::new();
     for algorithm in algorithms {
         let plan = plan_for(registry, algorithm)?;
-        let one = hash_times(&plan, bands, per_cell, request.seed, name)?;
+        let one = hash_times(&mut timer, &plan, bands, per_cell, &spread, name);
         let hashing = BandTimes::projected(&one, bands);
         let backend = plan.columns[0].choice.backend_name().to_string();
         out.push(project(

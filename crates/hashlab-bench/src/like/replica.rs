@@ -290,26 +290,53 @@ pub fn line_bytes(input: &Input, digests: &FileDigests) -> usize {
 /// cache, so that a pass starts with caches as cold as a real run's.
 const EVICT_BYTES: usize = 128 << 20;
 
-/// The median of passes repeated for about `budget` (at least three, or
-/// one when a single pass takes three budgets).
-pub fn timed<E>(budget: Duration, mut pass: impl FnMut() -> Result<Duration, E>) -> Result<f64, E> {
-    let mut times = Vec::new();
-    let mut evict = vec![0u8; EVICT_BYTES];
-    let start = Instant::now();
-    // One pass untimed: the first open of each file fills the dentry cache.
-    pass()?;
-    loop {
-        // A real run touches each file's pages and kernel records once, so
-        // they come from memory, not from a CPU cache that the previous
-        // pass over the same few files left warm.
-        evict.fill(times.len() as u8);
-        std::hint::black_box(&evict);
-        times.push(pass()?.as_secs_f64());
-        let spent = start.elapsed();
-        if (times.len() >= 3 && spent >= budget) || spent >= 3 * budget || times.len() >= 31 {
-            break;
+/// Times passes over a replica, the CPU's caches written over before each.
+/// One is made per run: faulting its buffer in costs more than a pass over
+/// small files, and `pick --like` times hundreds of cells.
+pub struct Timer {
+    evict: Vec<u8>,
+    passes: u8,
+}
+
+impl Timer {
+    pub fn new() -> Timer {
+        Timer {
+            evict: vec![0u8; EVICT_BYTES],
+            passes: 0,
         }
     }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+
+    /// The median of passes repeated for about `budget` (at least three,
+    /// or one when a single pass takes three budgets).
+    pub fn median<E>(
+        &mut self,
+        budget: Duration,
+        mut pass: impl FnMut() -> Result<Duration, E>,
+    ) -> Result<f64, E> {
+        let mut times = Vec::new();
+        let start = Instant::now();
+        // One pass untimed: the first open of each file fills the dentry cache.
+        pass()?;
+        loop {
+            // A real run touches each file's pages and kernel records once,
+            // so they come from memory, not from a CPU cache that the
+            // previous pass over the same few files left warm.
+            self.passes = self.passes.wrapping_add(1);
+            self.evict.fill(self.passes);
+            std::hint::black_box(&self.evict);
+            times.push(pass()?.as_secs_f64());
+            let spent = start.elapsed();
+            if (times.len() >= 3 && spent >= budget) || spent >= 3 * budget || times.len() >= 31 {
+                break;
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
+}
+
+impl Default for Timer {
+    fn default() -> Timer {
+        Timer::new()
+    }
 }
