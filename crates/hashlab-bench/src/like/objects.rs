@@ -135,16 +135,27 @@ fn fetch(
     }
 }
 
-/// The store's speed from the sampled objects, fetched with no hash, each
-/// band's together (the requests in flight span its objects, as in a run).
+/// The store's speed from the sampled objects, fetched with no hash.
 pub fn measure(prefix: &Prefix, sample: &[Vec<ObjectInfo>]) -> Result<Storage, LikeError> {
-    let null = || Fanout::new(vec![Box::new(NullHasher::default())]);
+    fetch_rate(prefix, sample, &|| {
+        Fanout::new(vec![Box::new(NullHasher::default())])
+    })
+}
+
+/// The sampled objects fetched into `make`'s hashers, each band's together
+/// (the requests in flight span its objects, as in a run): per band, the
+/// seconds an object took.
+fn fetch_rate(
+    prefix: &Prefix,
+    sample: &[Vec<ObjectInfo>],
+    make: &dyn Fn() -> Fanout,
+) -> Result<Storage, LikeError> {
     let (mut files, mut bytes, mut seconds) = (0usize, 0u64, 0.0);
     let mut per_file = Vec::new();
     for group in sample {
         // Once untimed: the first request of a connection pays for opening it.
-        fetch(prefix, &group[..1], &null)?;
-        let took = fetch(prefix, group, &null)?;
+        fetch(prefix, &group[..1], make)?;
+        let took = fetch(prefix, group, make)?;
         files += group.len();
         bytes += group.iter().map(|o| o.size).sum::<u64>();
         seconds += took;
@@ -247,7 +258,8 @@ pub fn project_all(
     algorithms: &[String],
     per_cell: Duration,
 ) -> Result<(Storage, Vec<Projection>), LikeError> {
-    let storage = measure(prefix, &sample(&prefix.objects, request.seed))?;
+    let sample = sample(&prefix.objects, request.seed);
+    let storage = measure(prefix, &sample)?;
     let (fetch_seconds, _) = projection::storage_seconds(shape, &storage);
     let name = prefix.objects[0].name.as_bytes();
     let spread = spread_for(bands, request.seed);
@@ -257,11 +269,19 @@ pub fn project_all(
         let plan = plan_for(registry, algorithm)?;
         let one = hash_times(&mut timer, &plan, bands, per_cell, &spread, name);
         let hashing = BandTimes::projected(&one, bands);
+        // The sample fetched again, hashed as it arrives: what a run costs
+        // when fetching and hashing share the machine (a local store's
+        // serving takes cores the hash wants) as well as when they do not.
+        let fetched = fetch_rate(prefix, &sample, &|| plan.fanout_for_ranges())?;
+        let (both, _) = projection::storage_seconds(shape, &fetched);
         let backend = plan.columns[0].choice.backend_name().to_string();
         out.push(project(
             prefix.listing,
-            fetch_seconds,
-            hashing,
+            Pace {
+                fetching: fetch_seconds,
+                hashing,
+                both,
+            },
             algorithm,
             &backend,
             BandTimes {
@@ -274,21 +294,29 @@ pub fn project_all(
     Ok((storage, out))
 }
 
-/// One thread hashes while the requests fetch: the slower of the two sets
-/// the pace, after the listing. More cores change neither; a Dask cluster
-/// shares both out.
-#[allow(clippy::too_many_arguments)]
-fn project(
-    listing: f64,
+/// Seconds for the whole prefix after its listing: fetched with no hash,
+/// hashed in memory with no fetch, and fetched and hashed as `sum URL` does.
+struct Pace {
     fetching: f64,
     hashing: f64,
+    both: f64,
+}
+
+/// One thread hashes while the requests fetch, so the pace is set by the
+/// slower of the two (the bound named), or by both together when they
+/// compete for the cores; measured, it is `both`. More cores change none
+/// of it; a Dask cluster shares it out.
+fn project(
+    listing: f64,
+    pace: Pace,
     algorithm: &str,
     backend: &str,
     times: BandTimes,
     workers: &[usize],
 ) -> Projection {
-    let total = listing + fetching.max(hashing);
-    let bound = if fetching >= hashing {
+    let after_listing = pace.both.max(pace.fetching).max(pace.hashing);
+    let total = listing + after_listing;
+    let bound = if pace.fetching >= pace.hashing {
         Bound::Store
     } else {
         Bound::Cpu
@@ -300,7 +328,7 @@ fn project(
         times,
         cached_one: total,
         cached_all: total,
-        overhead_all: listing + fetching,
+        overhead_all: listing + pace.fetching,
         uncached_all: None,
         bound_cached: bound,
         bound_uncached: None,
@@ -315,7 +343,7 @@ fn project(
             .iter()
             .map(|&w| AtCores {
                 cores: w,
-                seconds: listing + fetching.max(hashing) / w as f64 / DASK_WORKER_EFFICIENCY,
+                seconds: listing + after_listing / w as f64 / DASK_WORKER_EFFICIENCY,
             })
             .collect(),
     }
@@ -346,4 +374,46 @@ pub fn run(
     });
     std::hint::black_box(printed);
     Ok((start.elapsed().as_secs_f64(), files, bytes, failed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn times() -> BandTimes {
+        BandTimes {
+            one: vec![1.0],
+            all: vec![1.0],
+        }
+    }
+
+    #[test]
+    fn the_pace_is_fetching_and_hashing_together_at_least_the_slower_of_them() {
+        let pace = Pace {
+            fetching: 2.0,
+            hashing: 1.0,
+            both: 2.5,
+        };
+        let p = project(0.5, pace, "sha256", "x", times(), &[4]);
+        assert_eq!(p.cached_all, 3.0);
+        assert_eq!(p.cached_one, 3.0);
+        assert_eq!(p.bound_cached, Bound::Store);
+        assert_eq!(p.overhead_all, 2.5);
+        assert!(
+            p.cores.iter().all(|c| c.seconds == 3.0),
+            "cores change nothing"
+        );
+        assert_eq!(p.dask[0].seconds, 0.5 + 2.5 / 4.0 / DASK_WORKER_EFFICIENCY);
+
+        // A sample fetched faster with the hash than without is noise: the
+        // slower part still bounds the run.
+        let pace = Pace {
+            fetching: 1.0,
+            hashing: 2.0,
+            both: 1.5,
+        };
+        let p = project(0.0, pace, "sha256", "x", times(), &[]);
+        assert_eq!(p.cached_all, 2.0);
+        assert_eq!(p.bound_cached, Bound::Cpu);
+    }
 }
