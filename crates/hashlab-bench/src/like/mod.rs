@@ -247,6 +247,9 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         drop(files);
     }
     projections.sort_by(|a, b| a.cached_all.total_cmp(&b.cached_all));
+    if let Some(note) = larger_than_memory(&shape, crate::limits::available_memory()) {
+        notes.push(note);
+    }
     if !shape.exact {
         notes.push(format!(
             "sampled: {} files stat-ed one by one, {} more counted from their directory entries and {} of those sampled; total bytes ±{:.1} % (95 %)",
@@ -266,6 +269,20 @@ pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, Li
         verified: Vec::new(),
         notes,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A tree larger than the memory the page cache could have cannot be found
+/// cached: a run reads most of it from the storage, whatever came before.
+fn larger_than_memory(shape: &Shape, available: Option<u64>) -> Option<String> {
+    const GIB: f64 = (1u64 << 30) as f64;
+    let available = available? as f64;
+    (shape.bytes > available).then(|| {
+        format!(
+            "PATH holds {:.1} GiB and this machine has {:.1} GiB of memory to cache it: a run reads most of it from the storage, so expect the uncached projection; the cached one is what the hash and the per-file work alone would take",
+            shape.bytes / GIB,
+            available / GIB
+        )
     })
 }
 
@@ -496,5 +513,24 @@ fn project(
             })
             .collect(),
         times,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tree_larger_than_memory_is_said_to_be_read_from_the_storage() {
+        let mut tally = shape::Tally::default();
+        tally.add(3 << 30);
+        let shape = tally.shape(Source::Tree, Path::new("t"), Instant::now());
+        assert_eq!(larger_than_memory(&shape, Some(4 << 30)), None);
+        assert_eq!(larger_than_memory(&shape, None), None);
+        let note = larger_than_memory(&shape, Some(2 << 30)).unwrap();
+        assert!(
+            note.starts_with("PATH holds 3.0 GiB and this machine has 2.0 GiB"),
+            "{note}"
+        );
     }
 }

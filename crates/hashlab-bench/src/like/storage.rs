@@ -83,7 +83,7 @@ pub fn bounded(mut files: Vec<(PathBuf, u64)>) -> Vec<(PathBuf, u64)> {
     files
 }
 
-/// Reads the sample: each file alone at one thread, then all of them on
+/// Reads the sample: each band's files in one pass on one thread, then all of them on
 /// `all_threads` (the plan's job count).
 pub fn measure(
     files: &[(PathBuf, u64)],
@@ -96,18 +96,21 @@ pub fn measure(
     let resident_before = resident(files);
     let inputs: Vec<Input> = files.iter().map(|(p, _)| Input::File(p.clone())).collect();
     let uncached = drop_pages(files);
+    // Each band's files in one pass, as a run meets them: a pass per file
+    // would count the pass's own setup as the storage's per-file cost.
     let mut per_band: Vec<(u64, f64, usize)> = Vec::new();
     let start = Instant::now();
-    for (input, (_, size)) in inputs.iter().zip(files) {
-        let took = one_pass(std::slice::from_ref(input), Work::Null(one), true)?;
-        let band = super::shape::band_low(band_of(*size));
-        match per_band.iter_mut().find(|(b, _, _)| *b == band) {
-            Some(entry) => {
-                entry.1 += took.as_secs_f64();
-                entry.2 += 1;
-            }
-            None => per_band.push((band, took.as_secs_f64(), 1)),
-        }
+    let mut at = 0;
+    while at < files.len() {
+        let band = band_of(files[at].1);
+        let end = at
+            + files[at..]
+                .iter()
+                .take_while(|(_, s)| band_of(*s) == band)
+                .count();
+        let took = one_pass(&inputs[at..end], Work::Null(one), end - at == 1)?;
+        per_band.push((super::shape::band_low(band), took.as_secs_f64(), end - at));
+        at = end;
     }
     let one_seconds = start.elapsed().as_secs_f64().max(1e-9);
     drop_pages(files);
