@@ -75,7 +75,9 @@ def linux_repo(root):
             run(["tar", "-xf", tarball, "--strip-components=1", "-C", root])
             # -f: the packaged tree ignores itself (its .gitignore ends with `/*`).
             run(["git", "add", "-A", "-f"], cwd=root)
-            run(["git", "-c", "user.name=hashlab", "-c", "user.email=hashlab@localhost",
+            # No automatic gc in the background: the one below would meet it.
+            run(["git", "-c", "gc.auto=0", "-c", "user.name=hashlab",
+                 "-c", "user.email=hashlab@localhost",
                  "commit", "-qm", f"linux-source-{version} (Debian)"], cwd=root)
         run(["git", "gc", "-q"], cwd=root)
     print(f"{root}: a repository of two linux-source trees, packed")
