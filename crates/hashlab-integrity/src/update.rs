@@ -20,10 +20,10 @@ mod read;
 mod sidecar;
 mod tree;
 
-pub use listing::{Form, JsonRow, Listed, Listing, Stamp, UpdateError};
+pub use listing::{Form, HeldRules, JsonRow, Listed, Listing, Stamp, UpdateError};
 pub use pending::{own_files, Pending, Seen, UpdateReport, Updated};
 pub use sidecar::{sidecar_path, Sidecar, SidecarEntry};
-pub use tree::{update_tree, Known, TreeUpdate};
+pub use tree::{update_tree, update_tree_with, Known, TreeUpdate};
 
 #[cfg(test)]
 mod tests {
