@@ -333,7 +333,7 @@ def _sum_update(manifest, urls_or_paths, algorithm, client, partitions, options,
     pending = _hashlab.PendingUpdate(
         manifest.lines(), manifest._sidecar(), manifest.algorithm, manifest.length,
         [(os.fsencode(n), *st) for n, st in seen], [os.fsencode(r) for r in recorded_roots],
-        prune=prune, problems=problems,
+        prune=prune, problems=[(os.fsencode(n), m) for n, m in problems],
     )
     wanted = [seen[i][0] for i in pending.wanted]
     outcomes = []

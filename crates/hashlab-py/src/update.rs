@@ -29,13 +29,14 @@ const SHOWN: &str = "manifest";
 /// (manifest lines, sidecar bytes, report) after an update.
 type Outcome<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyDict>);
 
-/// (name, size, mtime_ns, inode, ctime_ns, etag): a file seen now.
+/// (name, size, mtime_ns, inode, ctime_ns, etag): a file seen now. Times
+/// are signed, as `os.stat` gives them.
 type SeenRow = (
     Vec<u8>,
     Option<u64>,
+    Option<i64>,
     Option<u64>,
-    Option<u64>,
-    Option<u64>,
+    Option<i64>,
     Option<String>,
 );
 
@@ -197,18 +198,21 @@ pub fn update_tree<'py>(
 /// (size, mtime_ns, inode, ctime_ns, etag): `hashlab.Stamp`'s fields.
 type StampRow = (
     Option<u64>,
+    Option<i64>,
     Option<u64>,
-    Option<u64>,
-    Option<u64>,
+    Option<i64>,
     Option<String>,
 );
 
+/// A time before 1970 is no time the library records (as `mtime_ns`
+/// reads a file's), so it proves nothing unchanged.
 fn stamp((size, mtime_ns, inode, ctime_ns, etag): StampRow) -> Stamp {
+    let since_1970 = |ns: Option<i64>| ns.and_then(|ns| u64::try_from(ns).ok());
     Stamp {
         size,
-        mtime_ns,
+        mtime_ns: since_1970(mtime_ns),
         inode,
-        ctime_ns,
+        ctime_ns: since_1970(ctime_ns),
         etag,
     }
 }
