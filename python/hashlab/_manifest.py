@@ -18,7 +18,6 @@ partition's root.
 
 import contextlib
 import dataclasses
-import errno
 import hashlib
 import os
 import re
@@ -288,52 +287,52 @@ class Manifest:
 
     def update(self, paths=None, *, prune=False, threads=None, key=None, length=None, backend=None):
         """Brings the manifest up to date with its files, in place, as
-        ``hashlab sum --update`` does: files under ``paths`` (default: the
-        manifest's roots, else the files it lists) that it lacks are added,
-        files whose size or modification time (or inode, status-change time)
-        moved since they were hashed are read again, the rest are not read;
-        with ``prune``, entries whose files are gone are dropped. Local files
+        ``hashlab sum --update`` does (the same code: the wheel's
+        ``update_tree``): files under ``paths`` (default: the manifest's
+        roots, else the files it lists) that it lacks are added, files whose
+        size or modification time (or inode, status-change time) moved since
+        they were hashed are read again, the rest are not read; with
+        ``prune``, entries whose files are gone are dropped. Local files
         only (``hashlab.dask.sum(..., update=manifest)`` also takes
         object-store prefixes). Returns an UpdateReport.
 
         A file changed with the same size and times (bitrot, a time set
         back) is found only by an audit, which reads everything."""
+        return self._update(paths, prune, None, threads, key, length, backend)
+
+    def _update(self, paths, prune, path, threads, key, length, backend):
         roots = list(self.roots) if paths is None else [os.fsdecode(p) for p in paths]
-        if roots:
-            # A root that is not there is walked as a name, and fails its stat below.
-            packed, _count, problems = _hashlab.walk_packed([os.fsencode(r) for r in roots])
-            problems = [(os.fsdecode(n), m) for n, m in problems]
-            names = [os.fsdecode(n) for n in packed.split(b"\0") if n]
-        else:
-            names = [n for n, _ in self.entries]
-            problems = []
-        seen = []
-        for name in names:
-            try:
-                st = os.stat(name)
-            except FileNotFoundError:
-                if roots:
-                    # Walked (or given) and gone before its stat: nothing
-                    # under it is shown gone.
-                    problems.append((name, os.strerror(errno.ENOENT)))
-                continue
-            except OSError as e:
-                problems.append((name, e.strerror or str(e)))
-                continue
-            if stat.S_ISREG(st.st_mode):
-                seen.append((name, Stamp(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)))
-
-        def read(wanted):
-            outcomes = _hashlab.hash_paths(
-                [os.fsencode(n) for n, _ in wanted], self.algorithm, threads=threads,
-                key=key, length=length, backend=backend,
-            )
-            return [(hex_digest, message) for hex_digest, _size, _errno, message in outcomes]
-
-        return revise(
-            self, seen, read, roots=roots or None, prune=prune, problems=problems,
-            why_kept=lambda name: _not_shown_gone(name, roots or None),
+        lines, sidecar, report = _hashlab.update_tree(
+            self.lines(), self._sidecar(), self.algorithm, self.length,
+            [os.fsencode(r) for r in roots], prune=prune,
+            manifest=None if path is None else os.fsencode(os.fspath(path)),
+            threads=threads, key=key, length_argument=length, backend=backend,
         )
+        return self._revised(lines, sidecar, report)
+
+    def _revised(self, lines, sidecar, report, problems=()):
+        """Takes the entries and stamps of an update's result (the wheel's
+        ``update_tree`` or ``PendingUpdate.finish``); its UpdateReport, whose
+        ``errors`` are ``problems`` (what could not be listed) and every
+        entry the update kept because it could not tell what became of it."""
+        self.entries = _sorted_by_name_bytes(
+            [(os.fsdecode(n), h) for n, _algorithm, h in self._read_lines(lines)]
+        )
+        self.stamps = {}
+        self._apply_sidecar(sidecar)
+        errors = [(os.fsdecode(n), m) for n, m in problems]
+        errors += report["not_read"] + report["unreadable"] + report["skipped"]
+        self.errors = _sorted_by_name_bytes(errors)
+        self._root = None
+        return UpdateReport(
+            report["added"], report["changed"], report["removed"], report["missing"],
+            report["rehashed"], report["unchanged"], errors,
+        )
+
+    def _read_lines(self, lines):
+        if not lines:
+            return []
+        return _hashlab.read_manifest(lines, "manifest", self.algorithm)
 
     @staticmethod
     def locked(path, timeout=LOCK_TIMEOUT):
@@ -355,9 +354,8 @@ class Manifest:
         Returns (Manifest, UpdateReport)."""
         with locked(path, timeout):
             manifest = cls.read(path, algorithm)
-            report = manifest.update(
-                paths, prune=prune, threads=threads, key=key, length=length, backend=backend,
-            )
+            # The file, its sidecar and temporary files are left out of the walk.
+            report = manifest._update(paths, prune, path, threads, key, length, backend)
             manifest.write(path)
         return manifest, report
 
@@ -374,6 +372,7 @@ class Manifest:
             _hashlab.write_file(path + SIDECAR_SUFFIX, self._sidecar())
 
     def _sidecar(self):
+        """The sidecar's bytes (empty when no file has a stamp)."""
         rows = []
         for name, hex_digest in self.entries:
             stamp = self.stamps.get(name)
@@ -465,20 +464,10 @@ class Stamp(typing.NamedTuple):
     etag: typing.Optional[str] = None
 
     def unchanged(self, now):
-        """As ``hashlab sum --update`` decides: the size and the time (or
-        the ETag) recorded and equal, and whatever else is recorded too."""
-        if self.etag is not None and now.etag is not None:
-            proof = self.etag == now.etag
-        else:
-            proof = self.mtime_ns is not None and self.mtime_ns == now.mtime_ns
-        same = lambda a, b: a is None or a == b  # noqa: E731
-        return (
-            proof
-            and self.size is not None
-            and self.size == now.size
-            and same(self.inode, now.inode)
-            and same(self.ctime_ns, now.ctime_ns)
-        )
+        """As ``hashlab sum --update`` decides (the same code): the size and
+        the time (or the ETag) recorded and equal, and whatever else is
+        recorded too."""
+        return _hashlab.stamp_unchanged(tuple(self), tuple(now))
 
 
 def stat_stamp(name):
@@ -566,96 +555,3 @@ def locked(path, timeout=LOCK_TIMEOUT):
         finally:
             os.close(fd)
         return
-
-
-def _under(name, roots):
-    if roots is None:
-        return True
-    for root in roots:
-        root = root.rstrip("/") or "/"
-        if name == root or name.startswith(root + "/") or root == ".":
-            return True
-    return False
-
-
-def _not_shown_gone(name, roots):
-    """Why a listed local file not seen cannot be taken for gone (None: it
-    is gone): as ``hashlab sum --update`` decides, the root it is under
-    (or, without roots, its directory) must be there now, so that an
-    unmounted disk or a renamed share drops nothing."""
-    if os.path.lexists(name):
-        # There, but no file the walk met (now a directory, say): gone as
-        # a file, as Manifest.update has always counted it.
-        return None
-    if roots is None:
-        witness = os.path.dirname(name) or "."
-    else:
-        under = [r for r in roots if _under(name, [r])]
-        if not under:
-            return None
-        root = max(under, key=len)
-        witness = os.path.dirname(root.rstrip("/")) or "." if root.rstrip("/") == name else root
-    if os.path.isdir(witness):
-        return None
-    return f"not found, and neither is the directory {witness}"
-
-
-def _under_problem(name, problems):
-    for path, _message in problems:
-        path = path.rstrip("/") or "/"
-        if name == path or name.startswith(path + "/"):
-            return path
-    return None
-
-
-def revise(manifest, seen, read, *, roots, prune, problems=(), why_kept=None):
-    """Brings ``manifest`` up to date in place from ``seen``, the (name,
-    Stamp) of every file there now under ``roots`` (None: the listed files
-    were looked at). ``read(wanted)`` hashes the (name, Stamp) pairs given
-    and returns (hex or None, message) for each, in order. A listed file not
-    seen under a path of ``problems`` (which could not be read) is kept, as
-    is one ``why_kept(name)`` gives a reason for."""
-    current = dict(manifest.entries)
-    wanted = [
-        (n, st) for n, st in seen
-        if n not in current or not (manifest.stamps.get(n) or Stamp(None, None)).unchanged(st)
-    ]
-    report = UpdateReport([], [], [], [], [], 0, [(os.fsdecode(n), m) for n, m in problems])
-    present = {n for n, _ in seen}
-    outcomes = read(wanted) if wanted else []
-    for (name, stamp), (hex_digest, message) in zip(wanted, outcomes):
-        if hex_digest is None:
-            report.errors.append((name, message))
-            continue
-        old = current.get(name)
-        if old is None:
-            report.added.append(name)
-        elif old != hex_digest:
-            report.changed.append(name)
-        else:
-            report.rehashed.append(name)
-        current[name] = hex_digest
-        manifest.stamps[name] = stamp
-    unreadable = {n for n, _ in report.errors}
-    problem_paths = [(os.fsdecode(n), m) for n, m in problems]
-    for name in list(current):
-        if name in present or name in unreadable or not _under(name, roots):
-            continue
-        holder = _under_problem(name, problem_paths)
-        why = f"not found, and {holder} could not be read" if holder is not None else None
-        if why is None and why_kept is not None and "://" not in name:
-            why = why_kept(name)
-        if why is not None:
-            report.errors.append((name, why))
-            continue
-        if prune:
-            del current[name]
-            manifest.stamps.pop(name, None)
-            report.removed.append(name)
-        else:
-            report.missing.append(name)
-    report.unchanged = len(seen) - len(wanted)
-    manifest.entries = _sorted_by_name_bytes(list(current.items()))
-    manifest.errors = _sorted_by_name_bytes(report.errors)
-    manifest._root = None
-    return report

@@ -42,10 +42,8 @@ from hashlab import _hashlab
 from hashlab._manifest import (
     AuditReport,
     Manifest,
-    Stamp,
     _partition_count,
     partition_of,
-    revise,
     stat_stamp,
 )
 from hashlab._store import _assemble
@@ -329,28 +327,34 @@ def _sum_update(manifest, urls_or_paths, algorithm, client, partitions, options,
     objects = {}
     for name, size, etag in _list_objects(urls, False, storage_options) if urls else []:
         objects[name] = (name, size, etag)
-        seen.append((name, Stamp(size, None, None, None, etag)))
-
-    def read(wanted):
-        local = b"".join(os.fsencode(n) + b"\0" for n, _ in wanted if n not in objects)
-        listed = [objects[n] for n, _ in wanted if n in objects]
+        seen.append((name, (size, None, None, None, etag)))
+    # Which files to read is decided as `hashlab sum --update` decides it
+    # (the wheel's PendingUpdate): only those go to the workers.
+    pending = _hashlab.PendingUpdate(
+        manifest.lines(), manifest._sidecar(), manifest.algorithm, manifest.length,
+        [(os.fsencode(n), *st) for n, st in seen], [os.fsencode(r) for r in recorded_roots],
+        prune=prune, problems=[(os.fsencode(n), m) for n, m in problems],
+    )
+    wanted = [seen[i][0] for i in pending.wanted]
+    outcomes = []
+    if wanted:
+        local = b"".join(os.fsencode(n) + b"\0" for n in wanted if n not in objects)
+        listed = [objects[n] for n in wanted if n in objects]
         hashed = _sum_listed(
             recorded_roots, local, len(wanted) - len(listed), [], listed, info, client, partitions,
             options, storage_options,
         )
         digests = hashed.as_dict()
         messages = dict(hashed.errors)
-        return [(digests.get(n), messages.get(n, "not hashed")) for n, _ in wanted]
-
+        outcomes = [(digests.get(n), messages.get(n, "not hashed")) for n in wanted]
     updated = Manifest._from_sorted(
         manifest.algorithm,
-        list(manifest.entries),
+        [],
         length=manifest.length,
         roots=recorded_roots,
         partitions=manifest.partition_count,
     )
-    updated.stamps = dict(manifest.stamps)
-    updated.update_report = revise(updated, seen, read, roots=recorded_roots, prune=prune, problems=problems)
+    updated.update_report = updated._revised(*pending.finish(outcomes), problems=problems)
     return updated
 
 

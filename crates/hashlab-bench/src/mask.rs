@@ -55,6 +55,21 @@ pub fn openssl_ia32cap(mask: &[String]) -> Result<String, String> {
     Ok(format!("{}:{}", part(words[0]), part(words[1])))
 }
 
+/// The `OPENSSL_ia32cap` a run of `pairs` under `mask` must be started
+/// with (OpenSSL reads it once, when libcrypto starts), or `None` when the
+/// mask reaches no OpenSSL backend; an error names a feature OpenSSL has no
+/// bit for. `mask` is checked with [`validate`] first.
+pub fn openssl_env(
+    registry: &Registry,
+    pairs: &[Pair],
+    mask: &[String],
+) -> Result<Option<String>, String> {
+    if mask.is_empty() || !apply(registry, pairs, mask).needs_openssl_env {
+        return Ok(None);
+    }
+    openssl_ia32cap(mask).map(Some)
+}
+
 /// Checks mask names against the features this architecture knows.
 pub fn validate(mask: &[String]) -> Result<(), String> {
     let known = hashlab::cpu::known_features();

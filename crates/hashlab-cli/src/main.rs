@@ -106,7 +106,7 @@ fn run(command: Command) -> Result<ExitCode, Failure> {
         Command::Check(args) => commands::check::run(&args),
         Command::Audit(args) => commands::audit::run(&args),
         Command::Match(args) => commands::matching::run(&args),
-        Command::Bench(args) if args.like.is_some() => commands::bench_like::run(&args),
+        Command::Bench(args) if args.like.is_some() => commands::bench::like::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Cpu(args) => commands::cpu::run(&args),
         Command::Info(args) => commands::info::run(&args),

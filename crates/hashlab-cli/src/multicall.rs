@@ -16,8 +16,12 @@ use std::process::ExitCode;
 use hashlab::Registry;
 
 mod b3sum;
+mod coreutils;
+mod getopt;
 mod sums;
 mod xxhsum;
+
+use getopt::{getopt, Parsed};
 
 /// Every program hashlab answers to: the coreutils digest programs (each
 /// one's name without `sum` is an alias of its algorithm in the catalog:
@@ -99,119 +103,6 @@ const COREUTILS_OPTIONS: &[Spec] = &[
     valued("length", Some('l')),
 ];
 
-/// Options (long name and value) in the order given, and the operands.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Parsed {
-    options: Vec<(&'static str, Option<OsString>)>,
-    operands: Vec<OsString>,
-}
-
-impl Parsed {
-    fn has(&self, long: &str) -> bool {
-        self.options.iter().any(|(l, _)| *l == long)
-    }
-
-    fn last_value(&self, long: &str) -> Option<&OsString> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(l, _)| *l == long)
-            .and_then(|(_, v)| v.as_ref())
-    }
-}
-
-/// Reads `args` as GNU getopt_long does with `options`: a usage message on
-/// error, worded as getopt words it.
-fn getopt(args: &[OsString], options: &[Spec]) -> Result<Parsed, String> {
-    let mut parsed = Parsed::default();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let bytes = arg.as_encoded_bytes();
-        if bytes == b"--" {
-            parsed.operands.extend(args.by_ref().cloned());
-            break;
-        }
-        if let Some(long) = bytes.strip_prefix(b"--") {
-            let (name, inline) = match long.iter().position(|&b| b == b'=') {
-                Some(eq) => (&long[..eq], Some(&long[eq + 1..])),
-                None => (long, None),
-            };
-            let name = String::from_utf8_lossy(name);
-            let exact = options.iter().find(|o| o.long_ok && o.long == name);
-            let matches: Vec<&Spec> = match exact {
-                Some(o) => vec![o],
-                None => options
-                    .iter()
-                    .filter(|o| o.long_ok && o.long.starts_with(name.as_ref()))
-                    .collect(),
-            };
-            let spec = match matches.as_slice() {
-                [one] => *one,
-                [] => return Err(format!("unrecognized option '{}'", arg.to_string_lossy())),
-                many => {
-                    let names: Vec<String> =
-                        many.iter().map(|o| format!("'--{}'", o.long)).collect();
-                    return Err(format!(
-                        "option '{}' is ambiguous; possibilities: {}",
-                        arg.to_string_lossy(),
-                        names.join(" ")
-                    ));
-                }
-            };
-            let value = match (spec.takes_value, inline) {
-                (false, Some(_)) => {
-                    return Err(format!(
-                        "option '--{}' doesn't allow an argument",
-                        spec.long
-                    ))
-                }
-                (false, None) => None,
-                (true, Some(v)) => Some(os(v)),
-                (true, None) => Some(
-                    args.next()
-                        .cloned()
-                        .ok_or_else(|| format!("option '--{}' requires an argument", spec.long))?,
-                ),
-            };
-            parsed.options.push((spec.long, value));
-        } else if bytes.len() > 1 && bytes[0] == b'-' {
-            let mut rest = &bytes[1..];
-            while let Some((&letter, after)) = rest.split_first() {
-                rest = after;
-                let letter = letter as char;
-                let spec = options
-                    .iter()
-                    .find(|o| o.short == Some(letter))
-                    .ok_or_else(|| format!("invalid option -- '{letter}'"))?;
-                let value = if spec.takes_value {
-                    let value = if rest.is_empty() {
-                        args.next()
-                            .cloned()
-                            .ok_or_else(|| format!("option requires an argument -- '{letter}'"))?
-                    } else {
-                        os(rest)
-                    };
-                    rest = &[];
-                    Some(value)
-                } else {
-                    None
-                };
-                parsed.options.push((spec.long, value));
-            }
-        } else {
-            parsed.operands.push(arg.clone());
-        }
-    }
-    Ok(parsed)
-}
-
-fn os(bytes: &[u8]) -> OsString {
-    // SAFETY: `bytes` is a piece of an OsString's encoded bytes split at an
-    // ASCII byte ('=' or after an ASCII option letter), which the
-    // encoding allows.
-    unsafe { OsStr::from_encoded_bytes_unchecked(bytes) }.to_os_string()
-}
-
 /// How the run ends before any hashing: the tool's own message.
 #[derive(Debug, PartialEq, Eq)]
 enum Stop {
@@ -283,95 +174,8 @@ fn translate_for(
 ) -> Result<Vec<OsString>, Stop> {
     match OWN_READERS.iter().find(|(name, _)| *name == tool) {
         Some((_, read)) => read(args),
-        None => translate(registry, tool, args),
+        None => coreutils::translate(registry, tool, args),
     }
-}
-
-/// The `hashlab` arguments for the coreutils digest program `tool` called
-/// with `args`.
-fn translate(registry: &Registry, tool: &str, args: &[OsString]) -> Result<Vec<OsString>, Stop> {
-    let options: Vec<Spec> = COREUTILS_OPTIONS
-        .iter()
-        .filter(|o| o.long != "length" || tool == "b2sum")
-        .copied()
-        .collect();
-    let parsed = getopt(args, &options).map_err(Stop::Usage)?;
-    if let Some(stop) = help_or_version(tool, &parsed) {
-        return Err(stop);
-    }
-    let alias = tool.strip_suffix("sum").unwrap_or(tool);
-    let algorithm = registry
-        .algorithm(alias)
-        .map_err(|e| Stop::Plain(vec![e.to_string()]))?;
-    let check = parsed.has("check");
-    let binary_or_text = parsed.has("binary") || parsed.has("text");
-    if check && parsed.has("tag") {
-        return Err(Stop::Usage(
-            "the --tag option is meaningless when verifying checksums".into(),
-        ));
-    }
-    if check && binary_or_text {
-        return Err(Stop::Usage(
-            "the --binary and --text options are meaningless when verifying checksums".into(),
-        ));
-    }
-    if check && parsed.has("zero") {
-        return Err(Stop::Usage(
-            "the --zero option is not supported when verifying checksums".into(),
-        ));
-    }
-    // `--tag -t` is refused; `--text --tag` is not: the last of the two decides.
-    let text_last = parsed
-        .options
-        .iter()
-        .rev()
-        .find(|(l, _)| matches!(*l, "text" | "binary" | "tag"))
-        .is_some_and(|(l, _)| *l == "text");
-    if parsed.has("tag") && text_last {
-        return Err(Stop::Usage("--tag does not support --text mode".into()));
-    }
-    if !check {
-        for only in ["ignore-missing", "quiet", "status", "strict", "warn"] {
-            if parsed.has(only) {
-                return Err(Stop::Usage(format!(
-                    "the --{only} option is meaningful only when verifying checksums"
-                )));
-            }
-        }
-    }
-    let mut out: Vec<OsString> = Vec::new();
-    out.push((if check { "check" } else { "sum" }).into());
-    out.extend(["-a".into(), algorithm.name.clone().into()]);
-    if let Some(bits) = parsed.last_value("length") {
-        let max_bits = 8 * algorithm.output.range().1;
-        if let Some(bytes) = blake2b_length(bits, &algorithm.tag, max_bits)? {
-            out.extend(["-l".into(), bytes.to_string().into()]);
-        }
-    }
-    if check {
-        for (long, _) in &parsed.options {
-            if matches!(
-                *long,
-                "ignore-missing" | "quiet" | "status" | "strict" | "warn"
-            ) {
-                out.push(format!("--{long}").into());
-            }
-        }
-    } else {
-        if parsed.has("tag") {
-            out.push("--tag".into());
-        } else if parsed.has("binary") && !text_last {
-            out.push("--binary-marker".into());
-        }
-        if parsed.has("zero") {
-            out.push("-z".into());
-        }
-        // coreutils hashes one file at a time and shows no progress.
-        out.push("--no-progress".into());
-    }
-    out.push("--".into());
-    out.extend(parsed.operands);
-    Ok(out)
 }
 
 fn help(tool: &str) -> String {
@@ -448,7 +252,7 @@ mod tests {
     }
 
     fn translated(tool: &str, list: &[&str]) -> Result<Vec<String>, Stop> {
-        translate(&Registry::default(), tool, &args(list))
+        coreutils::translate(&Registry::default(), tool, &args(list))
             .map(|v| v.into_iter().map(|a| a.into_string().unwrap()).collect())
     }
 

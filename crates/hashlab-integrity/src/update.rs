@@ -20,10 +20,10 @@ mod read;
 mod sidecar;
 mod tree;
 
-pub use listing::{Form, JsonRow, Listed, Listing, Stamp, UpdateError};
+pub use listing::{Form, HeldRules, JsonRow, Listed, Listing, Stamp, UpdateError};
 pub use pending::{own_files, Pending, Seen, UpdateReport, Updated};
 pub use sidecar::{sidecar_path, Sidecar, SidecarEntry};
-pub use tree::{update_tree, Known, TreeUpdate};
+pub use tree::{update_tree, update_tree_with, Known, TreeUpdate};
 
 #[cfg(test)]
 mod tests {
@@ -181,6 +181,94 @@ mod tests {
         let mut lines = b"ab  x  y\n\\cd  z\n".to_vec();
         mark_binary(&mut lines);
         assert_eq!(lines, b"ab *x  y\n\\cd *z\n");
+    }
+
+    /// A listing of the files at these absolute paths as `rules` allow,
+    /// updated from them (`prune`): what the Python package's `Manifest`
+    /// and `sum --update` each get.
+    fn updated_as(
+        names: &[&Path],
+        rules: HeldRules,
+        manifest: &Path,
+    ) -> Result<Updated, UpdateError> {
+        let registry = Registry::default();
+        let lines: String = names
+            .iter()
+            .map(|n| format!("{SHA256_ABC}  {}\n", n.display()))
+            .collect();
+        let mut listing = read(lines.as_bytes(), "m")?;
+        listing.held = rules;
+        let request = listing.sum_request(&registry, &SumRequest::default())?;
+        let plan = SumPlan::new(&registry, &request, &[]).unwrap();
+        listing.settle_style(&plan)?;
+        let tree = TreeUpdate {
+            manifest,
+            paths: &[],
+            walk: crate::walk::WalkOptions::default(),
+            prune: true,
+            known: None,
+        };
+        update_tree(&listing, &plan, &plan.job(crate::Cancel::new()), &tree).unwrap()
+    }
+
+    #[test]
+    fn a_manifest_held_in_memory_may_be_emptied_and_counts_a_directory_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, manifest) = (dir.path().join("a"), dir.path().join("m"));
+        std::fs::create_dir(&a).unwrap();
+        // On disk, a listed file that is now a directory is kept and said so.
+        let kept = updated_as(&[&a], HeldRules::default(), &manifest).unwrap();
+        assert!(kept.report.removed.is_empty());
+        assert_eq!(kept.report.unreadable[0].1, "a directory, not a file");
+        assert_eq!(
+            kept.manifest,
+            format!("{SHA256_ABC}  {}\n", a.display()).as_bytes()
+        );
+        let held = HeldRules {
+            may_empty: true,
+            only_files_exist: true,
+        };
+        let gone = updated_as(&[&a], held, &manifest).unwrap();
+        assert_eq!(gone.report.removed, [a.display().to_string()]);
+        assert!(gone.manifest.is_empty());
+        // Every entry gone: a file is not emptied, a value in memory is.
+        std::fs::remove_dir(&a).unwrap();
+        assert_eq!(
+            updated_as(&[&a], HeldRules::default(), &manifest).unwrap_err(),
+            UpdateError::WouldEmpty { entries: 1 }
+        );
+        let emptied = updated_as(&[&a], held, &manifest).unwrap();
+        assert_eq!(emptied.report.removed, [a.display().to_string()]);
+    }
+
+    #[test]
+    fn a_listing_with_no_entries_gets_new_lines_as_sum_writes_them() {
+        let registry = Registry::default();
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::write(&a, b"abc").unwrap();
+        let listing = Listing::empty(vec![("sha256".into(), 32)]);
+        let request = listing
+            .sum_request(&registry, &SumRequest::default())
+            .unwrap();
+        let plan = SumPlan::new(&registry, &request, &[]).unwrap();
+        let paths = [a.clone()];
+        let tree = TreeUpdate {
+            manifest: &dir.path().join("m"),
+            paths: &paths,
+            walk: crate::walk::WalkOptions::default(),
+            prune: false,
+            known: None,
+        };
+        let job = plan.job(crate::Cancel::new());
+        let updated = update_tree_with(&listing, &plan, &job, &tree, &|_| false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(updated.report.added, [a.display().to_string()]);
+        assert_eq!(
+            updated.manifest,
+            format!("{SHA256_ABC}  {}\n", a.display()).as_bytes()
+        );
     }
 
     #[test]

@@ -725,8 +725,19 @@ pub fn quick_bench(
     stop: &Cancel,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Report, MeasureError> {
+    let request = quick_bench_request(algorithms, size, use_, command_line);
+    measure(registry, &request, stop, progress)
+}
+
+/// The bench [`quick_bench`] runs, for a caller to validate before it runs.
+pub fn quick_bench_request(
+    algorithms: &[String],
+    size: usize,
+    use_: Use,
+    command_line: &[String],
+) -> Request {
     let quick = Request::quick();
-    let request = Request {
+    Request {
         selection: Selection {
             algorithms: Algorithms::Named(algorithms.to_vec()),
             sizes: vec![size],
@@ -738,6 +749,5 @@ pub fn quick_bench(
         clock_budget: Duration::from_millis(50),
         command_line: command_line.to_vec(),
         ..quick
-    };
-    measure(registry, &request, stop, progress)
+    }
 }

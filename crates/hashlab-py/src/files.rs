@@ -20,7 +20,7 @@ use crate::hash::length_argument;
 use crate::interrupt::interruptible;
 use crate::names::{registry, value_error};
 
-fn path_of(bytes: &[u8]) -> PathBuf {
+pub(crate) fn path_of(bytes: &[u8]) -> PathBuf {
     PathBuf::from(OsStr::from_bytes(bytes))
 }
 

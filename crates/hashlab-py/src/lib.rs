@@ -24,6 +24,7 @@ mod objects;
 mod parameterized;
 mod partitions;
 mod remembered;
+mod update;
 
 use pyo3::prelude::*;
 
@@ -50,6 +51,8 @@ mod _hashlab {
     use super::parameterized::parameterized_type;
     #[pymodule_export]
     use super::partitions::{hash_packed, merge_packed, split_packed, walk_packed};
+    #[pymodule_export]
+    use super::update::{stamp_unchanged, update_tree, PendingUpdate};
 
     use pyo3::prelude::*;
     use pyo3::types::PyFrozenSet;

@@ -202,6 +202,43 @@ pub fn run_with_progress(
     algorithm: &str,
     backend: Option<&str>,
     options: &Options,
+    progress: impl FnMut(usize, usize, &TestResult),
+) -> Result<Report, QualityError> {
+    if !(options.alpha > 0.0 && options.alpha < 1.0) {
+        return Err(QualityError::Plan(format!(
+            "alpha must be between 0 and 1, not {}",
+            options.alpha
+        )));
+    }
+    options.plan.check().map_err(QualityError::Plan)?;
+    let tested = Tested::new(registry, algorithm, backend)?;
+    run_tested(&tested, options, progress)
+}
+
+/// The hash a run tests, resolved once: `algorithm` on `backend`, or when
+/// `None` on the backend that hashes short keys fastest here (every backend
+/// computes the same function).
+pub struct Tested {
+    subject: Subject,
+}
+
+impl Tested {
+    pub fn new(
+        registry: &Registry,
+        algorithm: &str,
+        backend: Option<&str>,
+    ) -> Result<Tested, QualityError> {
+        Ok(Tested {
+            subject: Subject::new(registry, algorithm, backend)?,
+        })
+    }
+}
+
+/// Runs the plan of `options` on `tested`, calling `progress(done, total,
+/// finished test)` after each test.
+pub fn run_tested(
+    tested: &Tested,
+    options: &Options,
     mut progress: impl FnMut(usize, usize, &TestResult),
 ) -> Result<Report, QualityError> {
     if !(options.alpha > 0.0 && options.alpha < 1.0) {
@@ -211,7 +248,7 @@ pub fn run_with_progress(
         )));
     }
     options.plan.check().map_err(QualityError::Plan)?;
-    let subject = Subject::new(registry, algorithm, backend)?;
+    let subject = &tested.subject;
     for (secret_len, sets, what) in [
         (subject.key_len, &options.plan.key_collisions, "keys"),
         (subject.seed_len, &options.plan.seed_collisions, "seeds"),
@@ -245,7 +282,7 @@ pub fn run_with_progress(
     let mut tests = Vec::with_capacity(cases.len());
     for case in &cases {
         let case_started = Instant::now();
-        let findings = pool.install(|| measure(&subject, case, options.seed));
+        let findings = pool.install(|| measure(subject, case, options.seed));
         let result = judge(
             case,
             findings,

@@ -76,6 +76,25 @@ pub fn candidates(registry: &Registry, names: &[String]) -> Result<Vec<String>, 
     Ok(out)
 }
 
+/// The algorithms `request` measures, as [`candidates`] gives them; in a
+/// git repository each is resolved too, as its objects are hashed (a name
+/// that needs a key hashes none). What [`like`] refuses before it reads
+/// anything, for a caller to check before it runs.
+pub fn algorithms_for(
+    registry: &Registry,
+    request: &LikeRequest,
+) -> Result<Vec<String>, LikeError> {
+    let names = candidates(registry, &request.algorithms)?;
+    if request.path.is_dir() && git::is_repository(&request.path) {
+        for name in &names {
+            registry
+                .resolve(name, None, &hashlab::HashParams::default())
+                .map_err(|e| LikeError::Algorithm(format!("{name}: {e}")))?;
+        }
+    }
+    Ok(names)
+}
+
 /// A manifest's recorded sizes, with the files it names that exist here
 /// (relative names from the current directory, as `check` opens them).
 fn manifest_shape(
@@ -160,7 +179,7 @@ pub fn find_shape(
 /// Shape, replica, storage and projections for every candidate.
 pub fn like(registry: &Registry, request: &LikeRequest) -> Result<LikeReport, LikeError> {
     let started = Instant::now();
-    let algorithms = candidates(registry, &request.algorithms)?;
+    let algorithms = algorithms_for(registry, request)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     #[cfg(feature = "objects")]
     if let Some(url) = object_url(&request.path)? {

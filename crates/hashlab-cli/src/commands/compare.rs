@@ -45,8 +45,10 @@ fn file_label(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
-/// The sizes `--size` asks for; at least two inputs must be named.
-fn request(args: &CompareArgs) -> Result<Option<Vec<usize>>, Failure> {
+/// What to compare: the inputs, read (at least two must be named), and the
+/// library's options with the sizes `--size` asks for, each one the inputs
+/// have.
+fn request(args: &CompareArgs) -> Result<(Vec<(String, Report)>, Options), Failure> {
     let sizes = args
         .size
         .as_deref()
@@ -57,7 +59,17 @@ fn request(args: &CompareArgs) -> Result<Option<Vec<usize>>, Failure> {
             "compare needs at least two inputs: results files and/or --runs ID ID".into(),
         ));
     }
-    Ok(sizes)
+    let loaded = inputs(args)?;
+    if let Some(sizes) = &sizes {
+        let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
+        comparison::check_sizes(&refs, sizes)
+            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
+    }
+    let options = Options {
+        sizes,
+        ..Options::default()
+    };
+    Ok((loaded, options))
 }
 
 fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
@@ -92,20 +104,9 @@ fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
 }
 
 pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
-    let sizes = request(args)?;
-    let loaded = inputs(args)?;
+    let (loaded, options) = request(args)?;
     let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
-    if let Some(sizes) = &sizes {
-        comparison::check_sizes(&refs, sizes)
-            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
-    }
-    let result = comparison::compare(
-        &refs,
-        &Options {
-            sizes,
-            ..Options::default()
-        },
-    );
+    let result = comparison::compare(&refs, &options);
     let format = args.format.chosen().unwrap_or(Format::Table);
     let out = match format {
         Format::Json => render_json(&result)?,

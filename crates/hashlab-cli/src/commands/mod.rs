@@ -2,7 +2,6 @@ pub mod audit;
 mod audit_report;
 mod audit_store;
 pub mod bench;
-pub mod bench_like;
 pub mod check;
 pub mod compare;
 pub mod cpu;

@@ -13,8 +13,8 @@ use hashlab_bench::report::Report;
 use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pages::pick::{document, Hints};
 use hashlab_judge::pick::{
-    candidates, quick_bench, rank, Candidates, Knowledge, Pick, PickRequest, SpeedOrigin, Speeds,
-    Use,
+    candidates, quick_bench, quick_bench_request, rank, Candidates, Knowledge, Pick, PickRequest,
+    SpeedOrigin, Speeds, Use,
 };
 use hashlab_judge::pick_like::{like_request, rank_like};
 use hashlab_judge::speed::load_report;
@@ -35,15 +35,16 @@ fn use_of(u: PickUse) -> Use {
     }
 }
 
-/// The library's request: the use, the security floor, the size (`--size`)
-/// and the ecosystems it must ship in.
-fn request(args: &PickArgs) -> Result<PickRequest, Failure> {
+/// The library's request (the use, the security floor, the size `--size`
+/// and the ecosystems it must ship in) and the candidates the facts allow
+/// for it; where they are measured here, the quick bench is checked too.
+fn request(args: &PickArgs, know: Knowledge) -> Result<(PickRequest, Candidates), Failure> {
     let size = args
         .size
         .as_deref()
         .map(|s| parse_size(s).map_err(|e| Failure::Usage(format!("--size: {e}"))))
         .transpose()?;
-    Ok(PickRequest {
+    let request = PickRequest {
         use_: use_of(args.use_),
         min_security: args.min_security,
         size,
@@ -53,11 +54,18 @@ fn request(args: &PickArgs) -> Result<PickRequest, Failure> {
             .map(|e| e.trim().to_ascii_lowercase())
             .filter(|e| !e.is_empty())
             .collect(),
-    })
+    };
+    let found =
+        candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
+    if args.like.is_none() && args.results.is_none() && !found.names.is_empty() {
+        quick_bench_request(&found.names, request.size(), request.use_, &[])
+            .validate(know.registry)
+            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
+    }
+    Ok((request, found))
 }
 
 pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
-    let request = request(args)?;
     let registry = Registry::default();
     let facts = Facts::builtin();
     let table = Availability::builtin();
@@ -66,8 +74,7 @@ pub fn run(args: &PickArgs) -> Result<ExitCode, Failure> {
         table: &table,
         registry: &registry,
     };
-    let found =
-        candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
+    let (request, found) = request(args, know)?;
     if let Some(path) = &args.like {
         if found.names.is_empty() {
             return nothing_left(&request, &found.excluded);
@@ -148,6 +155,8 @@ fn measure_here(
         &mut |_| {},
     )
     .map_err(|e| match e {
+        // The request was checked before; what is left is this machine's
+        // memory, known when the inputs are allocated.
         MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
         MeasureError::Failed(message) => Failure::Runtime(message),
     })

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_quality::{run_with_progress, Options, QualityError, Report, TestResult};
+use hashlab_quality::{run_tested, Options, QualityError, Report, TestResult, Tested};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -94,15 +94,9 @@ fn verdict(report: &Report) -> String {
     )
 }
 
-fn failure(error: QualityError) -> Failure {
-    match error {
-        QualityError::Hash(error) => crate::shared::args::usage(error),
-        other => Failure::Runtime(other.to_string()),
-    }
-}
-
-pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
-    let registry = Registry::default();
+/// The hash to test, resolved (an unknown algorithm or backend is a usage
+/// error), and the plan's options.
+fn request(args: &QualityArgs, registry: &Registry) -> Result<(Tested, Options), Failure> {
     let options = Options {
         seed: args.seed,
         ..if args.quick {
@@ -111,6 +105,17 @@ pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
             Options::standard()
         }
     };
+    let tested =
+        Tested::new(registry, &args.algorithm, args.backend.as_deref()).map_err(|e| match e {
+            QualityError::Hash(error) => crate::shared::args::usage(error),
+            other => Failure::Runtime(other.to_string()),
+        })?;
+    Ok((tested, options))
+}
+
+pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
+    let registry = Registry::default();
+    let (tested, options) = request(args, &registry)?;
     let bar = (std::io::stderr().is_terminal() && !args.quiet).then(|| {
         let bar = ProgressBar::new(0);
         bar.set_style(
@@ -120,46 +125,45 @@ pub fn run(args: &QualityArgs) -> Result<ExitCode, Failure> {
         );
         bar
     });
-    let report = run_with_progress(
-        &registry,
-        &args.algorithm,
-        args.backend.as_deref(),
-        &options,
-        |done, total, finished| {
-            if let Some(bar) = &bar {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-                bar.set_message(format!("{}: {}", finished.test.as_str(), finished.case));
-            }
-        },
-    )
-    .map_err(failure)?;
+    let report = run_tested(&tested, &options, |done, total, finished| {
+        if let Some(bar) = &bar {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(format!("{}: {}", finished.test.as_str(), finished.case));
+        }
+    })
+    .map_err(|e| Failure::Runtime(e.to_string()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-
-    let rows: Vec<Row> = report.tests.iter().map(|result| Row { result }).collect();
-    let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&report)?,
-        Format::Csv => render(&rows, Format::Csv)?,
-        Format::Table => {
-            let mut out = format!("{}\n\n", heading(&report)).into_bytes();
-            out.extend(render(&rows, Format::Table)?);
-            out.extend(format!("\n{}\n", verdict(&report)).into_bytes());
-            out
-        }
-        Format::Md => {
-            let mut out = format!("{}\n\n", heading(&report).replace('\n', "  \n")).into_bytes();
-            out.extend(render(&rows, Format::Md)?);
-            out.extend(format!("\n**{}**\n", verdict(&report)).into_bytes());
-            out
-        }
-    };
+    let out = rendered(&report, args.format.chosen().unwrap_or(Format::Table))?;
     crate::stdio::write_out(&out)?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// The report in `format`: the table with what was tested above it and the
+/// verdict below.
+fn rendered(report: &Report, format: Format) -> Result<Vec<u8>, Failure> {
+    let rows: Vec<Row> = report.tests.iter().map(|result| Row { result }).collect();
+    Ok(match format {
+        Format::Json => render_json(report)?,
+        Format::Csv => render(&rows, Format::Csv)?,
+        Format::Table => {
+            let mut out = format!("{}\n\n", heading(report)).into_bytes();
+            out.extend(render(&rows, Format::Table)?);
+            out.extend(format!("\n{}\n", verdict(report)).into_bytes());
+            out
+        }
+        Format::Md => {
+            let mut out = format!("{}\n\n", heading(report).replace('\n', "  \n")).into_bytes();
+            out.extend(render(&rows, Format::Md)?);
+            out.extend(format!("\n**{}**\n", verdict(report)).into_bytes());
+            out
+        }
     })
 }
 

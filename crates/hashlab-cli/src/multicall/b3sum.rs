@@ -79,10 +79,24 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
             env!("CARGO_PKG_VERSION")
         )));
     }
-    let length = number(&parsed, "length")?;
-    let seek = number(&parsed, "seek")?;
-    let threads = number(&parsed, "num-threads")?;
-    let check = parsed.has("check");
+    let numbers = Numbers {
+        length: number(&parsed, "length")?,
+        seek: number(&parsed, "seek")?,
+        threads: number(&parsed, "num-threads")?,
+    };
+    refusals(&parsed)?;
+    Ok(arguments(parsed, &numbers))
+}
+
+/// The number options, read.
+struct Numbers {
+    length: Option<u64>,
+    seek: Option<u64>,
+    threads: Option<u64>,
+}
+
+/// What b3sum refuses before reading anything, in its order.
+fn refusals(parsed: &Parsed) -> Result<(), Stop> {
     for (a, b) in [
         ("keyed", "derive-key"),
         ("check", "length"),
@@ -98,7 +112,7 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
             )));
         }
     }
-    if parsed.has("quiet") && !check {
+    if parsed.has("quiet") && !parsed.has("check") {
         return Err(Stop::Raw(
             "error: The following required arguments were not provided:\n    --check\n\n\
              USAGE:\n    b3sum --check --quiet\n\nFor more information try --help\n"
@@ -120,6 +134,12 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
             1,
         ));
     }
+    Ok(())
+}
+
+/// The `hashlab sum` or `hashlab check` arguments of options b3sum accepts.
+fn arguments(parsed: Parsed, numbers: &Numbers) -> Vec<OsString> {
+    let check = parsed.has("check");
     let mut out: Vec<OsString> = Vec::new();
     out.push((if check { "check" } else { "sum" }).into());
     out.extend(["-a".into(), "blake3".into()]);
@@ -131,7 +151,7 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         out.push("--derive-key".into());
         out.push(context.clone());
     }
-    if let Some(threads) = threads.filter(|&t| t > 0) {
+    if let Some(threads) = numbers.threads.filter(|&t| t > 0) {
         out.extend(["-j".into(), threads.to_string().into()]);
     }
     if parsed.has("no-mmap") {
@@ -142,10 +162,10 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
             out.push("--quiet".into());
         }
     } else {
-        if let Some(length) = length {
+        if let Some(length) = numbers.length {
             out.extend(["-l".into(), length.to_string().into()]);
         }
-        if let Some(seek) = seek.filter(|&s| s > 0) {
+        if let Some(seek) = numbers.seek.filter(|&s| s > 0) {
             out.extend(["--seek".into(), seek.to_string().into()]);
         }
         if parsed.has("raw") {
@@ -160,5 +180,5 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
     }
     out.push("--".into());
     out.extend(parsed.operands);
-    Ok(out)
+    out
 }

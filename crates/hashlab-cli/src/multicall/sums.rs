@@ -101,25 +101,12 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
             1,
         ));
     }
-    // `crc`, the third row, is the default. No abbreviation is taken.
-    let chosen = match parsed.last_value("algorithm") {
-        None => &CKSUM_ALGORITHMS[2],
-        Some(given) => {
-            let given = given.to_string_lossy();
-            CKSUM_ALGORITHMS
-                .iter()
-                .find(|a| a.name == given)
-                .ok_or_else(|| invalid_algorithm(&given))?
-        }
-    };
-    let algorithm = chosen.algorithm;
-    let check = parsed.has("check");
+    let chosen = cksum_choice(&parsed)?;
     if parsed.has("base64") && parsed.has("raw") {
         return Err(Stop::Usage(
             "--base64 and --raw are mutually exclusive".into(),
         ));
     }
-    let mut out: Vec<OsString> = Vec::new();
     let length = match parsed.last_value("length") {
         Some(bits) if chosen.length => super::blake2b_length(bits, "BLAKE2b", 512)?,
         Some(_) => {
@@ -129,78 +116,113 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         }
         None => None,
     };
-    if check {
-        // cksum -c reads each line's tag, and refuses only an -a it cannot check.
-        if chosen.lines == Lines::Sum && parsed.has("algorithm") {
-            return Err(Stop::Plain(vec![
-                "--check is not supported with --algorithm={bsd,sysv,crc}".into(),
-            ]));
-        }
-        if parsed.has("zero") {
-            return Err(Stop::Usage(
-                "the --zero option is not supported when verifying checksums".into(),
-            ));
-        }
-        out.push("check".into());
-        // Without -a, cksum -c reads each line's tag.
-        if parsed.last_value("algorithm").is_some() {
-            out.extend(["-a".into(), algorithm.into()]);
-        }
-        if let Some(bytes) = length {
-            out.extend(["-l".into(), bytes.to_string().into()]);
-        }
-        for (long, _) in &parsed.options {
-            if CHECK_ONLY.contains(long) {
-                out.push(format!("--{long}").into());
-            }
-        }
+    let mut out = if parsed.has("check") {
+        cksum_check(&parsed, chosen, length)?
     } else {
-        for only in CHECK_ONLY {
-            if parsed.has(only) {
-                return Err(Stop::Usage(format!(
-                    "the --{only} option is meaningful only when verifying checksums"
-                )));
-            }
-        }
-        out.extend(["sum".into(), "-a".into(), algorithm.into()]);
-        if let Some(bytes) = length {
-            out.extend(["-l".into(), bytes.to_string().into()]);
-        }
-        // A number's line has no base64 form: cksum writes the number.
-        let numeric = chosen.lines != Lines::Digest;
-        if chosen.lines == Lines::Crc && !parsed.has("raw") {
-            out.extend(["--format".into(), "cksum".into()]);
-        } else if chosen.lines == Lines::Digest {
-            // Tagged unless --untagged comes last.
-            let untagged = parsed
-                .options
-                .iter()
-                .rev()
-                .find(|(l, _)| matches!(*l, "tag" | "untagged"))
-                .is_some_and(|(l, _)| *l == "untagged");
-            if !untagged && !parsed.has("raw") {
-                out.push("--tag".into());
-            }
-        }
-        if parsed.has("base64") && !numeric {
-            out.push("--base64".into());
-        }
-        if parsed.has("raw") {
-            out.push("--raw".into());
-        }
-        if parsed.has("raw") && parsed.operands.len() > 1 {
-            return Err(Stop::Usage(
-                "the --raw option is not supported with multiple files".into(),
-            ));
-        }
-        // Raw bytes end with no line terminator to change.
-        if parsed.has("zero") && !parsed.has("raw") {
-            out.push("-z".into());
-        }
-        out.push("--no-progress".into());
-    }
+        cksum_sum(&parsed, chosen, length)?
+    };
     out.push("--".into());
     out.extend(parsed.operands);
+    Ok(out)
+}
+
+/// The algorithm `-a` names; `crc`, the third row, is the default. No
+/// abbreviation is taken.
+fn cksum_choice(parsed: &Parsed) -> Result<&'static CksumAlgorithm, Stop> {
+    match parsed.last_value("algorithm") {
+        None => Ok(&CKSUM_ALGORITHMS[2]),
+        Some(given) => {
+            let given = given.to_string_lossy();
+            CKSUM_ALGORITHMS
+                .iter()
+                .find(|a| a.name == given)
+                .ok_or_else(|| invalid_algorithm(&given))
+        }
+    }
+}
+
+/// `cksum -c`: the `hashlab check` arguments before the operands.
+fn cksum_check(
+    parsed: &Parsed,
+    chosen: &CksumAlgorithm,
+    length: Option<usize>,
+) -> Result<Vec<OsString>, Stop> {
+    // cksum -c reads each line's tag, and refuses only an -a it cannot check.
+    if chosen.lines == Lines::Sum && parsed.has("algorithm") {
+        return Err(Stop::Plain(vec![
+            "--check is not supported with --algorithm={bsd,sysv,crc}".into(),
+        ]));
+    }
+    if parsed.has("zero") {
+        return Err(Stop::Usage(
+            "the --zero option is not supported when verifying checksums".into(),
+        ));
+    }
+    let mut out: Vec<OsString> = vec!["check".into()];
+    // Without -a, cksum -c reads each line's tag.
+    if parsed.last_value("algorithm").is_some() {
+        out.extend(["-a".into(), chosen.algorithm.into()]);
+    }
+    if let Some(bytes) = length {
+        out.extend(["-l".into(), bytes.to_string().into()]);
+    }
+    for (long, _) in &parsed.options {
+        if CHECK_ONLY.contains(long) {
+            out.push(format!("--{long}").into());
+        }
+    }
+    Ok(out)
+}
+
+/// `cksum` without `-c`: the `hashlab sum` arguments before the operands.
+fn cksum_sum(
+    parsed: &Parsed,
+    chosen: &CksumAlgorithm,
+    length: Option<usize>,
+) -> Result<Vec<OsString>, Stop> {
+    for only in CHECK_ONLY {
+        if parsed.has(only) {
+            return Err(Stop::Usage(format!(
+                "the --{only} option is meaningful only when verifying checksums"
+            )));
+        }
+    }
+    let mut out: Vec<OsString> = vec!["sum".into(), "-a".into(), chosen.algorithm.into()];
+    if let Some(bytes) = length {
+        out.extend(["-l".into(), bytes.to_string().into()]);
+    }
+    // A number's line has no base64 form: cksum writes the number.
+    let numeric = chosen.lines != Lines::Digest;
+    if chosen.lines == Lines::Crc && !parsed.has("raw") {
+        out.extend(["--format".into(), "cksum".into()]);
+    } else if chosen.lines == Lines::Digest {
+        // Tagged unless --untagged comes last.
+        let untagged = parsed
+            .options
+            .iter()
+            .rev()
+            .find(|(l, _)| matches!(*l, "tag" | "untagged"))
+            .is_some_and(|(l, _)| *l == "untagged");
+        if !untagged && !parsed.has("raw") {
+            out.push("--tag".into());
+        }
+    }
+    if parsed.has("base64") && !numeric {
+        out.push("--base64".into());
+    }
+    if parsed.has("raw") {
+        out.push("--raw".into());
+    }
+    if parsed.has("raw") && parsed.operands.len() > 1 {
+        return Err(Stop::Usage(
+            "the --raw option is not supported with multiple files".into(),
+        ));
+    }
+    // Raw bytes end with no line terminator to change.
+    if parsed.has("zero") && !parsed.has("raw") {
+        out.push("-z".into());
+    }
+    out.push("--no-progress".into());
     Ok(out)
 }
 

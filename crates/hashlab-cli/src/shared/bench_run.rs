@@ -5,22 +5,23 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_bench::report::{measure, plan_for, Report, Request};
+use hashlab_bench::plan::Plan;
+use hashlab_bench::report::{measure, Report, Request};
 use hashlab_bench::runner::{Phase, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::failure::Failure;
 use crate::shared::args::measure_error;
 
-/// Measures with the progress bar and time estimate (on a terminal, unless
-/// `quiet`); Ctrl-C stops and keeps what was measured. Shared by `bench` and
+/// Measures `request` with the progress bar and the time estimate of its
+/// `plan` (on a terminal, unless `quiet`); Ctrl-C stops and keeps what was measured. Shared by `bench` and
 /// `report`.
 pub fn measure_with_progress(
     registry: &Registry,
     request: &Request,
+    plan: &Plan,
     quiet: bool,
 ) -> Result<Report, Failure> {
-    let plan = plan_for(registry, request).map_err(Failure::Usage)?;
     let interactive = std::io::stderr().is_terminal() && !quiet;
     let estimate = plan.estimate();
     if interactive && estimate > Duration::from_secs(15) {

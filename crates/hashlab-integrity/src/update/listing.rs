@@ -131,6 +131,22 @@ pub struct Listing {
     /// with `./`: new names are written the same way.
     pub(super) absolute_names: bool,
     pub(super) dotted_names: bool,
+    /// What the update may do beyond what a manifest file on disk allows.
+    pub held: HeldRules,
+}
+
+/// What an update of a manifest a program holds in memory (the Python
+/// package's `Manifest`) allows that one of a file on disk does not. A
+/// file emptied by an update shows no form to keep and is more likely the
+/// work of an unmounted disk; a value in memory carries its algorithm and
+/// form itself, and its callers have always had these rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HeldRules {
+    /// Every entry may be dropped.
+    pub may_empty: bool,
+    /// A listed name that is there but is no regular file now (a
+    /// directory, say) is gone as a file, rather than kept and reported.
+    pub only_files_exist: bool,
 }
 
 /// Why a manifest cannot be updated.

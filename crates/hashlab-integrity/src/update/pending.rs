@@ -120,8 +120,8 @@ pub fn own_files(manifest: &Path) -> impl Fn(&Path) -> bool {
 impl Listing {
     /// Sorts what is seen now against the listing: new files and files
     /// whose stamp moved are to be read; listed files not seen, inside
-    /// `roots` (keys of the paths walked, or none for "every listed file"),
-    /// are gone when `exists` says so, and dropped with `prune`.
+    /// `roots` (the paths walked or listed, or none for "every listed
+    /// file"), are gone when `exists` says so, and dropped with `prune`.
     pub fn pending(
         &self,
         seen: Vec<Seen>,
@@ -131,6 +131,9 @@ impl Listing {
         exists: &dyn Fn(&[u8]) -> Result<bool, String>,
     ) -> Pending {
         let key_of = |name: &[u8]| key(&path_of(name), cwd);
+        // Compared as absolute paths; a key's key is itself.
+        let roots: Option<Vec<PathBuf>> = roots.map(|r| r.iter().map(|p| key(p, cwd)).collect());
+        let roots = roots.as_deref();
         // Names are compared as spelled first, and as absolute paths
         // (`./a`, `a`, `/cwd/a`) only when that fails: building the
         // second index costs more than the stats of a large tree.
@@ -257,7 +260,11 @@ impl Pending {
                 other: other.clone(),
             });
         }
-        if !listing.files.is_empty() && self.gone.iter().all(|g| *g) && self.to_hash.is_empty() {
+        if !listing.held.may_empty
+            && !listing.files.is_empty()
+            && self.gone.iter().all(|g| *g)
+            && self.to_hash.is_empty()
+        {
             return Err(UpdateError::WouldEmpty {
                 entries: listing.files.len(),
             });

@@ -7,7 +7,8 @@ use std::path::Path;
 use hashlab::{Digest, OutputRule, Registry};
 
 use super::listing::{
-    bytes_of, fault, path_of, Form, Item, JsonRow, Listed, Listing, Stamp, Style, UpdateError,
+    bytes_of, fault, path_of, Form, HeldRules, Item, JsonRow, Listed, Listing, Stamp, Style,
+    UpdateError,
 };
 use crate::audit::{is_url_name, key};
 use crate::lines::name_from_base64;
@@ -114,7 +115,27 @@ impl Listing {
             style: Style::default(),
             absolute_names,
             dotted_names,
+            held: HeldRules::default(),
         })
+    }
+
+    /// A manifest of no entries yet, of lines as `sum` writes them, in the
+    /// algorithms and lengths of `columns`: where a program that holds its
+    /// entries itself starts ([`Listing::read`] refuses an empty file, which
+    /// shows no form).
+    pub fn empty(columns: Vec<(String, usize)>) -> Listing {
+        Listing {
+            form: Form::Lines {
+                framing: Framing::Lines,
+            },
+            files: Vec::new(),
+            items: Vec::new(),
+            columns,
+            style: Style::default(),
+            absolute_names: false,
+            dotted_names: false,
+            held: HeldRules::default(),
+        }
     }
 
     /// The canonical names of the manifest's algorithms.

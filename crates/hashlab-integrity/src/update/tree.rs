@@ -80,8 +80,20 @@ pub fn update_tree(
     job: &HashJob,
     request: &TreeUpdate<'_>,
 ) -> Result<Result<Updated, UpdateError>, io::Error> {
+    update_tree_with(listing, plan, job, request, &own_files(request.manifest))
+}
+
+/// [`update_tree`] where `own` (not `request.manifest`) tells the files
+/// that are not the tree's: for a manifest held in memory, which has no
+/// file, sidecar or temporary files to leave out.
+pub fn update_tree_with(
+    listing: &Listing,
+    plan: &SumPlan,
+    job: &HashJob,
+    request: &TreeUpdate<'_>,
+    own: &dyn Fn(&Path) -> bool,
+) -> Result<Result<Updated, UpdateError>, io::Error> {
     let cwd = std::env::current_dir()?;
-    let own = own_files(request.manifest);
     let (inputs, roots) = if request.paths.is_empty() {
         let listed: Vec<PathBuf> = listing
             .files
@@ -119,6 +131,9 @@ pub fn update_tree(
                     });
                     files.push(path);
                 }
+                // A listed name that is no file now is gone as a file,
+                // where the rules say so (shown so by `Evidence::exists`).
+                Ok(_) if listing.held.only_files_exist && request.paths.is_empty() => {}
                 Ok(meta) if meta.is_dir() => {
                     problems.push((path, "a directory, not a file".to_string()))
                 }
@@ -135,7 +150,8 @@ pub fn update_tree(
             Input::Stdin => {}
         }
     }
-    let evidence = Evidence::new(&problems, request.paths, &cwd);
+    let mut evidence = Evidence::new(&problems, request.paths, &cwd);
+    evidence.only_files = listing.held.only_files_exist;
     let exists = |name: &[u8]| evidence.exists(name);
     let mut pending = listing.pending(seen, roots.as_deref(), &cwd, request.prune, &exists);
     // A listed name that cannot be walked is unreadable once, not also
@@ -262,6 +278,8 @@ struct Evidence<'a> {
     /// revisited.
     roots: Option<Vec<(PathBuf, &'a Path)>>,
     cwd: &'a Path,
+    /// Whether only a regular file (a link to one) counts as there.
+    only_files: bool,
 }
 
 impl<'a> Evidence<'a> {
@@ -274,6 +292,7 @@ impl<'a> Evidence<'a> {
             roots: (!paths.is_empty())
                 .then(|| paths.iter().map(|p| (key(p, cwd), p.as_path())).collect()),
             cwd,
+            only_files: false,
         }
     }
 
@@ -282,6 +301,9 @@ impl<'a> Evidence<'a> {
     fn exists(&self, name: &[u8]) -> Result<bool, String> {
         let path = path_of(name);
         match std::fs::symlink_metadata(&path) {
+            Ok(_) if self.only_files => {
+                return Ok(std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+            }
             Ok(_) => return Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(crate::io_message(&e)),

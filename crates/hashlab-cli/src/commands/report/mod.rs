@@ -62,8 +62,8 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let mut partial = false;
     let inputs = if args.inputs.is_empty() {
-        let request = bench_request(args, &registry)?;
-        let report = measure_with_progress(&registry, &request, args.quiet)?;
+        let (request, plan) = bench_request(args, &registry)?;
+        let report = measure_with_progress(&registry, &request, &plan, args.quiet)?;
         partial = report.run.partial;
         vec![Input {
             label: "this machine".into(),

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use hashlab::Registry;
 use hashlab_bench::like::LikeReport;
 use hashlab_bench::limits::time_budget;
-use hashlab_bench::report::Request;
+use hashlab_bench::plan::Plan;
+use hashlab_bench::report::{plan_for, Request};
 use hashlab_bench::selection::Algorithms;
 use hashlab_bench::sizes::parse_size;
 use hashlab_report::{parse_like, ChartKind};
@@ -70,8 +71,12 @@ pub(super) fn request(args: &ReportArgs) -> Result<Asked, Failure> {
 
 /// The report's own run: `hashlab bench` (or `bench --quick`) from the
 /// library's defaults, on one thread and on every core (the report has a
-/// thread-scaling section to fill), validated as `bench` validates.
-pub(crate) fn bench_request(args: &ReportArgs, registry: &Registry) -> Result<Request, Failure> {
+/// thread-scaling section to fill), validated as `bench` validates, with
+/// its plan.
+pub(crate) fn bench_request(
+    args: &ReportArgs,
+    registry: &Registry,
+) -> Result<(Request, Plan), Failure> {
     let mut request = if args.quick {
         Request::quick()
     } else {
@@ -94,7 +99,8 @@ pub(crate) fn bench_request(args: &ReportArgs, registry: &Registry) -> Result<Re
     }
     request.command_line = crate::stdio::command_line();
     request.validate(registry).map_err(request_error)?;
-    Ok(request)
+    let plan = plan_for(registry, &request).map_err(Failure::Usage)?;
+    Ok((request, plan))
 }
 
 fn chart_kind(choice: ChartChoice) -> ChartKind {
