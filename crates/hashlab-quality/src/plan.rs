@@ -283,7 +283,7 @@ impl Plan {
             // hashes; 2^25 for wider ones), MomentChi2 on 4-byte keys with
             // step 16 (his: 6 for fast hashes, 2 for slow ones), his 2^25
             // Prng outputs, and LongNeighbors at every length of his range
-            // with narrower flip ranges and 1 random base instead of 3.
+            // with his bases and narrower flip ranges (his: 2048 and 160 bits).
             window: Some(20),
             moment_chi2: vec![(4, 16)],
             prng: Some(32 << 20),
@@ -291,7 +291,7 @@ impl Plan {
                 min_bytes: 10,
                 max_bytes: 300,
                 length_step: 1,
-                random_bases: 1,
+                random_bases: 3,
                 two_bit_range: 256,
                 three_bit_range: 64,
                 appended: 16,
