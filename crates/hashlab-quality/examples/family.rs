@@ -1,0 +1,127 @@
+//! Runs one of rurban's families alone, from the default plan or the quick
+//! one, to time it (`/usr/bin/time -v`): docs/quality.md gives the CPU
+//! seconds measured this way.
+//!
+//! ```text
+//! cargo run --release -p hashlab-quality --example family -- ALGO FAMILY [--quick] [--size N] [--json]
+//! ```
+//!
+//! FAMILY is window, moment-chi2, prng or long-neighbors; `--size` replaces
+//! the plan's size (window bits, moment step, prng outputs, long-neighbour
+//! length step); `--json` prints the report as `hashlab quality --format
+//! json` does (scripts/rurban_verdicts.py reads it).
+
+use std::process::ExitCode;
+
+use hashlab::Registry;
+use hashlab_quality::{run, Options, Plan};
+
+fn only(family: &str, from: Plan, size: Option<u64>) -> Result<Plan, String> {
+    let mut plan = Plan {
+        name: format!("{} {family}", from.name),
+        window: None,
+        moment_chi2: vec![],
+        prng: None,
+        long_neighbors: None,
+        ..Plan::quick()
+    };
+    // Every other family off: the quick plan's lists emptied.
+    plan.avalanche.clear();
+    plan.bit_independence.clear();
+    plan.sparse.clear();
+    plan.cyclic.clear();
+    plan.differential.clear();
+    plan.table.clear();
+    plan.zeroes = None;
+    plan.two_bytes.clear();
+    plan.text.clear();
+    plan.permutation.clear();
+    plan.key_avalanche.clear();
+    plan.key_collisions.clear();
+    plan.seed_avalanche.clear();
+    plan.seed_bit_independence.clear();
+    plan.seed_collisions.clear();
+    plan.bad_seeds = None;
+    plan.seed_zeroes = None;
+    plan.seed_blocks.clear();
+    plan.seed_keys.clear();
+    match family {
+        "window" => plan.window = size.map(|s| s as u32).or(from.window),
+        "moment-chi2" => {
+            plan.moment_chi2 = from.moment_chi2;
+            if let Some(step) = size {
+                plan.moment_chi2.iter_mut().for_each(|m| m.1 = step);
+            }
+        }
+        "prng" => plan.prng = size.map(|s| s as usize).or(from.prng),
+        "long-neighbors" => {
+            plan.long_neighbors = from.long_neighbors;
+            if let (Some(step), Some(set)) = (size, plan.long_neighbors.as_mut()) {
+                set.length_step = step as usize;
+            }
+        }
+        other => return Err(format!("unknown family '{other}'")),
+    }
+    Ok(plan)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(algorithm), Some(family)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: family ALGO FAMILY [--quick] [--size N] [--json]");
+        return ExitCode::from(2);
+    };
+    let quick = args.iter().any(|a| a == "--quick");
+    let size = args
+        .iter()
+        .position(|a| a == "--size")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok());
+    let from = if quick {
+        Plan::quick()
+    } else {
+        Plan::standard()
+    };
+    let plan = match only(family, from, size) {
+        Ok(plan) => plan,
+        Err(why) => {
+            eprintln!("family: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = Options {
+        plan,
+        ..Options::standard()
+    };
+    match run(&Registry::default(), algorithm, None, &options) {
+        Ok(report) if args.iter().any(|a| a == "--json") => {
+            match serde_json::to_string(&report) {
+                Ok(json) => println!("{json}"),
+                Err(error) => {
+                    eprintln!("family: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(report) => {
+            for t in &report.tests {
+                println!(
+                    "{} | {} | {} hashes | {} | corrected p {:.2e} | {} | {:.2} s",
+                    t.test.as_str(),
+                    t.case,
+                    t.hashes,
+                    t.statistic,
+                    t.corrected_p,
+                    if t.passed { "PASS" } else { "FAIL" },
+                    t.seconds
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("family: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
