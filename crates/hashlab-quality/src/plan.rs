@@ -784,6 +784,12 @@ impl Plan {
         cases
     }
 
+    /// How many tests this plan makes of a hash of `output_bits` (keyed,
+    /// seeded or neither): the Bonferroni divisor of each of them.
+    pub fn tests(&self, keyed: bool, seeded: bool, output_bits: usize) -> usize {
+        self.cases(keyed, seeded, output_bits).len()
+    }
+
     /// Rejects sizes the tests cannot use, with the reason.
     pub(crate) fn check(&self) -> Result<(), String> {
         let at_least = |what: &str, n: usize, min: usize| {
