@@ -6,7 +6,9 @@
 //! cargo run --release -p hashlab-quality --example family -- ALGO FAMILY [--quick] [--size N] [--json]
 //! ```
 //!
-//! FAMILY is window, moment-chi2, prng or long-neighbors; `--size` replaces
+//! FAMILY is window, moment-chi2, prng or long-neighbors (or `count`: the
+//! number of tests the plan makes of ALGO, each test's Bonferroni divisor);
+//! `--size` replaces
 //! the plan's size (window bits, moment step, prng outputs, long-neighbour
 //! length step); `--json` prints the report as `hashlab quality --format
 //! json` does (scripts/rurban_verdicts.py reads it).
@@ -93,6 +95,33 @@ fn as_in_full_run(mut report: Report, plan: &Plan) -> Report {
     report
 }
 
+/// Prints how many tests `from` makes of `algorithm`.
+fn count(algorithm: &str, from: &Plan) -> ExitCode {
+    // A plan of no test still resolves the hash: keyed, seeded, how wide.
+    let empty = Plan {
+        window: None,
+        ..only("window", from.clone(), None).expect("window is a family")
+    };
+    let options = Options {
+        plan: empty,
+        ..Options::standard()
+    };
+    match run(&Registry::default(), algorithm, None, &options) {
+        Ok(r) => {
+            let keyed = r.key_bytes.is_some();
+            println!(
+                "{}",
+                from.tests(keyed, r.seed_bits.is_some(), r.output_bits)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("family: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(algorithm), Some(family)) = (args.first(), args.get(1)) else {
@@ -110,6 +139,9 @@ fn main() -> ExitCode {
     } else {
         Plan::standard()
     };
+    if family == "count" {
+        return count(algorithm, &from);
+    }
     let plan = match only(family, from.clone(), size) {
         Ok(plan) => plan,
         Err(why) => {
