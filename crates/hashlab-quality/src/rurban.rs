@@ -298,6 +298,14 @@ impl LongNeighbors {
         if self.length_step == 0 {
             return Err("long-neighbour length step must be at least 1".into());
         }
+        // Each base's random stream is named len · 64 + kind (kinds 0 and
+        // 1 are the zero and ones bases).
+        if self.random_bases > 62 {
+            return Err(format!(
+                "{} random long-neighbour bases per length are too many (62 at most)",
+                self.random_bases
+            ));
+        }
         if self.three_bit_range > 4096 || self.two_bit_range > 1 << 16 {
             return Err("long-neighbour flip ranges are too wide".into());
         }
