@@ -9,7 +9,7 @@ use crate::stats::expected_collisions;
 
 /// Collisions in a window are counted where about this many are expected, so
 /// an excess shows as a ratio, not as a single unlucky pair.
-const TARGET_COLLISIONS: f64 = 100.0;
+pub(crate) const TARGET_COLLISIONS: f64 = 100.0;
 /// Buckets get at least this many values on average, where chi-square's
 /// approximation holds.
 const VALUES_PER_BUCKET: u64 = 8;

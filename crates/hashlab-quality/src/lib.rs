@@ -4,7 +4,9 @@
 //! TwoBytes, Text and Permutation keysets, key sensitivity for keyed hashes,
 //! and seed sensitivity for seeded ones (SMHasher3's seed avalanche, seed
 //! BIC, Seed Zeroes, Seed BlockLen and BlockOffset, PerlinNoise, Seed
-//! Sparse, Seed and Seed Bitflip, and bad-seed tests).
+//! Sparse, Seed and Seed Bitflip, and bad-seed tests), and the four
+//! families of rurban's SMHasher that SMHasher3 lacks: Window, MomentChi2,
+//! Prng and LongNeighbors.
 //!
 //! Each test reports its worst statistic, the threshold that statistic had to
 //! stay within, and a verdict. Thresholds are Bonferroni-corrected over every
@@ -30,6 +32,7 @@ mod flips;
 mod keys;
 mod keysets;
 mod plan;
+mod rurban;
 mod seed_blocks;
 mod seed_keysets;
 mod smhasher3;
@@ -48,6 +51,7 @@ pub use families::{Blocks, Permutation, Text, TwoBytes};
 pub use keys::TableKeys;
 pub use keysets::KeySet;
 pub use plan::{Plan, TestKind};
+pub use rurban::LongNeighbors;
 pub use seed_blocks::SeedBlocks;
 pub use seed_keysets::{SeedKeys, SEED_KEY_LENGTHS};
 pub use smhasher3::{smhasher3_algorithms, smhasher3_source, smhasher3_verdict, Smhasher3Verdict};
@@ -275,9 +279,11 @@ pub fn run_tested(
         .map_err(|e| QualityError::Threads(e.to_string()))?;
 
     let started = Instant::now();
-    let cases = options
-        .plan
-        .cases(subject.key_len.is_some(), subject.seed_len.is_some());
+    let cases = options.plan.cases(
+        subject.key_len.is_some(),
+        subject.seed_len.is_some(),
+        subject.output_bits(),
+    );
     let correction = Correction::new(options.alpha, cases.len());
     let mut tests = Vec::with_capacity(cases.len());
     for case in &cases {
@@ -363,6 +369,10 @@ fn measure(subject: &Subject, case: &Case, seed: u64) -> Findings {
         Case::SeedZeroes { max_set, max_len } => keysets::seed_zeroes(subject, max_set, max_len),
         Case::SeedBlocks { set } => seed_blocks::seed_blocks(subject, set),
         Case::SeedKeys { set } => seed_keysets::seed_keys(subject, set, seed, test),
+        Case::Window { key_bits, bits } => rurban::window(subject, key_bits, bits),
+        Case::MomentChi2 { key_bytes, step } => rurban::moment_chi2(subject, key_bytes, step),
+        Case::Prng { numbers } => rurban::prng(subject, numbers),
+        Case::LongNeighbors { set } => rurban::long_neighbors(subject, &set, seed, test),
     }
 }
 

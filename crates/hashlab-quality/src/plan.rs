@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::families::{Blocks, Permutation, Text, TwoBytes};
 use crate::keys::TableKeys;
 use crate::keysets::KeySet;
+use crate::rurban::{window_key_bits, LongNeighbors};
 use crate::seed_blocks::SeedBlocks;
 use crate::seed_keysets::{SeedKeys, SEED_KEY_LENGTHS};
 
@@ -67,6 +68,17 @@ pub struct Plan {
     pub seed_blocks: Vec<SeedBlocks>,
     /// SMHasher3's PerlinNoise, SeedSparse, Seed and SeedBitflip tests.
     pub seed_keys: Vec<SeedKeys>,
+    /// rurban's Window test: 2^this many keys per window position; `None`:
+    /// none.
+    pub window: Option<u32>,
+    /// rurban's MomentChi2 tests: (key bytes, step between the integers
+    /// hashed, which run from 0 to 2^32 − 1).
+    pub moment_chi2: Vec<(usize, u64)>,
+    /// rurban's Prng test (hashes of 64 bits or more only): outputs of the
+    /// chain; `None`: none.
+    pub prng: Option<usize>,
+    /// rurban's LongNeighbors test; `None`: none.
+    pub long_neighbors: Option<LongNeighbors>,
 }
 
 /// SMHasher3's Text keysets (TextKeyTest) that vary 4 middle characters,
@@ -267,6 +279,24 @@ impl Plan {
                 .chain((0..=5).map(|offset| SeedBlocks::Offset { offset }))
                 .collect(),
             seed_keys: standard_seed_keys(),
+            // rurban's sizes: 2^20 keys per window (his count for 32-bit
+            // hashes; 2^25 for wider ones), MomentChi2 on 4-byte keys with
+            // step 16 (his: 6 for fast hashes, 2 for slow ones), his 2^25
+            // Prng outputs, and LongNeighbors at every length of his range
+            // with his bases and narrower flip ranges (his: 2048 and 160
+            // bits; 76 M messages of 155 bytes on average, 12 GB, here).
+            window: Some(20),
+            moment_chi2: vec![(4, 16)],
+            prng: Some(32 << 20),
+            long_neighbors: Some(LongNeighbors {
+                min_bytes: 10,
+                max_bytes: 300,
+                length_step: 1,
+                random_bases: 3,
+                two_bit_range: 128,
+                three_bit_range: 64,
+                appended: 16,
+            }),
         }
     }
 
@@ -351,6 +381,18 @@ impl Plan {
                     pairs: 2048,
                 },
             ],
+            window: Some(12),
+            moment_chi2: vec![(4, 1 << 12)],
+            prng: Some(1 << 20),
+            long_neighbors: Some(LongNeighbors {
+                min_bytes: 10,
+                max_bytes: 300,
+                length_step: 29,
+                random_bases: 1,
+                two_bit_range: 64,
+                three_bit_range: 24,
+                appended: 4,
+            }),
         }
     }
 }
@@ -372,6 +414,10 @@ pub enum TestKind {
     TwoBytes,
     Text,
     Permutation,
+    Window,
+    MomentChi2,
+    Prng,
+    LongNeighbors,
     KeyAvalanche,
     KeyCollisions,
     SeedAvalanche,
@@ -413,6 +459,10 @@ impl TestKind {
             TestKind::SeedSparse => "seed sparse",
             TestKind::SeedGrid => "seed grid",
             TestKind::SeedBitflip => "seed bitflip",
+            TestKind::Window => "window",
+            TestKind::MomentChi2 => "moment chi2",
+            TestKind::Prng => "prng",
+            TestKind::LongNeighbors => "long neighbors",
         }
     }
 }
@@ -490,6 +540,20 @@ pub(crate) enum Case {
     SeedKeys {
         set: SeedKeys,
     },
+    Window {
+        key_bits: usize,
+        bits: u32,
+    },
+    MomentChi2 {
+        key_bytes: usize,
+        step: u64,
+    },
+    Prng {
+        numbers: usize,
+    },
+    LongNeighbors {
+        set: LongNeighbors,
+    },
 }
 
 impl Case {
@@ -524,6 +588,10 @@ impl Case {
                 SeedKeys::Grid { .. } => TestKind::SeedGrid,
                 SeedKeys::Bitflip { .. } => TestKind::SeedBitflip,
             },
+            Case::Window { .. } => TestKind::Window,
+            Case::MomentChi2 { .. } => TestKind::MomentChi2,
+            Case::Prng { .. } => TestKind::Prng,
+            Case::LongNeighbors { .. } => TestKind::LongNeighbors,
         }
     }
 
@@ -590,14 +658,26 @@ impl Case {
             Case::SeedZeroes { max_set, max_len } => format!(
                 "seeds with 1 to {max_set} bits set or clear × zero messages of 1 to {max_len} bytes"
             ),
+            Case::Window { key_bits, bits } => format!(
+                "{bits}-bit windows at each bit of a {key_bits}-bit key × {} keys each",
+                1u64 << bits
+            ),
+            Case::MomentChi2 { key_bytes, step } => format!(
+                "{key_bytes}-byte integers 0 to 2^32 − 1, step {step} × {}",
+                (1u64 << 32).div_ceil(*step)
+            ),
+            Case::Prng { numbers } => {
+                format!("each output hashed again, from a zero digest × {numbers}")
+            }
+            Case::LongNeighbors { set } => set.describe(),
         }
     }
 }
 
 impl Plan {
-    /// The tests this plan makes of a hash; the key tests only when
-    /// `keyed`, the seed tests only when `seeded`.
-    pub(crate) fn cases(&self, keyed: bool, seeded: bool) -> Vec<Case> {
+    /// The tests this plan makes of a hash of `output_bits`; the key tests
+    /// only when `keyed`, the seed tests only when `seeded`.
+    pub(crate) fn cases(&self, keyed: bool, seeded: bool, output_bits: usize) -> Vec<Case> {
         let mut cases = Vec::new();
         for &(key_bytes, keys) in &self.avalanche {
             cases.push(Case::Avalanche { key_bytes, keys });
@@ -635,6 +715,25 @@ impl Plan {
         }
         for &set in &self.permutation {
             cases.push(Case::Permutation { set });
+        }
+        if let Some(bits) = self.window {
+            cases.push(Case::Window {
+                key_bits: window_key_bits(output_bits),
+                bits,
+            });
+        }
+        for &(key_bytes, step) in &self.moment_chi2 {
+            cases.push(Case::MomentChi2 { key_bytes, step });
+        }
+        if let Some(numbers) = self.prng {
+            // A random function on fewer bits falls into a cycle within
+            // about 2^(bits/2) steps: the chain says nothing (rurban skips it too).
+            if output_bits >= 64 {
+                cases.push(Case::Prng { numbers });
+            }
+        }
+        if let Some(set) = self.long_neighbors {
+            cases.push(Case::LongNeighbors { set });
         }
         if keyed {
             for &(message_bytes, keys) in &self.key_avalanche {
@@ -683,6 +782,12 @@ impl Plan {
             }
         }
         cases
+    }
+
+    /// How many tests this plan makes of a hash of `output_bits` (keyed,
+    /// seeded or neither): the Bonferroni divisor of each of them.
+    pub fn tests(&self, keyed: bool, seeded: bool, output_bits: usize) -> usize {
+        self.cases(keyed, seeded, output_bits).len()
     }
 
     /// Rejects sizes the tests cannot use, with the reason.
@@ -773,6 +878,26 @@ impl Plan {
                 positive("text core length", *core)?;
             }
         }
+        if let Some(bits) = self.window {
+            if !(1..=28).contains(&bits) {
+                return Err(format!("window bits must be 1 to 28, not {bits}"));
+            }
+        }
+        for &(bytes, step) in &self.moment_chi2 {
+            at_least("moment key length", bytes, 4)?;
+            if !(1..=1 << 31).contains(&step) {
+                return Err(format!("moment step must be 1 to 2^31, not {step}"));
+            }
+        }
+        if let Some(numbers) = self.prng {
+            at_least("prng outputs", numbers, 2)?;
+            if numbers as u64 > MAX_KEYS {
+                return Err(format!("{numbers} prng outputs are too many"));
+            }
+        }
+        if let Some(set) = &self.long_neighbors {
+            set.check()?;
+        }
         for set in &self.permutation {
             positive("permutation blocks", set.max_blocks)?;
             if set.keys() > MAX_KEYS {
@@ -798,13 +923,17 @@ mod tests {
     #[test]
     fn plans_keep_the_family_wise_rate_at_alpha() {
         for plan in [Plan::standard(), Plan::quick()] {
-            let cases = plan.cases(true, true);
+            let cases = plan.cases(true, true, 64);
             // The seed keysets are part of the simulated run, sharing alpha.
             for kind in [
                 TestKind::PerlinNoise,
                 TestKind::SeedSparse,
                 TestKind::SeedGrid,
                 TestKind::SeedBitflip,
+                TestKind::Window,
+                TestKind::MomentChi2,
+                TestKind::Prng,
+                TestKind::LongNeighbors,
             ] {
                 assert!(cases.iter().any(|c| c.kind() == kind), "{kind:?}");
             }
@@ -822,6 +951,10 @@ mod tests {
                     TestKind::BadSeeds => 32 * 60,
                     TestKind::SeedZeroes | TestKind::PerlinNoise | TestKind::SeedGrid => 3 * 60,
                     TestKind::SeedBitflip => 64 * 2 * 60,
+                    // A 32-bit hash's 72 key positions, each a keyset.
+                    TestKind::Window => 72 * 20,
+                    TestKind::MomentChi2 => 4,
+                    TestKind::LongNeighbors => 3,
                     _ => 120,
                 })
                 .collect();

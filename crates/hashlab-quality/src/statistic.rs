@@ -24,6 +24,12 @@ pub enum Values {
     ColumnDifferences { row: usize },
     /// H(k, s) XOR H(k, s with one seed bit flipped), over many keys and seeds.
     SeedBitDifferences { seed_bit: usize },
+    /// Hashes of the keys whose only set bits lie in a window starting at
+    /// key bit `position` (rurban's Window keyset).
+    KeyWindow { position: usize },
+    /// Hashes of messages a few bit flips apart, compared only with the
+    /// other variants of the same base message (rurban's LongNeighbors).
+    Neighbours,
 }
 
 impl Values {
@@ -41,6 +47,10 @@ impl Values {
             Values::SeedBitDifferences { seed_bit } => {
                 format!("differences for seed bit {seed_bit}")
             }
+            Values::KeyWindow { position } => {
+                format!("hashes of the key window at bit {position}")
+            }
+            Values::Neighbours => "neighbours of the same base".into(),
         }
     }
 }
@@ -94,6 +104,18 @@ pub enum Measure {
         window: Window,
         chi_square: f64,
     },
+    /// The mean of popcount⁵ (of zero bits⁵ when `zeros`) over `keys`
+    /// values of `bits` bits, against its mean for random values: z is the
+    /// difference in standard errors (rurban's MomentChi2).
+    Moment {
+        values: Values,
+        zeros: bool,
+        keys: u64,
+        bits: u32,
+        mean: f64,
+        expected: f64,
+        z: f64,
+    },
     /// Key pairs k, k ⊕ (one bit) whose first output bits are all equal.
     EqualPairs {
         pairs: u64,
@@ -126,6 +148,7 @@ impl Statistic {
             Measure::Distribution {
                 window, chi_square, ..
             } => stats::chi_square_p(*chi_square, degrees_of_freedom(window)),
+            Measure::Moment { z, .. } => stats::normal_two_sided_p(*z),
         };
         Statistic { measure, p_value }
     }
@@ -154,6 +177,7 @@ impl Statistic {
             Measure::Distribution {
                 window, chi_square, ..
             } => chi_square / degrees_of_freedom(window),
+            Measure::Moment { z, .. } => z.abs(),
         }
     }
 
@@ -207,6 +231,19 @@ impl Statistic {
                 window.describe(),
                 values.describe()
             ),
+            Measure::Moment {
+                values,
+                zeros,
+                keys,
+                bits,
+                mean,
+                expected,
+                z,
+            } => format!(
+                "mean {}⁵ {mean:.0} (expected {expected:.0}, z = {z:.1}) over {keys} {} of {bits} bits",
+                if *zeros { "zero count" } else { "popcount" },
+                values.describe()
+            ),
             Measure::EqualPairs {
                 pairs,
                 input_bit,
@@ -237,6 +274,7 @@ impl Statistic {
                 "chi² ≤ {:.0}",
                 stats::chi_square_threshold(degrees_of_freedom(window), alpha)
             ),
+            Measure::Moment { .. } => format!("|z| ≤ {:.2}", stats::two_sided_z(alpha)),
         }
     }
 }

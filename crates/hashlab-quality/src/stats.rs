@@ -59,6 +59,11 @@ pub fn bias(trials: u64, count: u64) -> f64 {
     (2.0 * count as f64 / trials as f64 - 1.0).abs()
 }
 
+/// Two-sided tail of the standard normal distribution beyond `z`.
+pub fn normal_two_sided_p(z: f64) -> f64 {
+    erfc(z.abs() / std::f64::consts::SQRT_2)
+}
+
 /// The standard normal deviate whose two-sided tail is `alpha`.
 pub fn two_sided_z(alpha: f64) -> f64 {
     std::f64::consts::SQRT_2 * erfc_inv(alpha.clamp(f64::MIN_POSITIVE, 1.0))

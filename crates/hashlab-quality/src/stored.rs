@@ -167,12 +167,17 @@ pub fn smhasher3_family(kind: TestKind) -> Option<&'static str> {
         | TestKind::KeyAvalanche
         | TestKind::KeyCollisions
         | TestKind::SeedCollisions
-        | TestKind::BadSeeds => return None,
+        | TestKind::BadSeeds
+        // rurban's SMHasher families, which SMHasher3 does not run.
+        | TestKind::Window
+        | TestKind::MomentChi2
+        | TestKind::Prng
+        | TestKind::LongNeighbors => return None,
     })
 }
 
 /// Every test kind, in the battery's order.
-pub const TEST_KINDS: [TestKind; 23] = [
+pub const TEST_KINDS: [TestKind; 27] = [
     TestKind::Avalanche,
     TestKind::BitIndependence,
     TestKind::SparseKeys,
@@ -183,6 +188,10 @@ pub const TEST_KINDS: [TestKind; 23] = [
     TestKind::TwoBytes,
     TestKind::Text,
     TestKind::Permutation,
+    TestKind::Window,
+    TestKind::MomentChi2,
+    TestKind::Prng,
+    TestKind::LongNeighbors,
     TestKind::KeyAvalanche,
     TestKind::KeyCollisions,
     TestKind::SeedAvalanche,

@@ -53,6 +53,10 @@ fn stored_runs_agree_with_the_battery() {
         seed_zeroes: None,
         seed_blocks: vec![],
         seed_keys: vec![],
+        window: None,
+        moment_chi2: vec![],
+        prng: None,
+        long_neighbors: None,
         ..cheap
     };
     assert!(only_cheap.sparse.len() >= 3, "{:?}", only_cheap.sparse);

@@ -171,6 +171,10 @@ fn empty_plan() -> hashlab_quality::Plan {
         seed_zeroes: None,
         seed_blocks: vec![],
         seed_keys: vec![],
+        window: None,
+        moment_chi2: vec![],
+        prng: None,
+        long_neighbors: None,
     }
 }
 
