@@ -62,7 +62,7 @@ pub use pieces::{
     ChangedPieces, Comparer, Comparison, EntryHasher, JsonPieces, PieceDigests, PieceFault,
     PieceOnly, PieceSizeError, Pieces, Ranges, UnwritablePieces,
 };
-pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest};
+pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest, DEFAULT_ALGORITHM};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use recorded::{
     read_manifest, LineFault, LineProblem, Manifest, ManifestError, Place, ReadOptions, Recorded,

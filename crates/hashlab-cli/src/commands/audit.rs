@@ -17,10 +17,11 @@ use hashlab_objects::{
 use serde::Serialize;
 
 use crate::cli::{AuditArgs, Format};
-use crate::commands::sum_update;
 use crate::failure::{io_message, Failure};
 use crate::output::{render, Tabular};
+use crate::shared::args::refusal;
 use crate::shared::args::usage;
+use crate::shared::update::{describe, lock, prepare};
 
 /// One name's outcome, a row of every audit's table, CSV and JSON.
 #[derive(Serialize)]
@@ -338,7 +339,7 @@ pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
             v
         }
         Some(format) => {
-            let mut rows = crate::commands::pieces::with_ranges(rows(&report), &changed_pieces);
+            let mut rows = with_ranges(rows(&report), &changed_pieces);
             if format != Format::Csv {
                 escape_row_names(&mut rows);
             }
@@ -448,7 +449,7 @@ fn rebaseline(
     };
     // Read again under the lock: another update may have written it since
     // the audit read it, and the update starts from what is there now.
-    let _lock = sum_update::lock(manifest)?;
+    let _lock = lock(manifest)?;
     let end = if framing == Framing::Nul {
         b'\0'
     } else {
@@ -458,7 +459,7 @@ fn rebaseline(
         .map_err(|e| Failure::Runtime(format!("--update: {shown}: {e}")))?;
     let old = current.as_slice();
     let mut listing = Listing::read(registry, old, &manifest.to_string_lossy(), framing)
-        .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;
+        .map_err(|e| refusal(&format!("--update: {shown}"), e))?;
     let base = SumRequest {
         algorithms: Vec::new(),
         backend: None,
@@ -478,7 +479,7 @@ fn rebaseline(
         little_endian: false,
         digest_prefix: false,
     };
-    let (plan, old_sidecar) = sum_update::prepare(registry, manifest, &mut listing, &base)?;
+    let (plan, old_sidecar) = prepare(registry, manifest, &shown, &mut listing, &base)?;
     let tree = TreeUpdate {
         manifest,
         paths: dirs,
@@ -494,14 +495,20 @@ fn rebaseline(
     };
     let updated = update_tree(&listing, &plan, &plan.job(Cancel::new()), &tree)
         .map_err(|e| Failure::Runtime(io_message(&e)))?
-        .map_err(|e| sum_update::refusal(&format!("--update: {shown}"), e))?;
+        .map_err(|e| refusal(&format!("--update: {shown}"), e))?;
     let Updated {
         manifest: new,
         sidecar,
         report: update,
     } = updated;
-    sum_update::write_updated(manifest, old, old_sidecar.as_deref(), new, sidecar)?;
-    sum_update::describe(&format!("audit --update: {shown}"), &update, true);
+    hashlab_integrity::update::write_updated(
+        manifest,
+        old,
+        old_sidecar.as_deref(),
+        &new,
+        sidecar.as_deref(),
+    )?;
+    describe(&format!("audit --update: {shown}"), &update, true);
     if !update.unreadable.is_empty() || !update.not_read.is_empty() {
         return Err(Failure::Runtime(format!(
             "--update: {shown}: {} files or directories could not be read; the entries they hold are kept as they were",
@@ -509,4 +516,20 @@ fn rebaseline(
         )));
     }
     Ok(())
+}
+
+/// `audit`'s rows with, for each changed file whose pieces say where, the
+/// ranges in place of the bare "content differs".
+fn with_ranges(
+    mut rows: Vec<AuditRow>,
+    changed: &[hashlab_integrity::ChangedPieces],
+) -> Vec<AuditRow> {
+    for row in &mut rows {
+        if row.status == "changed" {
+            if let Some(c) = changed.iter().find(|c| c.name == row.name) {
+                row.detail = c.comparison.describe();
+            }
+        }
+    }
+    rows
 }

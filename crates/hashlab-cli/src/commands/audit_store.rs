@@ -117,7 +117,7 @@ pub fn run(args: &AuditArgs, dir: &Path, prefix: &str, jobs: usize) -> Result<Ex
             algorithm: args
                 .algorithm
                 .clone()
-                .unwrap_or_else(|| crate::commands::sum::DEFAULT_ALGORITHM.to_string()),
+                .unwrap_or_else(|| hashlab_integrity::DEFAULT_ALGORITHM.to_string()),
         }
     } else {
         if args.algorithm.is_some() {

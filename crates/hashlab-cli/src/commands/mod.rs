@@ -14,8 +14,6 @@ pub mod install_links;
 pub mod list;
 pub mod matching;
 pub mod pick;
-mod pieces;
 pub mod quality;
 pub mod report;
 pub mod sum;
-mod sum_update;

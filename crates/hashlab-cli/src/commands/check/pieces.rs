@@ -1,158 +1,20 @@
-//! `sum --piece SIZE`, and `check` and `audit` of the manifests it writes
-//! (and of `hashdeep -p`'s): the library hashes and compares; this writes.
+//! `check` of the manifests that hold pieces (`sum --piece`'s, `hashdeep
+//! -p`'s): the library hashes and compares each file and its pieces; this
+//! prints each verdict and, for a failed file, the bytes that changed.
 
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use hashlab::Registry;
 use hashlab_integrity::{
-    display_name, expand, hash_inputs_in_pieces, hashdeep_piece_lines, is_interrupted,
-    parse_piece_size, read_manifest, Cancel, ChangedPieces, Comparer, EntryHasher, Framing,
-    HashJob, Input, JsonPieces, JsonRow, LineFault, ManifestError, PieceDigests, ReadOptions,
-    Stamp, SumPlan,
+    display_name, is_interrupted, read_manifest, Cancel, Comparer, EntryHasher, Framing, LineFault,
+    ManifestError, ReadOptions,
 };
-use hashlab_objects::is_object_url;
-use serde::Serialize;
 
-use crate::cli::{CheckArgs, SumArgs, SumFormat};
-use crate::commands::sum::{
-    first_files, named_input, names, progress_bar, refused, walk_options, Named, Sink,
-};
+use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;
 use crate::stdio::LineOutput;
-
-/// `--piece`'s size, where given, with the options it needs checked: pieces
-/// are written in hashdeep's form or in JSON, of files whose length is not
-/// hashed before their bytes.
-/// `plan` is the run's.
-pub(crate) fn piece_size(args: &SumArgs, plan: &SumPlan) -> Result<Option<u64>, Failure> {
-    let Some(text) = &args.piece else {
-        return Ok(None);
-    };
-    let size = parse_piece_size(text).map_err(|e| Failure::Usage(format!("--piece: {e}")))?;
-    let written = args.json || matches!(args.format, Some(SumFormat::Hashdeep | SumFormat::Json));
-    if !written {
-        return Err(Failure::Usage(
-            "--piece: pieces are written in --format hashdeep or --json (as hashdeep -p writes them, or as each row's `pieces`)".into(),
-        ));
-    }
-    if let Some(column) = plan
-        .columns
-        .iter()
-        .find(|c| c.choice.hasher().needs_length_first())
-    {
-        return Err(Failure::Usage(format!(
-            "--piece: {} hashes an input's length before its bytes, so a piece cannot be hashed as it is read; pieces take other algorithms",
-            column.choice.name()
-        )));
-    }
-    Ok(Some(size))
-}
-
-/// One row of `sum --json --piece`: `sum --json`'s fields, and `pieces`.
-#[derive(Serialize)]
-struct PieceRow {
-    #[serde(flatten)]
-    row: JsonRow,
-    pieces: JsonPieces,
-}
-
-/// `sum --piece SIZE`: every file whole and in pieces, by the run's `plan`.
-pub(crate) fn sum(args: &SumArgs, plan: SumPlan, size: u64) -> Result<ExitCode, Failure> {
-    let names = names(args, true)?;
-    if let Some(url) = names
-        .iter()
-        .filter_map(|n| n.to_str())
-        .find(|n| is_object_url(n))
-    {
-        return Err(Failure::Usage(format!(
-            "--piece: {url}: pieces are hashed of local files (and standard input), not of object-store URLs"
-        )));
-    }
-    let inputs = expand(&names, &walk_options(args)?);
-    let local: Vec<&Input> = inputs.iter().collect();
-    let plan = plan.reading(&first_files(&local, 8)).map_err(refused)?;
-    let job: HashJob = plan.job(Cancel::new());
-    let mut sink = Sink::open_for(args.output.as_deref(), &plan, &job)?;
-    let progress = progress_bar(args, &local);
-    let mut rows = Vec::new();
-    let mut failed = false;
-    let make = || plan.fanout();
-    let result = hash_inputs_in_pieces(
-        &inputs,
-        &make,
-        size,
-        plan.jobs,
-        &job,
-        &mut |i, result: io::Result<PieceDigests>| -> Result<(), Failure> {
-            if job.cancel.is_cancelled() {
-                return Err(Failure::Interrupted);
-            }
-            if let Some(bar) = &progress {
-                bar.inc(result.as_ref().map_or(0, |r| r.file.bytes));
-            }
-            let Named {
-                label,
-                shown,
-                absolute,
-            } = named_input(&inputs[i]);
-            let digests = match result {
-                Ok(digests) => digests,
-                Err(e) if is_interrupted(&e) => return Err(Failure::Interrupted),
-                Err(e) => {
-                    sink.flush()?;
-                    errln!("hashlab: {shown}: {}", io_message(&e));
-                    failed = true;
-                    return Ok(());
-                }
-            };
-            if plan.hashdeep {
-                return match hashdeep_piece_lines(&absolute, &digests) {
-                    Ok(lines) => sink.write(&lines),
-                    Err(e) => {
-                        sink.flush()?;
-                        errln!("hashlab: {}: {e}", quote(&label));
-                        failed = true;
-                        Ok(())
-                    }
-                };
-            }
-            let file = &digests.file;
-            for (column_index, (column, digest)) in
-                plan.columns.iter().zip(&file.digests).enumerate()
-            {
-                rows.push(PieceRow {
-                    row: JsonRow::new(
-                        &label,
-                        column.choice.name(),
-                        column.choice.backend_name(),
-                        digest,
-                        Stamp::of_hashed(file),
-                    ),
-                    pieces: JsonPieces::of(&digests, column_index),
-                });
-            }
-            Ok(())
-        },
-    );
-    if let Err(e) = result {
-        return sink.stopped(e);
-    }
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    if !plan.hashdeep {
-        sink.write(&crate::output::render_json(&rows)?)?;
-    }
-    sink.finish()?;
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
 
 /// What [`check`] made of a manifest.
 pub(crate) enum Checked {
@@ -236,7 +98,7 @@ pub(crate) fn check(
     for problem in &manifest.problems {
         errln!("hashlab: {shown}: {problem}");
     }
-    let params = crate::commands::sum::secret_params(registry, &args.secret)?;
+    let params = crate::shared::args::secret_params(registry, &args.secret)?;
     let params = hashlab::HashParams {
         length: args.length,
         ..params
@@ -349,20 +211,4 @@ pub(crate) fn check(
             && unreadable == 0
             && !(args.ignore_missing && matched == 0),
     ))
-}
-
-/// `audit`'s rows with, for each changed file whose pieces say where, the
-/// ranges in place of the bare "content differs".
-pub(crate) fn with_ranges(
-    mut rows: Vec<crate::commands::audit::AuditRow>,
-    changed: &[ChangedPieces],
-) -> Vec<crate::commands::audit::AuditRow> {
-    for row in &mut rows {
-        if row.status == "changed" {
-            if let Some(c) = changed.iter().find(|c| c.name == row.name) {
-                row.detail = c.comparison.describe();
-            }
-        }
-    }
-    rows
 }

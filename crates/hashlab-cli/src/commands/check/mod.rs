@@ -1,5 +1,7 @@
 //! `hashlab check`: verify manifests, with `sha256sum -c`'s output and exit codes.
 
+mod pieces;
+
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -14,9 +16,8 @@ use hashlab_objects::{
 };
 
 use crate::cli::CheckArgs;
-use crate::commands::sum::secret_params;
 use crate::failure::{io_message, Failure};
-use crate::shared::args::usage;
+use crate::shared::args::{secret_params, usage};
 use crate::shared::{name_bytes, quote};
 use crate::stdio::FileErrors;
 use crate::stdio::LineOutput;
@@ -232,10 +233,9 @@ fn check_one(
         }
     };
 
-    let mut reader = match crate::commands::pieces::check(args, registry, reader, &shown, manifest)?
-    {
-        crate::commands::pieces::Checked::Piecewise(passed) => return Ok(passed),
-        crate::commands::pieces::Checked::Lines(reader) => reader,
+    let mut reader = match pieces::check(args, registry, reader, &shown, manifest)? {
+        pieces::Checked::Piecewise(passed) => return Ok(passed),
+        pieces::Checked::Lines(reader) => reader,
     };
     let mut out = LineOutput::new();
     let mut write_error: Option<Failure> = None;
