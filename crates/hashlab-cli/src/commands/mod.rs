@@ -1,6 +1,4 @@
 pub mod audit;
-mod audit_report;
-mod audit_store;
 pub mod bench;
 pub mod bench_like;
 pub mod check;
