@@ -1,27 +1,36 @@
-//! `hashlab check`: verify manifests, with `sha256sum -c`'s output and exit codes.
+//! `hashlab check`: verify manifests, with `sha256sum -c`'s output and
+//! exit codes. The arguments become the checker's parts once (`request`);
+//! the library reads and hashes each manifest's lines, and this prints each
+//! verdict (`lines`), the summary, and the manifests that hold pieces
+//! (`pieces`).
 
+mod lines;
 mod pieces;
+mod request;
 
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use hashlab::{HashParams, Hasher, Registry};
+use hashlab::{Algorithm, HashParams, Hasher, Registry};
 use hashlab_integrity::{
-    display_name, manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing,
-    LineResult, ManifestForm, ManifestHint, Opener, Outcome, Settlement, StandardInput, Summary,
+    manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing, ManifestForm,
+    ManifestHint, Opener, Settlement, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
 };
 
+use self::lines::LineReporter;
+use self::request::{manifest_refusal, CheckRun};
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
-use crate::shared::args::{secret_params, usage};
 use crate::shared::{name_bytes, quote};
 use crate::stdio::FileErrors;
-use crate::stdio::LineOutput;
 
+/// `WARNING: N THING(S)`, as coreutils counts what went wrong.
 fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
         format!("WARNING: {n} {one}")
@@ -59,31 +68,11 @@ fn settled(settlement: &Settlement, line_number: u64) -> String {
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    let params = secret_params(&registry, &args.secret)?;
-    // -a's algorithm resolved now, its key, length and backend errors
-    // settled before any output; the checker hashes its lines with it.
-    let (algorithm, chosen) = match &args.algorithm {
-        Some(name) => {
-            let found = registry.find(name).map_err(usage)?;
-            let backend = match &args.backend {
-                Some(b) => registry
-                    .backend(&found.algorithm().name, b)
-                    .map_err(usage)?,
-                None => {
-                    registry
-                        .default_backend(&found.algorithm().name)
-                        .map_err(usage)?
-                        .0
-                }
-            };
-            let params = HashParams {
-                length: args.length,
-                ..params.clone()
-            };
-            let chosen = found.resolve(Some(&backend.name), &params).map_err(usage)?;
-            (Some(found.algorithm().clone()), Some(chosen))
-        }
-        None => (None, None),
+    let CheckRun { params, chosen } = request::request(&registry, args)?;
+    let (algorithm, choice) = chosen.unzip();
+    let piece_params = HashParams {
+        length: args.length,
+        ..params.clone()
     };
     let options = CheckOptions {
         algorithm: algorithm.as_ref().map(|a| a.name.clone()),
@@ -106,8 +95,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
         args.verify_etag,
         &mut etags,
     ));
-    if let Some(chosen) = chosen {
-        checker = checker.with_choice(chosen);
+    if let Some(choice) = choice {
+        checker = checker.with_choice(choice);
     }
     let manifests = if args.manifests.is_empty() {
         vec!["-".into()]
@@ -116,7 +105,15 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     };
     let mut ok = true;
     for manifest in &manifests {
-        ok &= check_one(args, &registry, &mut checker, algorithm.as_ref(), manifest)?;
+        let chosen = algorithm.as_ref();
+        ok &= check_one(
+            args,
+            &registry,
+            &mut checker,
+            chosen,
+            &piece_params,
+            manifest,
+        )?;
     }
     drop(checker);
     if args.verify_etag {
@@ -171,12 +168,14 @@ fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary)
     })
 }
 
+/// One manifest checked: whether it passed.
 fn check_one(
     args: &CheckArgs,
     registry: &Registry,
     checker: &mut Checker,
-    chosen: Option<&std::sync::Arc<hashlab::Algorithm>>,
-    manifest: &std::path::Path,
+    chosen: Option<&Arc<Algorithm>>,
+    params: &HashParams,
+    manifest: &Path,
 ) -> Result<bool, Failure> {
     let from_stdin = manifest.as_os_str() == "-";
     // b3sum and xxhsum word what they say beyond OK and FAILED their own way.
@@ -194,8 +193,41 @@ fn check_one(
     if chosen.is_some() {
         hint.algorithm = None;
     }
-    // coreutils names the algorithm it expected in --warn messages.
-    let kind = chosen
+    let kind = expected_kind(registry, chosen, &hint);
+    let Some(reader) = open(manifest, from_stdin, voice, &shown) else {
+        return Ok(false);
+    };
+    let mut reader = match pieces::check(args, registry, params, reader, &shown, manifest)? {
+        pieces::Checked::Piecewise(passed) => return Ok(passed),
+        pieces::Checked::Lines(reader) => reader,
+    };
+    let mut lines = LineReporter::new(args, voice, &shown, kind);
+    let result = checker.check(reader.as_mut(), &hint, from_stdin, &mut |r| lines.report(r));
+    lines.finish()?;
+    let summary: Summary = match result {
+        Ok(summary) => summary,
+        Err(CheckError::Read(_)) => {
+            errln!("hashlab: {shown}: read error");
+            return Ok(false);
+        }
+        Err(CheckError::Params(e)) => return Err(manifest_refusal(&shown, e)),
+        Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
+        Err(CheckError::Bound(e)) => {
+            errln!("hashlab: {shown}: {e}");
+            return Ok(false);
+        }
+    };
+    summarize(args, voice, &shown, &summary)
+}
+
+/// The algorithm coreutils names in --warn messages: `-a`'s, else the one
+/// the manifest's name (or SFV form) tells, as `SHA256 `; empty if none.
+fn expected_kind(
+    registry: &Registry,
+    chosen: Option<&Arc<Algorithm>>,
+    hint: &ManifestHint,
+) -> String {
+    chosen
         .map(|a| a.tag.clone())
         .or_else(|| {
             hint.algorithm
@@ -209,150 +241,47 @@ fn check_one(
                 .map(|a| a.tag.clone())
         })
         .map(|t| format!("{t} "))
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
 
-    let reader: Box<dyn io::BufRead> = if from_stdin {
-        Box::new(BufReader::new(StandardInput))
-    } else {
-        match File::open(manifest) {
-            Ok(f) => Box::new(BufReader::new(f)),
-            Err(e) => {
-                match voice {
-                    FileErrors::Coreutils => errln!("hashlab: {shown}: {}", io_message(&e)),
-                    FileErrors::Rust => errln!("Error: {e}"),
-                    FileErrors::Xxhsum => {
-                        errln!(
-                            "Error: Could not open '{}': {}",
-                            manifest.display(),
-                            io_message(&e)
-                        )
-                    }
-                }
-                return Ok(false);
-            }
-        }
-    };
-
-    let mut reader = match pieces::check(args, registry, reader, &shown, manifest)? {
-        pieces::Checked::Piecewise(passed) => return Ok(passed),
-        pieces::Checked::Lines(reader) => reader,
-    };
-    let mut out = LineOutput::new();
-    let mut write_error: Option<Failure> = None;
-    // Without -a or a telling name, coreutils' `cksum -c` names the
-    // algorithm of the last tagged line read.
-    let mut last_tag: Option<String> = None;
-    let mut failed_because = String::new();
-    let mut report = |r: &LineResult| {
-        if write_error.is_some() {
-            return;
-        }
-        if r.tagged.is_some() {
-            last_tag.clone_from(&r.tagged);
-        }
-        // xxhsum reads each length as one xxHash variant: that a length's
-        // reading was found is no news to its user, only that none matched.
-        let quiet_settling = voice == FileErrors::Xxhsum
-            && r.settlement.as_ref().is_some_and(|s| s.algorithm.is_some());
-        if let (Some(settlement), false, false) = (&r.settlement, args.status, quiet_settling) {
-            let _ = out.flush();
-            errln!("hashlab: {shown}: {}", settled(settlement, r.line_number));
-        }
-        let (name, escaped) = display_name(&r.name);
-        let verdict: Option<&str> = match &r.outcome {
-            Outcome::Ok => (!args.quiet).then_some("OK"),
-            Outcome::Failed => Some("FAILED"),
-            Outcome::Missing => None,
-            Outcome::Unreadable(e) => match voice {
-                FileErrors::Coreutils => {
-                    let _ = out.flush();
-                    errln!("hashlab: {}: {}", quote(&r.name), io_message(e));
-                    Some("FAILED open or read")
-                }
-                FileErrors::Rust => {
-                    failed_because = format!("FAILED ({e})");
-                    Some(failed_because.as_str())
-                }
-                FileErrors::Xxhsum => {
-                    let said = format!(
-                        "{shown}:{}: Could not open or read '{}': {}.\n",
-                        r.line_number,
-                        String::from_utf8_lossy(&r.name),
-                        io_message(e)
-                    );
-                    if !args.status {
-                        if let Err(e) = out.write_line(said.as_bytes()) {
-                            write_error = Some(e);
-                        }
-                    }
-                    None
-                }
-            },
-            Outcome::Malformed if voice == FileErrors::Xxhsum => {
-                if args.warn {
-                    let _ = out.flush();
-                    errln!(
-                        "{shown}:{}: Error: Improperly formatted checksum line.",
-                        r.line_number
-                    );
-                }
-                None
-            }
-            Outcome::Malformed => {
-                // b3sum says so of every line it cannot read.
-                if args.warn || voice == FileErrors::Rust {
-                    let _ = out.flush();
-                    let kind = match (&last_tag, kind.is_empty()) {
-                        (Some(tag), true) => format!("{tag} "),
-                        _ => kind.clone(),
-                    };
-                    errln!(
-                        "hashlab: {shown}: {}: improperly formatted {kind}checksum line",
-                        r.line_number
-                    );
-                }
-                None
-            }
-        };
-        if let (Some(verdict), false) = (verdict, args.status) {
-            let mut line = Vec::with_capacity(name.len() + 24);
-            if escaped {
-                line.push(b'\\');
-            }
-            line.extend_from_slice(&name);
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(verdict.as_bytes());
-            line.push(b'\n');
-            match out.write_line(&line) {
-                Ok(()) => {}
-                // The checker cannot be stopped mid-manifest, and nothing of
-                // ours needs cleaning up: end now, as coreutils does, rather
-                // than hash every remaining file for nobody.
-                Err(Failure::BrokenPipe) => crate::stdio::die_of_broken_pipe(),
-                Err(e) => write_error = Some(e),
-            }
-        }
-    };
-    let result = checker.check(reader.as_mut(), &hint, from_stdin, &mut report);
-    if let Some(e) = write_error {
-        return Err(e);
+/// The manifest opened, or `None` once the failure is said in the voice
+/// of the tool `check` speaks as.
+fn open(
+    manifest: &Path,
+    from_stdin: bool,
+    voice: FileErrors,
+    shown: &str,
+) -> Option<Box<dyn BufRead>> {
+    if from_stdin {
+        return Some(Box::new(BufReader::new(StandardInput)));
     }
-    out.flush()?;
-    let summary: Summary = match result {
-        Ok(summary) => summary,
-        Err(CheckError::Read(_)) => {
-            errln!("hashlab: {shown}: read error");
-            return Ok(false);
+    match File::open(manifest) {
+        Ok(f) => Some(Box::new(BufReader::new(f))),
+        Err(e) => {
+            match voice {
+                FileErrors::Coreutils => errln!("hashlab: {shown}: {}", io_message(&e)),
+                FileErrors::Rust => errln!("Error: {e}"),
+                FileErrors::Xxhsum => {
+                    errln!(
+                        "Error: Could not open '{}': {}",
+                        manifest.display(),
+                        io_message(&e)
+                    )
+                }
+            }
+            None
         }
-        Err(CheckError::Params(e)) => {
-            return Err(Failure::Usage(format!("{shown}: {e}")));
-        }
-        Err(CheckError::Interrupted) => return Err(Failure::Interrupted),
-        Err(CheckError::Bound(e)) => {
-            errln!("hashlab: {shown}: {e}");
-            return Ok(false);
-        }
-    };
+    }
+}
+
+/// What is said after a manifest's lines, in the voice `check` speaks
+/// as; whether the manifest passed.
+fn summarize(
+    args: &CheckArgs,
+    voice: FileErrors,
+    shown: &str,
+    summary: &Summary,
+) -> Result<bool, Failure> {
     if !summary.any_properly_formatted() {
         match voice {
             FileErrors::Xxhsum => {
@@ -389,39 +318,36 @@ fn check_one(
         // b3sum sums nothing up, and any line it could not read fails the run.
         return Ok(summary.passed(true, args.ignore_missing));
     } else if !args.status {
-        if summary.malformed > 0 {
-            errln!(
-                "hashlab: {}",
-                plural(
-                    summary.malformed,
-                    "line is improperly formatted",
-                    "lines are improperly formatted"
-                )
-            );
-        }
-        if summary.unreadable > 0 {
-            errln!(
-                "hashlab: {}",
-                plural(
-                    summary.unreadable,
-                    "listed file could not be read",
-                    "listed files could not be read"
-                )
-            );
-        }
-        if summary.mismatched > 0 {
-            errln!(
-                "hashlab: {}",
-                plural(
-                    summary.mismatched,
-                    "computed checksum did NOT match",
-                    "computed checksums did NOT match"
-                )
-            );
-        }
-        if args.ignore_missing && summary.matched == 0 {
-            errln!("hashlab: {shown}: no file was verified");
-        }
+        warnings(args, shown, summary);
     }
     Ok(summary.passed(args.strict, args.ignore_missing))
+}
+
+/// coreutils' warnings after a manifest: lines it could not read, files
+/// it could not read, digests that did not match, nothing verified.
+fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
+    for (n, one, many) in [
+        (
+            summary.malformed,
+            "line is improperly formatted",
+            "lines are improperly formatted",
+        ),
+        (
+            summary.unreadable,
+            "listed file could not be read",
+            "listed files could not be read",
+        ),
+        (
+            summary.mismatched,
+            "computed checksum did NOT match",
+            "computed checksums did NOT match",
+        ),
+    ] {
+        if n > 0 {
+            errln!("hashlab: {}", plural(n, one, many));
+        }
+    }
+    if args.ignore_missing && summary.matched == 0 {
+        errln!("hashlab: {shown}: no file was verified");
+    }
 }
