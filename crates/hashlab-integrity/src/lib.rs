@@ -41,7 +41,7 @@ pub use check::{
 };
 pub use known::{
     load_set, load_set_from, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash,
-    KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
+    KnownPlan, KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
 };
 pub use lines::{
     escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,
