@@ -83,15 +83,7 @@ fn audit_manifest(
             ..Default::default()
         },
     );
-    // A runtime and its threads only when there are objects to read.
-    let reader = if urls.is_empty() {
-        None
-    } else {
-        Some(
-            ObjectReader::new(ObjectSettings::default())
-                .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
-        )
-    };
+    let reader = object_reader(&urls)?;
     let piece_only =
         PieceOnly::take(&mut recorded, &mut tree).map_err(|e| Failure::Runtime(e.to_string()))?;
     let options = AuditOptions {
@@ -131,6 +123,16 @@ fn audit_manifest(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A runtime and its threads only when there are objects to read.
+fn object_reader(urls: &[String]) -> Result<Option<ObjectReader>, Failure> {
+    if urls.is_empty() {
+        return Ok(None);
+    }
+    ObjectReader::new(ObjectSettings::default())
+        .map(Some)
+        .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))
 }
 
 /// Each object whose ETag did not match, and with `--verify-etag` the

@@ -4,7 +4,7 @@
 
 use hashlab_integrity::{display_name, LineResult, Outcome};
 
-use super::settled;
+use super::words::settled;
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;

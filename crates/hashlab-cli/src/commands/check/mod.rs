@@ -7,6 +7,7 @@
 mod lines;
 mod pieces;
 mod request;
+mod words;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use hashlab::{Algorithm, HashParams, Hasher, Registry};
 use hashlab_integrity::{
     manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing, ManifestForm,
-    ManifestHint, Opener, Settlement, StandardInput, Summary,
+    ManifestHint, Opener, StandardInput, Summary,
 };
 use hashlab_objects::{
     is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
@@ -25,46 +26,11 @@ use hashlab_objects::{
 
 use self::lines::LineReporter;
 use self::request::{manifest_refusal, CheckRun};
+use self::words::warnings;
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::{name_bytes, quote};
 use crate::stdio::FileErrors;
-
-/// `WARNING: N THING(S)`, as coreutils counts what went wrong.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("WARNING: {n} {one}")
-    } else {
-        format!("WARNING: {n} {many}")
-    }
-}
-
-/// What trying an untagged length's candidates found, for stderr: the
-/// algorithm now reading the manifest's lines of that length, or that none
-/// matched the line's file.
-fn settled(settlement: &Settlement, line_number: u64) -> String {
-    match &settlement.algorithm {
-        Some(algorithm) => {
-            let passed_over = &settlement.tried[..settlement.tried.len().saturating_sub(1)];
-            let fall = if settlement.below_cryptographic {
-                format!(
-                    " (no security claim: {} did not match)",
-                    passed_over.join(", ")
-                )
-            } else {
-                String::new()
-            };
-            format!(
-                "read as {algorithm}{fall}: the lines' length and the first file; give -a to choose"
-            )
-        }
-        None => format!(
-            "{line_number}: no algorithm of a {}-byte digest matched the file (tried {}); give -a to choose",
-            settlement.bytes,
-            settlement.tried.join(", ")
-        ),
-    }
-}
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
@@ -321,33 +287,4 @@ fn summarize(
         warnings(args, shown, summary);
     }
     Ok(summary.passed(args.strict, args.ignore_missing))
-}
-
-/// coreutils' warnings after a manifest: lines it could not read, files
-/// it could not read, digests that did not match, nothing verified.
-fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
-    for (n, one, many) in [
-        (
-            summary.malformed,
-            "line is improperly formatted",
-            "lines are improperly formatted",
-        ),
-        (
-            summary.unreadable,
-            "listed file could not be read",
-            "listed files could not be read",
-        ),
-        (
-            summary.mismatched,
-            "computed checksum did NOT match",
-            "computed checksums did NOT match",
-        ),
-    ] {
-        if n > 0 {
-            errln!("hashlab: {}", plural(n, one, many));
-        }
-    }
-    if args.ignore_missing && summary.matched == 0 {
-        errln!("hashlab: {shown}: no file was verified");
-    }
 }

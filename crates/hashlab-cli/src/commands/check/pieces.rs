@@ -65,7 +65,7 @@ pub(super) fn check(
     let mut summary = check_entries(args, registry, params, &manifest.entries, shown)?;
     summary.malformed = manifest.problems.len() as u64;
     if !args.status {
-        super::warnings(args, shown, &summary);
+        super::words::warnings(args, shown, &summary);
     }
     Ok(Checked::Piecewise(
         manifest.problems.is_empty()
@@ -136,25 +136,10 @@ fn check_entries(
     let cancel = Cancel::new();
     let mut out = LineOutput::new();
     let mut summary = Summary::default();
-    // One hasher per algorithm and length, resolved at its first entry.
     let mut hashers: Vec<EntryHasher> = Vec::new();
     for entry in entries {
-        let at = match hashers.iter().position(|h| h.hashes(entry)) {
-            Some(at) => at,
-            None => {
-                let made = EntryHasher::new(
-                    registry,
-                    entry,
-                    args.backend.as_deref(),
-                    params,
-                    !args.no_mmap,
-                )
-                .map_err(|e| manifest_refusal(shown, e))?;
-                hashers.push(made);
-                hashers.len() - 1
-            }
-        };
-        let result = comparer.compare(&path_of(&entry.name), entry, &hashers[at], &cancel);
+        let hasher = hasher_for(&mut hashers, args, registry, params, entry, shown)?;
+        let result = comparer.compare(&path_of(&entry.name), entry, hasher, &cancel);
         let line = |verdict: &str| verdict_line(&entry.name, verdict);
         let lines = match result {
             Ok(c) if c.intact() => {
@@ -190,6 +175,28 @@ fn check_entries(
     }
     out.flush()?;
     Ok(summary)
+}
+
+/// The hasher of `entry`'s algorithm and length, made at its first entry.
+fn hasher_for<'h>(
+    hashers: &'h mut Vec<EntryHasher>,
+    args: &CheckArgs,
+    registry: &Registry,
+    params: &HashParams,
+    entry: &Recorded,
+    shown: &str,
+) -> Result<&'h EntryHasher, Failure> {
+    let at = match hashers.iter().position(|h| h.hashes(entry)) {
+        Some(at) => at,
+        None => {
+            let backend = args.backend.as_deref();
+            let made = EntryHasher::new(registry, entry, backend, params, !args.no_mmap)
+                .map_err(|e| manifest_refusal(shown, e))?;
+            hashers.push(made);
+            hashers.len() - 1
+        }
+    };
+    Ok(&hashers[at])
 }
 
 /// `NAME: VERDICT`, the name escaped as `check` escapes it.

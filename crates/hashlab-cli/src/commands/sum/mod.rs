@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use hashlab::Registry;
 use hashlab_integrity::{
-    hash_inputs, is_interrupted, Cancel, FileDigests, Input, JsonRow, Stamp, SumPlan,
+    hash_inputs, is_interrupted, Cancel, FileDigests, HashJob, Input, JsonRow, Stamp, SumPlan,
 };
 use hashlab_objects::{EtagSummary, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
@@ -102,30 +102,13 @@ fn table_format(args: &SumArgs) -> Option<Format> {
 /// Hashes every segment by `plan`, writing as it goes (lines) or at the end (rows).
 fn hash(args: &SumArgs, plan: &SumPlan, segments: &[Segment]) -> Result<ExitCode, Failure> {
     let local = local_inputs(segments);
-    let any_objects = segments.iter().any(|s| matches!(s, Segment::Objects(_)));
-    let reader = if any_objects {
-        Some(
-            ObjectReader::new(ObjectSettings::default())
-                .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))?,
-        )
-    } else {
-        None
-    };
+    let reader = object_reader(segments)?;
     let job = plan.job(Cancel::new());
     let mut sink = Sink::open_for(args.output.as_deref(), plan, &job)?;
     if plan.sfv {
         write_sfv_header(&mut sink, plan, &local)?;
     }
-    let mut emitter = Emitter {
-        plan,
-        cancel: job.cancel.clone(),
-        sink,
-        format: table_format(args),
-        progress: progress_bar(args, &local),
-        rows: Vec::new(),
-        failed: false,
-        done: 0,
-    };
+    let mut emitter = Emitter::new(args, plan, &job, sink, &local);
     let mut etags = EtagSummary::default();
     let make = || plan.fanout();
     let make_for_objects = || plan.fanout_for_ranges();
@@ -172,6 +155,17 @@ fn hash(args: &SumArgs, plan: &SumPlan, segments: &[Segment]) -> Result<ExitCode
     })
 }
 
+/// A client for the stores, made only when a URL is given (it starts a
+/// runtime and its threads).
+fn object_reader(segments: &[Segment]) -> Result<Option<ObjectReader>, Failure> {
+    if !segments.iter().any(|s| matches!(s, Segment::Objects(_))) {
+        return Ok(None);
+    }
+    ObjectReader::new(ObjectSettings::default())
+        .map(Some)
+        .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))
+}
+
 /// SFV's comment header: who wrote it, when, and each local file's size and time.
 fn write_sfv_header(sink: &mut Sink, plan: &SumPlan, local: &[&Input]) -> Result<(), Failure> {
     let names: Vec<(Vec<u8>, &Path)> = local
@@ -200,7 +194,20 @@ struct Emitter<'a> {
     done: usize,
 }
 
-impl Emitter<'_> {
+impl<'a> Emitter<'a> {
+    fn new(args: &SumArgs, plan: &'a SumPlan, job: &HashJob, sink: Sink, local: &[&Input]) -> Self {
+        Emitter {
+            plan,
+            cancel: job.cancel.clone(),
+            sink,
+            format: table_format(args),
+            progress: progress_bar(args, local),
+            rows: Vec::new(),
+            failed: false,
+            done: 0,
+        }
+    }
+
     fn emit(&mut self, named: Named, result: io::Result<FileDigests>) -> Result<(), Failure> {
         if self.cancel.is_cancelled() {
             return Err(Failure::Interrupted);

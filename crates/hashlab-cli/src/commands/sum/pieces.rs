@@ -83,6 +83,16 @@ pub(super) fn sum(
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
+    finish(sink, plan, &rows, failed)
+}
+
+/// JSON's rows written (hashdeep's lines are already) and the sink closed.
+fn finish(
+    mut sink: Sink,
+    plan: &SumPlan,
+    rows: &[PieceRow],
+    failed: bool,
+) -> Result<ExitCode, Failure> {
     if !plan.hashdeep {
         sink.write(&crate::output::render_json(&rows)?)?;
     }

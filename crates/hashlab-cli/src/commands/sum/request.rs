@@ -7,15 +7,16 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, parse_file_list, sfv_algorithm, DigestForm, Input, StandardInput, SumPlan,
-    SumRequest, WalkOptions, DEFAULT_ALGORITHM,
+    exclude_set, expand, parse_file_list, sfv_algorithm, DigestForm, Framing, Input, Listing,
+    ManifestLock, StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
 };
 use hashlab_objects::{is_object_url, stored::recordable_algorithms};
 
 use super::sink::first_files;
 use crate::cli::{SumArgs, SumFormat};
 use crate::failure::Failure;
-use crate::shared::args::{refused, secret_params};
+use crate::shared::args::{refusal, refused, secret_params, usage};
+use crate::shared::update::{lock, prepare};
 
 /// What `sum`'s arguments ask for, checked: the plan (its reading decided
 /// for the files named) and what it reads.
@@ -300,4 +301,103 @@ pub(super) fn local_inputs(segments: &[Segment]) -> Vec<&Input> {
             Segment::Objects(_) => Vec::new(),
         })
         .collect()
+}
+
+/// An update as its arguments and the manifest ask for it: the manifest
+/// locked and read, its plan, and what to read.
+pub(super) struct UpdateRun {
+    pub(super) _lock: Option<ManifestLock>,
+    pub(super) old: Vec<u8>,
+    pub(super) old_sidecar: Option<Vec<u8>>,
+    pub(super) listing: Listing,
+    pub(super) plan: SumPlan,
+    pub(super) paths: Vec<PathBuf>,
+    /// How to walk the paths; `None`: they are object-store URLs.
+    pub(super) walk: Option<WalkOptions>,
+    pub(super) json: bool,
+}
+
+/// The update's request: `--format` checked, the manifest locked, read and
+/// planned in its own algorithms and style (`-a` must name them), the
+/// paths all local or all URLs.
+pub(super) fn update_request(
+    registry: &Registry,
+    args: &SumArgs,
+    manifest: &Path,
+    shown: &str,
+) -> Result<UpdateRun, Failure> {
+    let json = update_report_json(args)?;
+    let params = hashlab::HashParams {
+        length: args.length,
+        ..secret_params(registry, &args.secret)?
+    };
+    let (framing, end) = if args.zero {
+        (Framing::Nul, b'\0')
+    } else {
+        (Framing::Lines, b'\n')
+    };
+    let lock = lock(manifest)?;
+    let old = hashlab_integrity::bounded::read_file(manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))?;
+    let mut listing = Listing::read(registry, &old, &manifest.to_string_lossy(), framing)
+        .map_err(|e| refusal(shown, e))?;
+    if let Some(asked) = &args.algorithm {
+        require_asked(registry, &listing, asked, shown)?;
+    }
+    let base = sum_request(registry, args, &params);
+    let (plan, old_sidecar) = prepare(registry, manifest, shown, &mut listing, &base)?;
+    let paths = names(args, false)?;
+    let urls = paths
+        .iter()
+        .filter(|p| p.to_str().is_some_and(is_object_url))
+        .count();
+    let walk = if urls == 0 {
+        Some(walk_options(args)?)
+    } else if urls == paths.len() {
+        None
+    } else {
+        return Err(Failure::Usage(
+            "--update: give files or object-store URLs, not both (a manifest describes one tree)"
+                .into(),
+        ));
+    };
+    Ok(UpdateRun {
+        _lock: lock,
+        old,
+        old_sidecar,
+        listing,
+        plan,
+        paths,
+        walk,
+        json,
+    })
+}
+
+/// Whether the update's report is JSON: `--update` keeps the manifest's
+/// form, so `--format` takes only json (the report's).
+fn update_report_json(args: &SumArgs) -> Result<bool, Failure> {
+    match (args.json, args.format) {
+        (true, _) | (false, Some(SumFormat::Json)) => Ok(true),
+        (false, None) => Ok(false),
+        (false, Some(_)) => Err(Failure::Usage(
+            "--update keeps the manifest's own form; --format takes only json there (the report)"
+                .into(),
+        )),
+    }
+}
+
+/// `-a` with `--update` names the manifest's algorithms, no other.
+fn require_asked(
+    registry: &Registry,
+    listing: &Listing,
+    asked: &str,
+    shown: &str,
+) -> Result<(), Failure> {
+    let mut canonical = Vec::new();
+    for name in asked.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        canonical.push(registry.algorithm(name).map_err(usage)?.name.clone());
+    }
+    listing
+        .require_algorithms(&canonical)
+        .map_err(|e| Failure::Usage(format!("-a: {shown}: {e}")))
 }

@@ -8,18 +8,18 @@ use std::process::ExitCode;
 use hashlab::Registry;
 use hashlab_integrity::update::{write_updated, Pending, Seen};
 use hashlab_integrity::{
-    is_url_name, update_tree, Cancel, FileDigests, Framing, Listing, ManifestLock, Stamp, SumPlan,
-    TreeUpdate, UpdateError, UpdateReport, Updated, WalkOptions,
+    is_url_name, update_tree, Cancel, FileDigests, Listing, Stamp, SumPlan, TreeUpdate,
+    UpdateError, UpdateReport, Updated,
 };
-use hashlab_objects::{is_object_url, ObjectReader, Settings as ObjectSettings};
+use hashlab_objects::{ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
 
-use super::request::{names, sum_request, walk_options};
-use crate::cli::{SumArgs, SumFormat};
+use super::request::{update_request, UpdateRun};
+use crate::cli::SumArgs;
 use crate::failure::{io_message, Failure};
 use crate::output::render_json;
-use crate::shared::args::{refusal, secret_params, usage};
-use crate::shared::update::{describe, lock, prepare};
+use crate::shared::args::refusal;
+use crate::shared::update::describe;
 
 #[derive(Serialize)]
 struct UpdateJson<'a> {
@@ -28,89 +28,6 @@ struct UpdateJson<'a> {
     written: bool,
     #[serde(flatten)]
     report: &'a UpdateReport,
-}
-
-/// An update as its arguments and the manifest ask for it: the manifest
-/// locked and read, its plan, and what to read.
-struct UpdateRun {
-    _lock: Option<ManifestLock>,
-    old: Vec<u8>,
-    old_sidecar: Option<Vec<u8>>,
-    listing: Listing,
-    plan: SumPlan,
-    paths: Vec<PathBuf>,
-    /// How to walk the paths; `None`: they are object-store URLs.
-    walk: Option<WalkOptions>,
-    json: bool,
-}
-
-/// The update's request: `--format` checked, the manifest locked, read and
-/// planned in its own algorithms and style (`-a` must name them), the
-/// paths all local or all URLs.
-fn update_request(
-    registry: &Registry,
-    args: &SumArgs,
-    manifest: &Path,
-    shown: &str,
-) -> Result<UpdateRun, Failure> {
-    let json = match (args.json, args.format) {
-        (true, _) | (false, Some(SumFormat::Json)) => true,
-        (false, None) => false,
-        (false, Some(_)) => return Err(Failure::Usage(
-            "--update keeps the manifest's own form; --format takes only json there (the report)"
-                .into(),
-        )),
-    };
-    let params = hashlab::HashParams {
-        length: args.length,
-        ..secret_params(registry, &args.secret)?
-    };
-    let (framing, end) = if args.zero {
-        (Framing::Nul, b'\0')
-    } else {
-        (Framing::Lines, b'\n')
-    };
-    let lock = lock(manifest)?;
-    let old = hashlab_integrity::bounded::read_file(manifest, end)
-        .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))?;
-    let mut listing = Listing::read(registry, &old, &manifest.to_string_lossy(), framing)
-        .map_err(|e| refusal(shown, e))?;
-    if let Some(asked) = &args.algorithm {
-        let mut canonical = Vec::new();
-        for name in asked.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            canonical.push(registry.algorithm(name).map_err(usage)?.name.clone());
-        }
-        listing
-            .require_algorithms(&canonical)
-            .map_err(|e| Failure::Usage(format!("-a: {shown}: {e}")))?;
-    }
-    let base = sum_request(registry, args, &params);
-    let (plan, old_sidecar) = prepare(registry, manifest, shown, &mut listing, &base)?;
-    let paths = names(args, false)?;
-    let urls = paths
-        .iter()
-        .filter(|p| p.to_str().is_some_and(is_object_url))
-        .count();
-    let walk = if urls == 0 {
-        Some(walk_options(args)?)
-    } else if urls == paths.len() {
-        None
-    } else {
-        return Err(Failure::Usage(
-            "--update: give files or object-store URLs, not both (a manifest describes one tree)"
-                .into(),
-        ));
-    };
-    Ok(UpdateRun {
-        _lock: lock,
-        old,
-        old_sidecar,
-        listing,
-        plan,
-        paths,
-        walk,
-        json,
-    })
 }
 
 pub(super) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> {
@@ -154,18 +71,33 @@ pub(super) fn run(args: &SumArgs, manifest: &Path) -> Result<ExitCode, Failure> 
     if job.cancel.is_cancelled() {
         return Ok(interrupted(&shown));
     }
+    write_and_report(
+        args,
+        manifest,
+        shown,
+        &old,
+        old_sidecar.as_deref(),
+        updated,
+        json,
+    )
+}
+
+/// The update written where it changed anything, and reported.
+fn write_and_report(
+    args: &SumArgs,
+    manifest: &Path,
+    shown: String,
+    old: &[u8],
+    old_sidecar: Option<&[u8]>,
+    updated: Updated,
+    json: bool,
+) -> Result<ExitCode, Failure> {
     let Updated {
         manifest: new,
         sidecar,
         report,
     } = updated;
-    let written = write_updated(
-        manifest,
-        &old,
-        old_sidecar.as_deref(),
-        &new,
-        sidecar.as_deref(),
-    )?;
+    let written = write_updated(manifest, old, old_sidecar, &new, sidecar.as_deref())?;
     if json {
         let json = UpdateJson {
             manifest: shown,
