@@ -41,7 +41,9 @@ where
         }
         Command::Sum(args) => commands::sum::validate(registry, args),
         Command::Match(args) => commands::matching::validate(registry, args),
-        Command::Check(args) => commands::sum::secret_params(registry, &args.secret).map(|_| ()),
+        Command::Check(args) => {
+            crate::shared::args::secret_params(registry, &args.secret).map(|_| ())
+        }
         Command::Cpu(args) => clock_budget(args.clock_ms)
             .map(|_| ())
             .map_err(|e| Failure::Usage(format!("--clock-ms: {e}"))),

@@ -23,12 +23,14 @@ use crate::recorded::{LineProblem, ManifestError};
 
 mod load;
 mod nsrl;
+mod plan;
 mod sets;
 mod sort;
 mod table;
 
 pub use load::{load_set, load_set_from};
 pub use nsrl::{NsrlBound, NsrlError, MAX_ROWS as MAX_NSRL_ROWS};
+pub use plan::KnownPlan;
 pub use sets::{Group, Hit, KnownBuilder, KnownHash, KnownSets, Lookup};
 pub use table::DigestTable;
 

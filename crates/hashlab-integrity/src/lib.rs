@@ -41,7 +41,7 @@ pub use check::{
 };
 pub use known::{
     load_set, load_set_from, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash,
-    KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
+    KnownPlan, KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
 };
 pub use lines::{
     escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,
@@ -62,7 +62,7 @@ pub use pieces::{
     ChangedPieces, Comparer, Comparison, EntryHasher, JsonPieces, PieceDigests, PieceFault,
     PieceOnly, PieceSizeError, Pieces, Ranges, UnwritablePieces,
 };
-pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest};
+pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest, DEFAULT_ALGORITHM};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use recorded::{
     read_manifest, LineFault, LineProblem, Manifest, ManifestError, Place, ReadOptions, Recorded,

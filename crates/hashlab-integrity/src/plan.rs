@@ -19,6 +19,10 @@ use crate::many::{Fanout, FileDigests, HashJob, MAX_JOBS};
 use crate::read::ReadStrategy;
 use crate::walk::reads_from_spinning_disk;
 
+/// What `sum` computes when asked for no algorithm (as `sha256sum` does);
+/// `audit --download` hashes with it too.
+pub const DEFAULT_ALGORITHM: &str = "sha256";
+
 /// What a caller asks of a `sum` run, in the library's terms.
 #[derive(Debug, Clone, Default)]
 pub struct SumRequest {

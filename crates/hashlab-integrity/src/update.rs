@@ -16,12 +16,14 @@
 
 mod listing;
 mod pending;
+mod prepare;
 mod read;
 mod sidecar;
 mod tree;
 
 pub use listing::{Form, HeldRules, JsonRow, Listed, Listing, Stamp, UpdateError};
 pub use pending::{own_files, Pending, Seen, UpdateReport, Updated};
+pub use prepare::{write_updated, PrepareError, SidecarRead};
 pub use sidecar::{sidecar_path, Sidecar, SidecarEntry};
 pub use tree::{update_tree, update_tree_with, Known, TreeUpdate};
 

@@ -466,11 +466,42 @@ pub fn compare_report(
     prefix_url: &str,
     registry: &Registry,
 ) -> Result<TreeComparison, ReportCompareError> {
-    let (bucket, prefix) = bucket_and_prefix(prefix_url)
-        .ok_or_else(|| ReportCompareError::NotAnS3Prefix(prefix_url.to_string()))?;
+    let prefix = ReportPrefix::parse(prefix_url)?;
+    Ok(compare_under(report, manifest, &prefix, registry))
+}
+
+/// The bucket and key prefix a report's keys are compared under, checked
+/// before any report is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportPrefix {
+    bucket: String,
+    /// The keys' prefix with its trailing `/`, or empty.
+    prefix: String,
+}
+
+impl ReportPrefix {
+    /// `s3://bucket[/prefix]`, or why not.
+    pub fn parse(url: &str) -> Result<ReportPrefix, ReportCompareError> {
+        let (bucket, prefix) = bucket_and_prefix(url)
+            .ok_or_else(|| ReportCompareError::NotAnS3Prefix(url.to_string()))?;
+        Ok(ReportPrefix {
+            bucket: bucket.to_string(),
+            prefix,
+        })
+    }
+}
+
+/// [`compare_report`] under a prefix already checked.
+pub fn compare_under(
+    report: &[ReportEntry],
+    manifest: &[Recorded],
+    under: &ReportPrefix,
+    registry: &Registry,
+) -> TreeComparison {
+    let (bucket, prefix) = (&under.bucket, &under.prefix);
     let mut found = TreeComparison::default();
     let mut objects: BTreeMap<&str, Vec<&ReportEntry>> = BTreeMap::new();
-    for entry in report.iter().filter(|e| e.bucket == bucket) {
+    for entry in report.iter().filter(|e| &e.bucket == bucket) {
         if let Some(name) = entry.key.strip_prefix(prefix.as_str()) {
             objects.entry(name).or_default().push(entry);
         }
@@ -511,7 +542,7 @@ pub fn compare_report(
         .filter(|name| !recorded.contains_key(**name))
         .map(|name| name.to_string())
         .collect();
-    Ok(found)
+    found
 }
 
 fn judge(checksum: &ReportChecksum, entries: &[&Recorded], registry: &Registry) -> Verdict {

@@ -1,6 +1,4 @@
 pub mod audit;
-mod audit_report;
-mod audit_store;
 pub mod bench;
 pub mod check;
 pub mod compare;
@@ -13,8 +11,6 @@ pub mod install_links;
 pub mod list;
 pub mod matching;
 pub mod pick;
-mod pieces;
 pub mod quality;
 pub mod report;
 pub mod sum;
-mod sum_update;

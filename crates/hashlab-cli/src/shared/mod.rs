@@ -1,11 +1,13 @@
 //! Helpers more than one command uses, so that no command file imports
 //! another: quoting names as coreutils does, a path's bytes, the flag-naming
 //! of library errors (`args`), and what a bench run shares with `report`
-//! (`bench_run`) and the history (`history`).
+//! (`bench_run`) and the history (`history`), and what `sum --update`
+//! and `audit --update` share (`update`).
 
 pub mod args;
 pub mod bench_run;
 pub mod history;
+pub mod update;
 
 use std::path::Path;
 

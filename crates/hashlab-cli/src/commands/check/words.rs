@@ -1,0 +1,71 @@
+//! What `check` says beyond each line's verdict: how an untagged length
+//! was read, and coreutils' warnings after a manifest.
+
+use hashlab_integrity::{Settlement, Summary};
+
+use crate::cli::CheckArgs;
+
+/// `WARNING: N THING(S)`, as coreutils counts what went wrong.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("WARNING: {n} {one}")
+    } else {
+        format!("WARNING: {n} {many}")
+    }
+}
+
+/// What trying an untagged length's candidates found, for stderr: the
+/// algorithm now reading the manifest's lines of that length, or that none
+/// matched the line's file.
+pub(super) fn settled(settlement: &Settlement, line_number: u64) -> String {
+    match &settlement.algorithm {
+        Some(algorithm) => {
+            let passed_over = &settlement.tried[..settlement.tried.len().saturating_sub(1)];
+            let fall = if settlement.below_cryptographic {
+                format!(
+                    " (no security claim: {} did not match)",
+                    passed_over.join(", ")
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "read as {algorithm}{fall}: the lines' length and the first file; give -a to choose"
+            )
+        }
+        None => format!(
+            "{line_number}: no algorithm of a {}-byte digest matched the file (tried {}); give -a to choose",
+            settlement.bytes,
+            settlement.tried.join(", ")
+        ),
+    }
+}
+
+/// coreutils' warnings after a manifest: lines it could not read, files
+/// it could not read, digests that did not match, nothing verified.
+pub(super) fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
+    for (n, one, many) in [
+        (
+            summary.malformed,
+            "line is improperly formatted",
+            "lines are improperly formatted",
+        ),
+        (
+            summary.unreadable,
+            "listed file could not be read",
+            "listed files could not be read",
+        ),
+        (
+            summary.mismatched,
+            "computed checksum did NOT match",
+            "computed checksums did NOT match",
+        ),
+    ] {
+        if n > 0 {
+            errln!("hashlab: {}", plural(n, one, many));
+        }
+    }
+    if args.ignore_missing && summary.matched == 0 {
+        errln!("hashlab: {shown}: no file was verified");
+    }
+}
