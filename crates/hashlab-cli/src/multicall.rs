@@ -18,10 +18,11 @@ use hashlab::Registry;
 mod b3sum;
 mod coreutils;
 mod getopt;
+mod stop;
 mod sums;
 mod xxhsum;
 
-use getopt::{getopt, Parsed};
+use stop::Stop;
 
 /// Every program hashlab answers to: the coreutils digest programs (each
 /// one's name without `sum` is an alias of its algorithm in the catalog:
@@ -47,115 +48,6 @@ pub fn tool_of(argv0: &OsStr) -> Option<&'static str> {
     TOOLS.iter().copied().find(|t| *t == name)
 }
 
-/// An option of the tool: its long name (the key it is known by, given on
-/// the command line only when `long_ok`), its short letter, and whether it
-/// takes a value.
-#[derive(Clone, Copy)]
-struct Spec {
-    long: &'static str,
-    long_ok: bool,
-    short: Option<char>,
-    takes_value: bool,
-}
-
-const fn flag(long: &'static str, short: Option<char>) -> Spec {
-    Spec {
-        long,
-        long_ok: true,
-        short,
-        takes_value: false,
-    }
-}
-
-const fn valued(long: &'static str, short: Option<char>) -> Spec {
-    Spec {
-        long,
-        long_ok: true,
-        short,
-        takes_value: true,
-    }
-}
-
-/// A letter with no long spelling (`sum -r`); `key` names it in [`Parsed`].
-const fn short_only(key: &'static str, short: char, takes_value: bool) -> Spec {
-    Spec {
-        long: key,
-        long_ok: false,
-        short: Some(short),
-        takes_value,
-    }
-}
-
-/// coreutils 9.1's digest options (`b2sum` adds `-l`).
-const COREUTILS_OPTIONS: &[Spec] = &[
-    flag("binary", Some('b')),
-    flag("check", Some('c')),
-    flag("tag", None),
-    flag("text", Some('t')),
-    flag("zero", Some('z')),
-    flag("ignore-missing", None),
-    flag("quiet", None),
-    flag("status", None),
-    flag("strict", None),
-    flag("warn", Some('w')),
-    flag("help", None),
-    flag("version", None),
-    valued("length", Some('l')),
-];
-
-/// How the run ends before any hashing: the tool's own message.
-#[derive(Debug, PartialEq, Eq)]
-enum Stop {
-    /// A usage error, then `Try 'TOOL --help' for more information.`
-    Usage(String),
-    /// A usage error of several lines (the first after the tool's name),
-    /// then the `Try` line.
-    UsageLines(Vec<String>),
-    /// A message of its own (b2sum's length errors print no `Try` line).
-    Plain(Vec<String>),
-    /// `--help` or `--version`: text on stdout, exit 0.
-    Print(String),
-    /// Text for standard error as it is, and the exit code.
-    Raw(String, u8),
-}
-
-/// `--help` or `--version`, when given: what the tool prints for it.
-fn help_or_version(tool: &str, parsed: &Parsed) -> Option<Stop> {
-    if parsed.has("help") {
-        return Some(Stop::Print(help(tool)));
-    }
-    if parsed.has("version") {
-        return Some(Stop::Print(format!(
-            "{tool} (hashlab) {}\n",
-            env!("CARGO_PKG_VERSION")
-        )));
-    }
-    None
-}
-
-/// The bytes of b2sum's and `cksum -a blake2b`'s `-l BITS`, which are
-/// checked as coreutils checks them; `None` for the default length (0 or
-/// the full `max_bits`).
-fn blake2b_length(bits: &OsStr, tag: &str, max_bits: usize) -> Result<Option<usize>, Stop> {
-    let shown = bits.to_string_lossy();
-    let bits: usize = shown
-        .parse()
-        .map_err(|_| Stop::Plain(vec![format!("invalid length: \u{2018}{shown}\u{2019}")]))?;
-    if bits > max_bits {
-        return Err(Stop::Plain(vec![
-            format!("invalid length: \u{2018}{shown}\u{2019}"),
-            format!("maximum digest length for \u{2018}{tag}\u{2019} is {max_bits} bits"),
-        ]));
-    }
-    if !bits.is_multiple_of(8) {
-        return Err(Stop::Plain(vec![
-            format!("invalid length: \u{2018}{shown}\u{2019}"),
-            "length is not a multiple of 8".into(),
-        ]));
-    }
-    Ok((bits != 0 && bits != max_bits).then_some(bits / 8))
-}
-
 /// The tools whose options are not coreutils' digest programs', each with
 /// its reading of them.
 type Reader = fn(&[OsString]) -> Result<Vec<OsString>, Stop>;
@@ -176,14 +68,6 @@ fn translate_for(
         Some((_, read)) => read(args),
         None => coreutils::translate(registry, tool, args),
     }
-}
-
-fn help(tool: &str) -> String {
-    format!(
-        "Usage: {tool} [OPTION]... [FILE]...\n\
-         hashlab answering as {tool}: the options of coreutils' {tool}; see `hashlab sum --help`\n\
-         and `hashlab check --help` for what they turn into.\n"
-    )
 }
 
 /// Runs hashlab as `tool` with `args` (without the program name): the
@@ -245,6 +129,8 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
+    use super::getopt::getopt;
+    use super::stop::COREUTILS_OPTIONS;
     use super::*;
 
     fn args(list: &[&str]) -> Vec<OsString> {

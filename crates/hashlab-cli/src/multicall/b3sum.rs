@@ -5,7 +5,8 @@
 
 use std::ffi::OsString;
 
-use super::{flag, getopt, valued, Parsed, Spec, Stop};
+use super::getopt::{flag, getopt, valued, Parsed, Spec};
+use super::stop::{help, Stop};
 
 const OPTIONS: &[Spec] = &[
     flag("keyed", None),
@@ -71,7 +72,7 @@ pub(super) fn translate(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         ))
     })?;
     if parsed.has("help") {
-        return Err(Stop::Print(super::help("b3sum")));
+        return Err(Stop::Print(help("b3sum")));
     }
     if parsed.has("version") {
         return Err(Stop::Print(format!(

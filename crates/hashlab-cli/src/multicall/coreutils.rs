@@ -5,7 +5,8 @@ use std::ffi::OsString;
 
 use hashlab::Registry;
 
-use super::{blake2b_length, getopt, help_or_version, Parsed, Spec, Stop, COREUTILS_OPTIONS};
+use super::getopt::{getopt, Parsed, Spec};
+use super::stop::{blake2b_length, help_or_version, Stop, COREUTILS_OPTIONS};
 
 /// Options that mean something only with `-c`, in coreutils' order.
 const CHECK_ONLY: &[&str] = &["ignore-missing", "quiet", "status", "strict", "warn"];

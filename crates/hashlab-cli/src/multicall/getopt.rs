@@ -2,7 +2,44 @@
 
 use std::ffi::{OsStr, OsString};
 
-use super::Spec;
+/// An option of the tool: its long name (the key it is known by, given on
+/// the command line only when `long_ok`), its short letter, and whether it
+/// takes a value.
+#[derive(Clone, Copy)]
+pub(super) struct Spec {
+    pub(super) long: &'static str,
+    pub(super) long_ok: bool,
+    pub(super) short: Option<char>,
+    pub(super) takes_value: bool,
+}
+
+pub(super) const fn flag(long: &'static str, short: Option<char>) -> Spec {
+    Spec {
+        long,
+        long_ok: true,
+        short,
+        takes_value: false,
+    }
+}
+
+pub(super) const fn valued(long: &'static str, short: Option<char>) -> Spec {
+    Spec {
+        long,
+        long_ok: true,
+        short,
+        takes_value: true,
+    }
+}
+
+/// A letter with no long spelling (`sum -r`); `key` names it in [`Parsed`].
+pub(super) const fn short_only(key: &'static str, short: char, takes_value: bool) -> Spec {
+    Spec {
+        long: key,
+        long_ok: false,
+        short: Some(short),
+        takes_value,
+    }
+}
 
 /// Options (long name and value) in the order given, and the operands.
 #[derive(Debug, Default, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 
 use std::ffi::OsString;
 
-use super::{flag, getopt, short_only, valued, Parsed, Spec, Stop};
+use super::getopt::{flag, getopt, short_only, valued, Parsed, Spec};
+use super::stop::{blake2b_length, help_or_version, Stop};
 
 const CKSUM_OPTIONS: &[Spec] = &[
     valued("algorithm", Some('a')),
@@ -92,7 +93,7 @@ const CHECK_ONLY: &[&str] = &["ignore-missing", "quiet", "status", "strict", "wa
 
 pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
     let parsed = getopt(args, CKSUM_OPTIONS).map_err(Stop::Usage)?;
-    if let Some(stop) = super::help_or_version("cksum", &parsed) {
+    if let Some(stop) = help_or_version("cksum", &parsed) {
         return Err(stop);
     }
     if parsed.has("b") || parsed.has("t") {
@@ -108,7 +109,7 @@ pub(super) fn cksum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
         ));
     }
     let length = match parsed.last_value("length") {
-        Some(bits) if chosen.length => super::blake2b_length(bits, "BLAKE2b", 512)?,
+        Some(bits) if chosen.length => blake2b_length(bits, "BLAKE2b", 512)?,
         Some(_) => {
             return Err(Stop::Plain(vec![
                 "--length is only supported with --algorithm=blake2b".into(),
@@ -250,7 +251,7 @@ const SUM_CHOICES: &[(&str, &str)] = &[("r", "bsd"), ("sysv", "sysv")];
 
 pub(super) fn sum(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
     let parsed: Parsed = getopt(args, SUM_OPTIONS).map_err(Stop::Usage)?;
-    if let Some(stop) = super::help_or_version("sum", &parsed) {
+    if let Some(stop) = help_or_version("sum", &parsed) {
         return Err(stop);
     }
     // The last of -r and -s decides; -r is the default.

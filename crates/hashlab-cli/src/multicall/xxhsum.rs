@@ -5,7 +5,7 @@
 
 use std::ffi::OsString;
 
-use super::Stop;
+use super::stop::{help, Stop};
 
 /// xxhsum's refusal of its arguments: its words, its exit code.
 fn wrong() -> Stop {
@@ -69,7 +69,7 @@ fn parse(args: &[OsString]) -> Result<Result<Options, Stop>, Stop> {
                 b"strict" => o.check_flags.push("--strict"),
                 b"warn" => o.check_flags.push("--warn"),
                 b"ignore-missing" => o.check_flags.push("--ignore-missing"),
-                b"help" => return Err(Stop::Print(super::help("xxhsum"))),
+                b"help" => return Err(Stop::Print(help("xxhsum"))),
                 b"version" => return Err(version()),
                 _ => return Ok(Err(wrong())),
             }
@@ -91,7 +91,7 @@ fn parse(args: &[OsString]) -> Result<Result<Options, Stop>, Stop> {
                 b'c' => o.check = true,
                 b'q' => o.check_flags.push("--quiet"),
                 b'w' => o.check_flags.push("--warn"),
-                b'h' => return Err(Stop::Print(super::help("xxhsum"))),
+                b'h' => return Err(Stop::Print(help("xxhsum"))),
                 b'V' => return Err(version()),
                 _ => return Ok(Err(wrong())),
             }
