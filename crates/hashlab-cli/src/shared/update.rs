@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use hashlab::Registry;
 use hashlab_integrity::update::{PrepareError, SidecarRead};
-use hashlab_integrity::{lock_manifest, Listing, ManifestLock, SumPlan, SumRequest, UpdateReport};
+use hashlab_integrity::{
+    lock_manifest, Framing, Listing, ManifestLock, SumPlan, SumRequest, UpdateReport,
+};
 
 use crate::failure::Failure;
 use crate::shared::args::{refusal, refused};
@@ -27,6 +29,29 @@ pub fn lock(manifest: &Path) -> Result<Option<ManifestLock>, Failure> {
         )
     })
     .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))
+}
+
+/// The manifest locked, then read (its bytes, and the listing an update
+/// revises);
+/// `label` starts the error messages (the manifest's name, and the flag
+/// that asked for the update where another command does).
+pub fn locked_listing(
+    registry: &Registry,
+    manifest: &Path,
+    zero: bool,
+    label: &str,
+) -> Result<(Option<ManifestLock>, Vec<u8>, Listing), Failure> {
+    let (framing, end) = if zero {
+        (Framing::Nul, b'\0')
+    } else {
+        (Framing::Lines, b'\n')
+    };
+    let lock = lock(manifest)?;
+    let old = hashlab_integrity::bounded::read_file(manifest, end)
+        .map_err(|e| Failure::Runtime(format!("{label}: {e}")))?;
+    let listing = Listing::read(registry, &old, &manifest.to_string_lossy(), framing)
+        .map_err(|e| refusal(label, e))?;
+    Ok((lock, old, listing))
 }
 
 /// Puts the sidecar's stamps on the listing (where it has one) and plans

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use hashlab::Registry;
 use hashlab_integrity::update::write_updated;
 use hashlab_integrity::{
-    update_tree, AuditReport, Cancel, Framing, Known, Listing, ManifestLock, SumPlan, SumRequest,
+    update_tree, AuditReport, Cancel, Known, Listing, ManifestLock, SumPlan, SumRequest,
     TreeUpdate, Updated, WalkOptions,
 };
 
 use crate::cli::AuditArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::args::refusal;
-use crate::shared::update::{describe, lock, prepare};
+use crate::shared::update::{describe, locked_listing, prepare};
 
 /// The update's request, made after the audit: the manifest locked and
 /// read again (another update may have written it since the audit read it,
@@ -34,16 +34,8 @@ fn rebaseline_request(
 ) -> Result<Rebaseline, Failure> {
     let manifest = args.manifest.as_path();
     let shown = manifest.display().to_string();
-    let (framing, end) = if args.zero {
-        (Framing::Nul, b'\0')
-    } else {
-        (Framing::Lines, b'\n')
-    };
-    let lock = lock(manifest)?;
-    let old = hashlab_integrity::bounded::read_file(manifest, end)
-        .map_err(|e| Failure::Runtime(format!("--update: {shown}: {e}")))?;
-    let mut listing = Listing::read(registry, &old, &manifest.to_string_lossy(), framing)
-        .map_err(|e| refusal(&format!("--update: {shown}"), e))?;
+    let (lock, old, mut listing) =
+        locked_listing(registry, manifest, args.zero, &format!("--update: {shown}"))?;
     let base = SumRequest {
         zero_terminated: args.zero,
         jobs: Some(jobs),

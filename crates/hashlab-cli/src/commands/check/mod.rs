@@ -26,7 +26,7 @@ use hashlab_objects::{
 
 use self::lines::LineReporter;
 use self::request::{manifest_refusal, CheckRun};
-use self::words::warnings;
+use self::words::{problem_counts, warnings};
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::{name_bytes, quote};
@@ -258,23 +258,7 @@ fn summarize(
     } else if voice == FileErrors::Xxhsum && !args.status {
         // xxhsum's summary, on standard output.
         let mut said = String::new();
-        for (n, one, many) in [
-            (
-                summary.malformed,
-                "line is improperly formatted",
-                "lines are improperly formatted",
-            ),
-            (
-                summary.unreadable,
-                "listed file could not be read",
-                "listed files could not be read",
-            ),
-            (
-                summary.mismatched,
-                "computed checksum did NOT match",
-                "computed checksums did NOT match",
-            ),
-        ] {
+        for (n, one, many) in problem_counts(summary) {
             if n > 0 {
                 said.push_str(&format!("{n} {}\n", if n == 1 { one } else { many }));
             }

@@ -41,10 +41,10 @@ pub(super) fn settled(settlement: &Settlement, line_number: u64) -> String {
     }
 }
 
-/// coreutils' warnings after a manifest: lines it could not read, files
-/// it could not read, digests that did not match, nothing verified.
-pub(super) fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
-    for (n, one, many) in [
+/// What went wrong in a manifest's check, as coreutils and xxhsum count
+/// it: each count with its words for one and for many.
+pub(super) fn problem_counts(summary: &Summary) -> [(u64, &'static str, &'static str); 3] {
+    [
         (
             summary.malformed,
             "line is improperly formatted",
@@ -60,7 +60,13 @@ pub(super) fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
             "computed checksum did NOT match",
             "computed checksums did NOT match",
         ),
-    ] {
+    ]
+}
+
+/// coreutils' warnings after a manifest: lines it could not read, files
+/// it could not read, digests that did not match, nothing verified.
+pub(super) fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
+    for (n, one, many) in problem_counts(summary) {
         if n > 0 {
             errln!("hashlab: {}", plural(n, one, many));
         }

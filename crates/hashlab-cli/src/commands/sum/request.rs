@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, parse_file_list, sfv_algorithm, DigestForm, Framing, Input, Listing,
-    ManifestLock, StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
+    exclude_set, expand, parse_file_list, sfv_algorithm, DigestForm, Input, Listing, ManifestLock,
+    StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
 };
 use hashlab_objects::{is_object_url, stored::recordable_algorithms};
 
 use super::sink::first_files;
 use crate::cli::{SumArgs, SumFormat};
 use crate::failure::Failure;
-use crate::shared::args::{refusal, refused, secret_params, usage};
-use crate::shared::update::{lock, prepare};
+use crate::shared::args::{refused, secret_params, usage};
+use crate::shared::update::{locked_listing, prepare};
 
 /// What `sum`'s arguments ask for, checked: the plan (its reading decided
 /// for the files named) and what it reads.
@@ -331,16 +331,7 @@ pub(super) fn update_request(
         length: args.length,
         ..secret_params(registry, &args.secret)?
     };
-    let (framing, end) = if args.zero {
-        (Framing::Nul, b'\0')
-    } else {
-        (Framing::Lines, b'\n')
-    };
-    let lock = lock(manifest)?;
-    let old = hashlab_integrity::bounded::read_file(manifest, end)
-        .map_err(|e| Failure::Runtime(format!("{shown}: {e}")))?;
-    let mut listing = Listing::read(registry, &old, &manifest.to_string_lossy(), framing)
-        .map_err(|e| refusal(shown, e))?;
+    let (lock, old, mut listing) = locked_listing(registry, manifest, args.zero, shown)?;
     if let Some(asked) = &args.algorithm {
         require_asked(registry, &listing, asked, shown)?;
     }
