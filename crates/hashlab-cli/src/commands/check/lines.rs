@@ -2,9 +2,9 @@
 //! and what it says of a line it could not read or a file it could not
 //! open, in the words of the tool it speaks as.
 
-use hashlab_integrity::{display_name, LineResult, Outcome};
+use hashlab_integrity::{LineResult, Outcome};
 
-use super::words::settled;
+use super::words::{settled, verdict_line};
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;
@@ -132,15 +132,7 @@ impl<'a> LineReporter<'a> {
     }
 
     fn write_verdict(&mut self, name: &[u8], verdict: &str) {
-        let (name, escaped) = display_name(name);
-        let mut line = Vec::with_capacity(name.len() + 24);
-        if escaped {
-            line.push(b'\\');
-        }
-        line.extend_from_slice(&name);
-        line.extend_from_slice(b": ");
-        line.extend_from_slice(verdict.as_bytes());
-        line.push(b'\n');
+        let line = verdict_line(name, verdict);
         match self.out.write_line(&line) {
             Ok(()) => {}
             // The checker cannot be stopped mid-manifest, and nothing of

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 use hashlab_integrity::{
-    display_name, is_interrupted, read_manifest, Cancel, Comparer, EntryHasher, Framing, LineFault,
-    LineProblem, Manifest, ManifestError, ReadOptions, Recorded, Summary,
+    is_interrupted, read_manifest, Cancel, Comparer, EntryHasher, Framing, LineFault, LineProblem,
+    Manifest, ManifestError, ReadOptions, Recorded, Summary,
 };
 
 use super::request::manifest_refusal;
+use super::words::verdict_line;
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;
@@ -197,18 +198,4 @@ fn hasher_for<'h>(
         }
     };
     Ok(&hashers[at])
-}
-
-/// `NAME: VERDICT`, the name escaped as `check` escapes it.
-fn verdict_line(name: &[u8], verdict: &str) -> Vec<u8> {
-    let (name, escaped) = display_name(name);
-    let mut line = Vec::with_capacity(name.len() + 24);
-    if escaped {
-        line.push(b'\\');
-    }
-    line.extend_from_slice(&name);
-    line.extend_from_slice(b": ");
-    line.extend_from_slice(verdict.as_bytes());
-    line.push(b'\n');
-    line
 }

@@ -1,7 +1,7 @@
 //! What `check` says beyond each line's verdict: how an untagged length
 //! was read, and coreutils' warnings after a manifest.
 
-use hashlab_integrity::{Settlement, Summary};
+use hashlab_integrity::{display_name, Settlement, Summary};
 
 use crate::cli::CheckArgs;
 
@@ -74,4 +74,18 @@ pub(super) fn warnings(args: &CheckArgs, shown: &str, summary: &Summary) {
     if args.ignore_missing && summary.matched == 0 {
         errln!("hashlab: {shown}: no file was verified");
     }
+}
+
+/// `NAME: VERDICT`, the name escaped as `check` escapes it.
+pub(super) fn verdict_line(name: &[u8], verdict: &str) -> Vec<u8> {
+    let (name, escaped) = display_name(name);
+    let mut line = Vec::with_capacity(name.len() + 24);
+    if escaped {
+        line.push(b'\\');
+    }
+    line.extend_from_slice(&name);
+    line.extend_from_slice(b": ");
+    line.extend_from_slice(verdict.as_bytes());
+    line.push(b'\n');
+    line
 }
