@@ -74,6 +74,6 @@ pub use update::{
     UpdateReport, Updated,
 };
 pub use walk::{
-    exclude_set, expand, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
+    exclude_set, expand, first_files, on_rotating_disk, parse_file_list, reads_from_spinning_disk,
     FileSystemLoop, Input, WalkOptions,
 };

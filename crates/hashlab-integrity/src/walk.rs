@@ -65,6 +65,19 @@ impl std::fmt::Display for FileSystemLoop {
 
 impl std::error::Error for FileSystemLoop {}
 
+/// The first `n` plain files among `inputs`: the sample a plan's reading
+/// is chosen from (`SumPlan::reading`).
+pub fn first_files<'a>(inputs: impl IntoIterator<Item = &'a Input>, n: usize) -> Vec<&'a Path> {
+    inputs
+        .into_iter()
+        .filter_map(|i| match i {
+            Input::File(p) => Some(p.as_path()),
+            _ => None,
+        })
+        .take(n)
+        .collect()
+}
+
 /// Expands the inputs in order. Directories are walked only with `recursive`
 /// (without it they stay as they are and fail when read, as coreutils reports
 /// them); entries are visited in byte order of their names; paths keep the

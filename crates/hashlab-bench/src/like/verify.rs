@@ -2,7 +2,6 @@
 //! a git repository hashed as git names it, or `sum URL` over an object-store
 //! prefix), timed beside what was projected.
 
-use std::path::Path;
 use std::time::Instant;
 
 use hashlab::Registry;
@@ -159,14 +158,7 @@ pub fn verify(
                     ..WalkOptions::default()
                 };
                 let inputs = expand(std::slice::from_ref(&request.path), &walk);
-                let sample: Vec<&Path> = inputs
-                    .iter()
-                    .filter_map(|i| match i {
-                        Input::File(p) => Some(p.as_path()),
-                        _ => None,
-                    })
-                    .take(8)
-                    .collect();
+                let sample = hashlab_integrity::first_files(&inputs, 8);
                 let sum_request = SumRequest {
                     algorithms: vec![canonical.clone()],
                     allow_mmap: true,

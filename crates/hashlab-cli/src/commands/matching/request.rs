@@ -3,7 +3,7 @@
 //! status 64), the inputs walked, and one plan computing every hash the
 //! sets need.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hashlab::Registry;
 use hashlab_integrity::many::MAX_JOBS;
@@ -72,14 +72,7 @@ pub(super) fn request(registry: &Registry, args: &MatchArgs) -> Result<MatchRun,
         args.files.clone()
     };
     let inputs = expand(&names, &walk);
-    let sample: Vec<&Path> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::File(p) => Some(p.as_path()),
-            _ => None,
-        })
-        .take(8)
-        .collect();
+    let sample = hashlab_integrity::first_files(&inputs, 8);
     let plan = KnownPlan::new(registry, known.hashes(), args.jobs, !args.no_mmap, &sample)
         .map_err(|e| Failure::Usage(format!("known sets: {e}")))?;
     Ok(MatchRun {

@@ -7,12 +7,11 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, parse_file_list, sfv_algorithm, DigestForm, Input, Listing, ManifestLock,
-    StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
+    exclude_set, expand, first_files, parse_file_list, sfv_algorithm, DigestForm, Input, Listing,
+    ManifestLock, StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
 };
 use hashlab_objects::{is_object_url, stored::recordable_algorithms};
 
-use super::sink::first_files;
 use crate::cli::{SumArgs, SumFormat};
 use crate::failure::Failure;
 use crate::shared::args::{refused, secret_params, usage};
@@ -68,7 +67,7 @@ pub(super) fn request(registry: &Registry, args: &SumArgs) -> Result<SumRun, Fai
     }
     let segments = segments(&names, &walk, args.output.as_deref());
     let plan = plan
-        .reading(&first_files(&local_inputs(&segments), 8))
+        .reading(&first_files(local_inputs(&segments).iter().copied(), 8))
         .map_err(refused)?;
     Ok(SumRun {
         plan,
@@ -124,7 +123,9 @@ fn piece_request(args: &SumArgs, plan: SumPlan, size: u64) -> Result<SumRun, Fai
     }
     let inputs = expand(&names, &walk_options(args)?);
     let local: Vec<&Input> = inputs.iter().collect();
-    let plan = plan.reading(&first_files(&local, 8)).map_err(refused)?;
+    let plan = plan
+        .reading(&first_files(local.iter().copied(), 8))
+        .map_err(refused)?;
     Ok(SumRun {
         plan,
         inputs: Inputs::Pieces { size, inputs },

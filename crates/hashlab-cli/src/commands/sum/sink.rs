@@ -150,14 +150,3 @@ pub(super) fn progress_bar(args: &SumArgs, inputs: &[&Input]) -> Option<indicati
     );
     Some(bar)
 }
-
-pub(super) fn first_files<'a>(inputs: &[&'a Input], n: usize) -> Vec<&'a Path> {
-    inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::File(p) => Some(p.as_path()),
-            _ => None,
-        })
-        .take(n)
-        .collect()
-}
