@@ -283,7 +283,7 @@ fn segments(names: &[PathBuf], walk: &WalkOptions, output: Option<&Path>) -> Vec
         out.push(Segment::Local(expand(&local, walk)));
     }
     if let Some(output) = output {
-        let own = hashlab_integrity::update::own_files(output);
+        let own = hashlab_integrity::own_files(output);
         for segment in &mut out {
             if let Segment::Local(inputs) = segment {
                 inputs.retain(|i| !matches!(i, Input::File(p) if own(p)));

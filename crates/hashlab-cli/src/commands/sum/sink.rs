@@ -14,7 +14,7 @@ use crate::shared::name_bytes;
 use crate::stdio::LineOutput;
 
 /// Where manifest lines go: standard output, or `-o`'s file, which takes
-/// the output only when the run completes (`hashlab_integrity::outfile`).
+/// the output only when the run completes (`hashlab_integrity::OutputFile`).
 pub(super) enum Sink {
     Stdout(LineOutput),
     File(OutputFile),
