@@ -10,6 +10,7 @@ pub mod bounded;
 mod cancel;
 mod check;
 mod hashed;
+mod inputs;
 mod known;
 mod lines;
 mod lock;
@@ -24,6 +25,7 @@ mod pieces;
 mod plan;
 mod read;
 mod recorded;
+mod rows;
 mod stdin;
 mod update;
 mod walk;
@@ -38,6 +40,7 @@ pub use check::{
     algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
     ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
 };
+pub use inputs::{local_inputs, InputNames, InputRules, InputsError, Named, Segment, StoreDigest};
 pub use known::{
     load_set, load_set_from, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash,
     KnownPlan, KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
@@ -68,6 +71,7 @@ pub use recorded::{
     read_manifest, LineFault, LineProblem, Manifest, ManifestError, Place, ReadOptions, Recorded,
     MAX_ALGORITHMS, MAX_DIGEST_BYTES,
 };
+pub use rows::{LengthFirst, PieceRow};
 pub use stdin::StandardInput;
 pub use update::{
     own_files, sidecar_path, update_tree, update_tree_with, write_updated, Form as ListingForm,
