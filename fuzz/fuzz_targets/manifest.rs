@@ -4,8 +4,9 @@
 #![no_main]
 
 use hashlab::Registry;
-use hashlab_integrity::manifest::{parse_line, GnuReading, Line};
-use hashlab_integrity::{gnu_line, read_manifest, tag_line, ReadOptions};
+use hashlab_integrity::{
+    gnu_line, parse_line, read_manifest, tag_line, GnuReading, Line, ReadOptions,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -43,7 +43,7 @@ pub enum WordListError {
     /// endless run of empty lines): a file that is not a word list.
     NotAList {
         path: PathBuf,
-        error: hashlab_integrity::LineError,
+        error: hashlab_integrity::bounded::LineError,
     },
 }
 
@@ -72,7 +72,7 @@ impl WordList {
     pub const MAX_WORDS: usize = u32::MAX as usize;
 
     pub fn read(path: &Path) -> Result<WordList, WordListError> {
-        use hashlab_integrity::LineError;
+        use hashlab_integrity::bounded::LineError;
         let text = hashlab_integrity::bounded::read_file(path, b'\n').map_err(|e| match e {
             LineError::Io(error) => WordListError::Read {
                 path: path.to_path_buf(),

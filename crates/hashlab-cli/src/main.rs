@@ -37,7 +37,7 @@ fn main() -> ExitCode {
 /// build counts them (`HASHLAB_DEBUG_COUNTS=1`, for tests/counts.rs: one run,
 /// one plan, one resolution per name); a release build counts nothing.
 fn report_counts() {
-    let plans = hashlab_integrity::plan::plans::so_far();
+    let plans = hashlab_integrity::plans::so_far();
     let resolutions = hashlab::resolutions::so_far();
     if let (Some(plans), Some(resolutions)) = (plans, resolutions) {
         errln!("hashlab: debug counts: {plans} plans, {resolutions} resolutions");

@@ -4,44 +4,47 @@
 //! and how known-hash sets (those manifests, NSRL's RDS v3) are held for lookups.
 //! Prints nothing; returns data and errors for the caller to present.
 
-pub mod ambiguity;
-pub mod audit;
+mod ambiguity;
+mod audit;
 pub mod bounded;
-pub mod cancel;
-pub mod check;
+mod cancel;
+mod check;
 mod hashed;
-pub mod known;
-pub mod lines;
-pub mod lock;
-pub mod manifest;
-pub mod many;
+mod inputs;
+mod known;
+mod lines;
+mod lock;
+mod manifest;
+mod many;
 #[cfg(unix)]
 mod mapped;
-pub mod outfile;
+mod outfile;
 #[cfg(unix)]
 pub mod pagecache;
-pub mod pieces;
-pub mod plan;
-pub mod read;
-pub mod recorded;
-pub mod stdin;
-pub mod update;
-pub mod walk;
+mod pieces;
+mod plan;
+mod read;
+mod recorded;
+mod rows;
+mod stdin;
+mod update;
+mod walk;
 
 pub use ambiguity::{candidates as untagged_candidates, cksum_candidates, Settlement};
 pub use audit::{
     audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
     RemoteHash,
 };
-pub use bounded::{BoundedLines, LineError, TooLong, MAX_LINE_BYTES};
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
     ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
 };
+pub use inputs::{local_inputs, InputNames, InputRules, InputsError, Named, Segment, StoreDigest};
 pub use known::{
     load_set, load_set_from, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash,
     KnownPlan, KnownSets, Lookup, NsrlBound, NsrlError, SetForm, SetOptions, SetReport,
+    MAX_ENTRIES, MAX_NSRL_ROWS,
 };
 pub use lines::{
     escape_name, escape_name_as, escaping_for, gnu_line, gnu_line_as, hashdeep_line, name_base64,
@@ -51,27 +54,29 @@ pub use lines::{
 pub use lock::{lock_manifest, LockError, ManifestLock};
 pub use manifest::{
     display_name, parse_line, parse_record, parse_sfv_line, resolve_tag, sfv_algorithm, Entry,
-    Framing, Line, TagHint,
+    Framing, GnuLine, GnuReading, Line, TagHint,
 };
 pub use many::{
-    hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob,
+    hash_input, hash_inputs, inode_and_ctime_ns, mtime_ns, Fanout, FileDigests, HashJob, MAX_JOBS,
 };
 pub use outfile::{io_message, write_file, OutputError, OutputFile, WriteMode};
 pub use pieces::{
     audit_pieces, compare_file, hash_inputs_in_pieces, hashdeep_piece_lines, parse_piece_size,
     ChangedPieces, Comparer, Comparison, EntryHasher, JsonPieces, PieceDigests, PieceFault,
-    PieceOnly, PieceSizeError, Pieces, Ranges, UnwritablePieces,
+    PieceOnly, PieceSizeError, Pieces, Ranges, UnwritablePieces, MAX_PIECES,
 };
-pub use plan::{Column, DigestForm, PlanError, SumPlan, SumRequest, DEFAULT_ALGORITHM};
+pub use plan::{plans, Column, DigestForm, PlanError, SumPlan, SumRequest, DEFAULT_ALGORITHM};
 pub use read::{hash_file, hash_reader, hash_reader_read_ahead, Hashed, ReadBuffer, ReadStrategy};
 pub use recorded::{
     read_manifest, LineFault, LineProblem, Manifest, ManifestError, Place, ReadOptions, Recorded,
     MAX_ALGORITHMS, MAX_DIGEST_BYTES,
 };
+pub use rows::{LengthFirst, PieceRow};
 pub use stdin::StandardInput;
 pub use update::{
-    sidecar_path, update_tree, JsonRow, Known, Listing, Sidecar, Stamp, TreeUpdate, UpdateError,
-    UpdateReport, Updated,
+    own_files, sidecar_path, update_tree, update_tree_with, write_updated, Form as ListingForm,
+    HeldRules, JsonRow, Known, Listed, Listing, Pending, PrepareError, Seen, Sidecar, SidecarEntry,
+    SidecarRead, Stamp, TreeUpdate, UpdateError, UpdateReport, Updated,
 };
 pub use walk::{
     exclude_set, expand, first_files, on_rotating_disk, parse_file_list, reads_from_spinning_disk,

@@ -2,7 +2,7 @@
 //! whatever `sum` writes it reads back to the same name and digest.
 
 use hashlab::Registry;
-use hashlab_integrity::manifest::GnuReading;
+use hashlab_integrity::GnuReading;
 use hashlab_integrity::{
     gnu_line, parse_line, parse_sfv_line, read_manifest, sfv_line, tag_line, Line, ReadOptions,
 };

@@ -345,7 +345,7 @@ pub fn format_sidecar<'py>(
             .as_slice()
             .try_into()
             .map_err(|_| PyValueError::new_err("a sidecar check is 8 bytes"))?;
-        files.push(hashlab_integrity::update::SidecarEntry {
+        files.push(hashlab_integrity::SidecarEntry {
             name,
             stamp: hashlab_integrity::Stamp {
                 size,

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
 use hashlab::Digest;
-use hashlab_integrity::update::{own_files, update_tree_with, HeldRules, Pending, Seen};
 use hashlab_integrity::{
-    Cancel, FileDigests, Framing, Listing, PlanError, Sidecar, Stamp, SumPlan, SumRequest,
-    TreeUpdate, UpdateError, UpdateReport, Updated, WalkOptions,
+    own_files, update_tree_with, Cancel, FileDigests, Framing, HeldRules, Listing, Pending,
+    PlanError, Seen, Sidecar, Stamp, SumPlan, SumRequest, TreeUpdate, UpdateError, UpdateReport,
+    Updated, WalkOptions,
 };
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;

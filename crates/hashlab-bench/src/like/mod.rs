@@ -105,7 +105,7 @@ fn manifest_shape(
     use std::os::unix::ffi::OsStrExt;
     let started = Instant::now();
     let bytes = hashlab_integrity::bounded::read_file(path, b'\n').map_err(|e| match e {
-        hashlab_integrity::LineError::Io(error) => LikeError::Shape(ShapeError::Io {
+        hashlab_integrity::bounded::LineError::Io(error) => LikeError::Shape(ShapeError::Io {
             path: path.to_path_buf(),
             error,
         }),

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use hashlab::{hex, HashError, HashParams, KeyRule, Parameter, Registry};
 use hashlab_bench::limits::{MeasureError, RequestError};
-use hashlab_integrity::many::MAX_JOBS;
-use hashlab_integrity::{PlanError, UpdateError};
+use hashlab_integrity::{PlanError, UpdateError, MAX_JOBS};
 
 use crate::cli::KeyArgs;
 use crate::failure::{io_message, Failure};

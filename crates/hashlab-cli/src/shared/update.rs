@@ -6,9 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_integrity::update::{PrepareError, SidecarRead};
 use hashlab_integrity::{
-    lock_manifest, Framing, Listing, ManifestLock, SumPlan, SumRequest, UpdateReport,
+    lock_manifest, Framing, Listing, ManifestLock, PrepareError, SidecarRead, SumPlan, SumRequest,
+    UpdateReport,
 };
 
 use crate::failure::Failure;

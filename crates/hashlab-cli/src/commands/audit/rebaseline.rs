@@ -4,10 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use hashlab::Registry;
-use hashlab_integrity::update::write_updated;
 use hashlab_integrity::{
-    update_tree, AuditReport, Cancel, Known, Listing, ManifestLock, SumPlan, SumRequest,
-    TreeUpdate, Updated, WalkOptions,
+    update_tree, write_updated, AuditReport, Cancel, Known, Listing, ManifestLock, SumPlan,
+    SumRequest, TreeUpdate, Updated, WalkOptions,
 };
 
 use crate::cli::AuditArgs;

@@ -7,10 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use hashlab::Registry;
-use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
     read_manifest, records_size_or_time, AuditError, Framing, Manifest, ManifestError, ReadOptions,
-    DEFAULT_ALGORITHM,
+    DEFAULT_ALGORITHM, MAX_JOBS,
 };
 use hashlab_objects::batch_report::{read_report, ReportEntry, ReportPrefix};
 use hashlab_objects::compare::{CompareError, Mode};

@@ -6,10 +6,9 @@
 use std::path::PathBuf;
 
 use hashlab::Registry;
-use hashlab_integrity::many::MAX_JOBS;
 use hashlab_integrity::{
     exclude_set, expand, load_set, Input, KnownBuilder, KnownError, KnownPlan, KnownSets,
-    ManifestError, SetOptions, WalkOptions,
+    ManifestError, SetOptions, WalkOptions, MAX_JOBS,
 };
 
 use crate::cli::MatchArgs;

@@ -15,13 +15,14 @@ use std::process::ExitCode;
 
 use hashlab::Registry;
 use hashlab_integrity::{
-    hash_inputs, is_interrupted, Cancel, FileDigests, HashJob, Input, JsonRow, Stamp, SumPlan,
+    hash_inputs, is_interrupted, local_inputs, Cancel, FileDigests, HashJob, Input, JsonRow, Named,
+    Segment, SumPlan,
 };
 use hashlab_objects::{EtagSummary, ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
 
-use self::request::{local_inputs, Inputs, Segment, SumRun};
-use self::sink::{named_input, progress_bar, Named, Sink};
+use self::request::{Inputs, SumRun};
+use self::sink::{named_input, progress_bar, Sink};
 use crate::cli::{Format, SumArgs, SumFormat};
 use crate::failure::Failure;
 use crate::output::{render, Tabular};
@@ -235,12 +236,7 @@ impl<'a> Emitter<'a> {
                 }
             }
             Ok(digests) => {
-                let stamp = Stamp::of_hashed(&digests);
-                for (column, digest) in self.plan.columns.iter().zip(digests.digests) {
-                    let (name, backend) = (column.choice.name(), column.choice.backend_name());
-                    self.rows
-                        .push(JsonRow::new(&label, name, backend, &digest, stamp.clone()));
-                }
+                self.rows.extend(self.plan.json_rows(&label, &digests));
                 Ok(())
             }
             Err(e) if is_interrupted(&e) => Err(Failure::Interrupted),

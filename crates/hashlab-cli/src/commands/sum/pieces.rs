@@ -7,22 +7,13 @@ use std::process::ExitCode;
 
 use hashlab_integrity::{
     hash_inputs_in_pieces, hashdeep_piece_lines, is_interrupted, Cancel, HashJob, Input,
-    JsonPieces, JsonRow, PieceDigests, Stamp, SumPlan,
+    PieceDigests, PieceRow, SumPlan,
 };
-use serde::Serialize;
 
 use super::sink::{named_input, progress_bar, Sink};
 use crate::cli::SumArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;
-
-/// One row of `sum --json --piece`: `sum --json`'s fields, and `pieces`.
-#[derive(Serialize)]
-struct PieceRow {
-    #[serde(flatten)]
-    row: JsonRow,
-    pieces: JsonPieces,
-}
 
 /// `sum --piece SIZE`: `inputs` whole and in pieces of `size`, by the run's `plan`.
 pub(super) fn sum(
@@ -63,7 +54,7 @@ pub(super) fn sum(
                 }
             };
             if !plan.hashdeep {
-                rows.extend(piece_rows(plan, &named.label, &digests));
+                rows.extend(plan.piece_rows(&named.label, &digests));
                 return Ok(());
             }
             match hashdeep_piece_lines(&named.absolute, &digests) {
@@ -102,25 +93,4 @@ fn finish(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// A file's JSON rows, one per column, each with its pieces.
-fn piece_rows<'a>(
-    plan: &'a SumPlan,
-    label: &'a [u8],
-    digests: &'a PieceDigests,
-) -> impl Iterator<Item = PieceRow> + 'a {
-    let file = &digests.file;
-    plan.columns.iter().zip(&file.digests).enumerate().map(
-        move |(column_index, (column, digest))| PieceRow {
-            row: JsonRow::new(
-                label,
-                column.choice.name(),
-                column.choice.backend_name(),
-                digest,
-                Stamp::of_hashed(file),
-            ),
-            pieces: JsonPieces::of(digests, column_index),
-        },
-    )
 }

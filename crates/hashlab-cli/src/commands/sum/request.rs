@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use hashlab::{HashParams, Registry};
 use hashlab_integrity::{
-    exclude_set, expand, first_files, parse_file_list, sfv_algorithm, DigestForm, Input, Listing,
-    ManifestLock, StandardInput, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
+    exclude_set, expand, first_files, local_inputs, parse_file_list, sfv_algorithm, DigestForm,
+    Input, InputNames, InputRules, InputsError, Listing, ManifestLock, Segment, StandardInput,
+    StoreDigest, SumPlan, SumRequest, WalkOptions, DEFAULT_ALGORITHM,
 };
 use hashlab_objects::{is_object_url, stored::recordable_algorithms};
 
@@ -44,28 +45,30 @@ pub(super) fn request(registry: &Registry, args: &SumArgs) -> Result<SumRun, Fai
     let params = params(registry, args)?;
     let plan = plan(registry, args, &params)?;
     if let Some(size) = piece_size(args, &plan)? {
-        return piece_request(args, plan, size);
+        let names = InputNames::new(names(args, true)?, is_object_url);
+        names.fit_pieces().map_err(unfit)?;
+        let inputs = expand(names.names(), &walk_options(args)?);
+        return Ok(SumRun {
+            plan: plan.reading(&first_files(&inputs, 8)).map_err(refused)?,
+            inputs: Inputs::Pieces { size, inputs },
+        });
     }
-    let names = names(args, true)?;
-    if args.raw && names.len() > 1 {
-        // As cksum: the bytes of two digests could not be told apart.
-        return Err(Failure::Usage(
-            "--raw: one input only (raw digests have nothing between them)".into(),
-        ));
-    }
+    let names = InputNames::new(names(args, true)?, is_object_url);
+    names.fit_raw(args.raw).map_err(unfit)?;
     let walk = walk_options(args)?;
-    let any_url = names.iter().any(|n| n.to_str().is_some_and(is_object_url));
-    let any_local = names.iter().any(|n| !n.to_str().is_some_and(is_object_url));
-    objects_fit(args, any_url, any_local)?;
-    if args.from_store {
-        from_store_fits(&plan, &params)?;
-    }
-    if any_url && args.git {
-        return Err(Failure::Usage(
-            "--git: git names files; give no object-store URL with it".into(),
-        ));
-    }
-    let segments = segments(&names, &walk, args.output.as_deref());
+    let recordable = recordable_algorithms();
+    let rules = InputRules {
+        raw: args.raw,
+        verify_etag: args.verify_etag,
+        from_store: args.from_store.then(|| StoreDigest {
+            recordable: &recordable,
+            algorithms: plan.names().iter().map(|n| n.to_string()).collect(),
+            with_parameters: params != HashParams::default(),
+        }),
+        git: args.git,
+    };
+    names.fit(&rules).map_err(unfit)?;
+    let segments = names.segments(&walk, args.output.as_deref());
     let plan = plan
         .reading(&first_files(local_inputs(&segments).iter().copied(), 8))
         .map_err(refused)?;
@@ -75,60 +78,32 @@ pub(super) fn request(registry: &Registry, args: &SumArgs) -> Result<SumRun, Fai
     })
 }
 
-/// The options about object-store URLs, against whether any is given
-/// (and any local name).
-fn objects_fit(args: &SumArgs, any_url: bool, any_local: bool) -> Result<(), Failure> {
-    if args.raw && any_url {
-        return Err(Failure::Usage(
-            "--raw: one file only, not an object-store URL (which may name many objects)".into(),
-        ));
-    }
-    if args.verify_etag && !any_url {
-        return Err(Failure::Usage(
-            "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)"
-                .into(),
-        ));
-    }
-    if args.from_store && any_local {
-        return Err(Failure::Usage(
-            "--from-store: object-store URLs only (files have no store to ask)".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// `--from-store` reads one digest a store records, which no key or length changes.
-fn from_store_fits(plan: &SumPlan, params: &HashParams) -> Result<(), Failure> {
-    let recordable = recordable_algorithms();
-    match plan.names().as_slice() {
-        [one] if recordable.contains(one) && *params == HashParams::default() => Ok(()),
-        _ => Err(Failure::Usage(format!(
+/// Inputs that do not fit the options, as the option at fault says it.
+fn unfit(e: InputsError) -> Failure {
+    Failure::Usage(match e {
+        // As cksum: the bytes of two digests could not be told apart.
+        InputsError::RawOfMany => {
+            "--raw: one input only (raw digests have nothing between them)".into()
+        }
+        InputsError::RawOfUrl => {
+            "--raw: one file only, not an object-store URL (which may name many objects)".into()
+        }
+        InputsError::NoUrlToVerify => "--verify-etag: no object-store URL given (ETags are what stores such as S3 give objects)".into(),
+        InputsError::LocalFromStore => {
+            "--from-store: object-store URLs only (files have no store to ask)".into()
+        }
+        InputsError::NotRecorded { recordable } => format!(
             "--from-store: one algorithm a store records, without key or length: {}",
             recordable.join(", ")
-        ))),
-    }
-}
-
-/// `sum --piece SIZE`'s inputs: local names only, walked as `-r` says.
-fn piece_request(args: &SumArgs, plan: SumPlan, size: u64) -> Result<SumRun, Failure> {
-    let names = names(args, true)?;
-    if let Some(url) = names
-        .iter()
-        .filter_map(|n| n.to_str())
-        .find(|n| is_object_url(n))
-    {
-        return Err(Failure::Usage(format!(
+        ),
+        InputsError::GitOfUrl => "--git: git names files; give no object-store URL with it".into(),
+        InputsError::PiecesOfUrl { url } => format!(
             "--piece: {url}: pieces are hashed of local files (and standard input), not of object-store URLs"
-        )));
-    }
-    let inputs = expand(&names, &walk_options(args)?);
-    let local: Vec<&Input> = inputs.iter().collect();
-    let plan = plan
-        .reading(&first_files(local.iter().copied(), 8))
-        .map_err(refused)?;
-    Ok(SumRun {
-        plan,
-        inputs: Inputs::Pieces { size, inputs },
+        ),
+        InputsError::Mixed => {
+            "--update: give files or object-store URLs, not both (a manifest describes one tree)"
+                .into()
+        }
     })
 }
 
@@ -147,16 +122,8 @@ fn piece_size(args: &SumArgs, plan: &SumPlan) -> Result<Option<u64>, Failure> {
             "--piece: pieces are written in --format hashdeep or --json (as hashdeep -p writes them, or as each row's `pieces`)".into(),
         ));
     }
-    if let Some(column) = plan
-        .columns
-        .iter()
-        .find(|c| c.choice.hasher().needs_length_first())
-    {
-        return Err(Failure::Usage(format!(
-            "--piece: {} hashes an input's length before its bytes, so a piece cannot be hashed as it is read; pieces take other algorithms",
-            column.choice.name()
-        )));
-    }
+    plan.fit_pieces()
+        .map_err(|e| Failure::Usage(format!("--piece: {e}; pieces take other algorithms")))?;
     Ok(Some(size))
 }
 
@@ -253,57 +220,6 @@ pub(super) fn names(args: &SumArgs, stdin_by_default: bool) -> Result<Vec<PathBu
     Ok(names)
 }
 
-/// The names of one run, in order: runs of local inputs (walked as `-r`
-/// says) and object-store URLs (each a prefix, listed when hashed).
-pub(super) enum Segment {
-    Local(Vec<Input>),
-    Objects(Vec<String>),
-}
-
-/// The runs of `names`, local ones walked; a tree that holds `-o`'s
-/// manifest hashes neither it nor the temporary file that replaces it.
-fn segments(names: &[PathBuf], walk: &WalkOptions, output: Option<&Path>) -> Vec<Segment> {
-    let mut out: Vec<Segment> = Vec::new();
-    let mut local: Vec<PathBuf> = Vec::new();
-    for name in names {
-        match name.to_str().filter(|n| is_object_url(n)) {
-            Some(url) => {
-                if !local.is_empty() {
-                    out.push(Segment::Local(expand(&std::mem::take(&mut local), walk)));
-                }
-                match out.last_mut() {
-                    Some(Segment::Objects(urls)) => urls.push(url.to_string()),
-                    _ => out.push(Segment::Objects(vec![url.to_string()])),
-                }
-            }
-            None => local.push(name.clone()),
-        }
-    }
-    if !local.is_empty() {
-        out.push(Segment::Local(expand(&local, walk)));
-    }
-    if let Some(output) = output {
-        let own = hashlab_integrity::update::own_files(output);
-        for segment in &mut out {
-            if let Segment::Local(inputs) = segment {
-                inputs.retain(|i| !matches!(i, Input::File(p) if own(p)));
-            }
-        }
-    }
-    out
-}
-
-/// The local inputs of `segments`, in order.
-pub(super) fn local_inputs(segments: &[Segment]) -> Vec<&Input> {
-    segments
-        .iter()
-        .flat_map(|s| match s {
-            Segment::Local(inputs) => inputs.iter().collect(),
-            Segment::Objects(_) => Vec::new(),
-        })
-        .collect()
-}
-
 /// An update as its arguments and the manifest ask for it: the manifest
 /// locked and read, its plan, and what to read.
 pub(super) struct UpdateRun {
@@ -338,21 +254,12 @@ pub(super) fn update_request(
     }
     let base = sum_request(registry, args, &params);
     let (plan, old_sidecar) = prepare(registry, manifest, shown, &mut listing, &base)?;
-    let paths = names(args, false)?;
-    let urls = paths
-        .iter()
-        .filter(|p| p.to_str().is_some_and(is_object_url))
-        .count();
-    let walk = if urls == 0 {
-        Some(walk_options(args)?)
-    } else if urls == paths.len() {
-        None
-    } else {
-        return Err(Failure::Usage(
-            "--update: give files or object-store URLs, not both (a manifest describes one tree)"
-                .into(),
-        ));
+    let paths = InputNames::new(names(args, false)?, is_object_url);
+    let walk = match paths.all_urls().map_err(unfit)? {
+        true => None,
+        false => Some(walk_options(args)?),
     };
+    let paths = paths.names().to_vec();
     Ok(UpdateRun {
         _lock: lock,
         old,

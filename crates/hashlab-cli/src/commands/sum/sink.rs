@@ -3,10 +3,12 @@
 //! progress bar of a long run.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use hashlab_integrity::{HashJob, Input, OutputFile, SumPlan};
+// objects.rs names its inputs through here.
+pub(super) use hashlab_integrity::Named;
 
 use crate::cli::SumArgs;
 use crate::failure::{io_message, Failure};
@@ -14,7 +16,7 @@ use crate::shared::name_bytes;
 use crate::stdio::LineOutput;
 
 /// Where manifest lines go: standard output, or `-o`'s file, which takes
-/// the output only when the run completes (`hashlab_integrity::outfile`).
+/// the output only when the run completes (`hashlab_integrity::OutputFile`).
 pub(super) enum Sink {
     Stdout(LineOutput),
     File(OutputFile),
@@ -91,31 +93,9 @@ impl Sink {
     }
 }
 
-/// Where an input's line comes from: its name in the manifest, the path
-/// shown in messages, and (hashdeep) its absolute name.
-pub(super) struct Named {
-    pub(super) label: Vec<u8>,
-    pub(super) shown: String,
-    pub(super) absolute: Vec<u8>,
-}
-
+/// An input's names, standard input under the label this program gives it.
 pub(super) fn named_input(input: &Input) -> Named {
-    let (path, label): (PathBuf, Vec<u8>) = match input {
-        Input::File(p) | Input::Problem(p, _) => (p.clone(), name_bytes(p)),
-        Input::Stdin => (PathBuf::from("-"), crate::stdio::stdin_label().to_vec()),
-    };
-    // hashdeep writes, and `hashdeep -a -k` (without -l) matches, absolute paths.
-    let absolute = match input {
-        Input::File(p) if !p.is_absolute() => std::env::current_dir()
-            .map(|d| name_bytes(&d.join(p)))
-            .unwrap_or_else(|_| label.clone()),
-        _ => label.clone(),
-    };
-    Named {
-        label,
-        shown: path.display().to_string(),
-        absolute,
-    }
+    Named::of(input, crate::stdio::stdin_label())
 }
 
 /// A bar over the total bytes when stderr is a terminal and the run looks long

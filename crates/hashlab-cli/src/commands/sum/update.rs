@@ -1,15 +1,14 @@
 //! `hashlab sum --update MANIFEST [PATHS...]`: the manifest brought up to
-//! date with its tree (`hashlab_integrity::update` decides; this file reads,
+//! date with its tree (`hashlab_integrity::update_tree` decides; this file reads,
 //! writes and reports).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::update::{write_updated, Pending, Seen};
 use hashlab_integrity::{
-    is_url_name, update_tree, Cancel, FileDigests, Listing, Stamp, SumPlan, TreeUpdate,
-    UpdateError, UpdateReport, Updated,
+    is_url_name, update_tree, write_updated, Cancel, FileDigests, Listing, Pending, Seen, Stamp,
+    SumPlan, TreeUpdate, UpdateError, UpdateReport, Updated,
 };
 use hashlab_objects::{ObjectReader, Settings as ObjectSettings};
 use serde::Serialize;
