@@ -451,6 +451,30 @@ fn throughput_ratio(first: &CellResult, other: &CellResult, min_effect: f64) -> 
     })
 }
 
+/// A label per results file: its name without the extension, or its whole
+/// path where another file, or one of `others` (the caller's other inputs),
+/// has that label too.
+pub fn labels(paths: &[std::path::PathBuf], others: &[String]) -> Vec<String> {
+    let stems: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_stem()
+                .map_or_else(|| p.display().to_string(), |s| s.to_string_lossy().into())
+        })
+        .collect();
+    paths
+        .iter()
+        .zip(&stems)
+        .map(|(p, s)| {
+            if stems.iter().chain(others).filter(|t| *t == s).count() > 1 {
+                p.display().to_string()
+            } else {
+                s.clone()
+            }
+        })
+        .collect()
+}
+
 /// Compares the reports, each with its label. The first is the reference for ratios.
 pub fn compare(inputs: &[(String, &Report)], options: &Options) -> Comparison {
     let reports: Vec<&Report> = inputs.iter().map(|(_, r)| *r).collect();

@@ -3,6 +3,7 @@
 
 use hashlab::{BackendStatus, Class, HashError, Registry};
 
+use crate::limits::MAX_THREADS;
 use crate::plan::{CellSpec, Mode, NULL_ALGORITHM, NULL_BACKEND};
 use crate::results::Excluded;
 
@@ -69,6 +70,51 @@ pub struct FileTarget {
     pub path: std::path::PathBuf,
     pub size: usize,
     pub cold: bool,
+}
+
+impl FileTarget {
+    /// `path` as a file to measure: a regular file, readable and not empty.
+    /// The error names the path.
+    pub fn open(path: &std::path::Path, cold: bool) -> Result<FileTarget, String> {
+        let shown = path.display();
+        let io = |e: std::io::Error| format!("{shown}: {}", hashlab_integrity::io_message(&e));
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(format!("{shown}: not a regular file"));
+        }
+        std::fs::File::open(path).map_err(io)?;
+        if meta.len() == 0 {
+            return Err(format!("{shown}: the file is empty"));
+        }
+        Ok(FileTarget {
+            path: path.to_path_buf(),
+            size: usize::try_from(meta.len())
+                .map_err(|_| format!("{shown}: too large to address"))?,
+            cold,
+        })
+    }
+}
+
+/// Thread counts as a list gives them (`2,4,all`; `all` is `cores`): one
+/// thread first, always, then each other count once, in order.
+pub fn parse_threads(text: &str, cores: usize) -> Result<Vec<usize>, String> {
+    let mut counts = vec![1];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let n = if part.eq_ignore_ascii_case("all") {
+            cores
+        } else {
+            part.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_THREADS).contains(n))
+                .ok_or_else(|| {
+                    format!("'{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')")
+                })?
+        };
+        if !counts.contains(&n) {
+            counts.push(n);
+        }
+    }
+    Ok(counts)
 }
 
 /// One-stream parallel hashing only makes sense for messages this large.
@@ -239,6 +285,30 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_lists_start_at_one_and_name_each_count_once() {
+        assert_eq!(parse_threads("", 8).unwrap(), [1]);
+        assert_eq!(parse_threads("4, all,4,1", 8).unwrap(), [1, 4, 8]);
+        assert!(parse_threads("0", 8).unwrap_err().starts_with("'0' is not"));
+        assert!(parse_threads("2,x", 8).is_err());
+    }
+
+    #[test]
+    fn a_file_target_is_a_readable_file_with_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(FileTarget::open(&empty, false)
+            .unwrap_err()
+            .ends_with("the file is empty"));
+        assert!(FileTarget::open(dir.path(), false)
+            .unwrap_err()
+            .ends_with("not a regular file"));
+        let full = dir.path().join("full");
+        std::fs::write(&full, b"abc").unwrap();
+        assert_eq!(FileTarget::open(&full, true).unwrap().size, 3);
+    }
 
     fn sel(algorithms: Algorithms, backends: Backends) -> Selection {
         Selection {

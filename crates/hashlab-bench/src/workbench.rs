@@ -1,6 +1,6 @@
 //! The real `Measure`: hashers from the registry over pseudo-random inputs.
 
-use std::collections::{BTreeMap, HashMap, TryReserveError};
+use std::collections::{HashMap, TryReserveError};
 use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use hashlab_integrity::{
 };
 
 use crate::limits::RequestError;
-use crate::plan::{CellSpec, Mode};
+use crate::plan::{CellSpec, Mode, Plan};
 use crate::runner::Measure;
 use crate::stats::SplitMix64;
 
@@ -334,19 +334,8 @@ impl<'r> Workbench<'r> {
     /// so that inputs too large for this machine fail the run at once rather
     /// than after minutes of measuring.
     pub fn allocate_inputs(&mut self, cells: &[CellSpec]) -> Result<(), RequestError> {
-        let mut wanted: BTreeMap<(usize, usize), ()> = BTreeMap::new();
-        for cell in cells {
-            wanted.extend(Self::input_keys(cell).map(|k| (k, ())));
-        }
-        let total = wanted.keys().fold(0u64, |sum, (size, _)| {
-            sum.saturating_add((*size as u64).saturating_add((PAGE + self.misalign) as u64))
-        });
-        // Inputs larger than memory would be paged out while being hashed:
-        // refused before the allocator, which may promise more than there is.
-        if let Some(memory) = crate::limits::available_memory().filter(|m| total > *m) {
-            return Err(RequestError::InputsOverMemory { total, memory });
-        }
-        for &(size, thread) in wanted.keys() {
+        let (wanted, total) = wanted_inputs(cells, self.misalign)?;
+        for &(size, thread) in wanted.iter() {
             if self.inputs.contains_key(&(size, thread)) {
                 continue;
             }
@@ -355,7 +344,7 @@ impl<'r> Workbench<'r> {
                     RequestError::InputsDoNotFit {
                         total,
                         size,
-                        copies: wanted.keys().filter(|(s, _)| *s == size).count(),
+                        copies: wanted.iter().filter(|(s, _)| *s == size).count(),
                     }
                 })?;
             self.inputs.insert((size, thread), input);
@@ -673,6 +662,47 @@ pub fn pin_current_thread(cpu: usize) -> Result<(), String> {
     }
 }
 
+/// Inputs by (size, thread).
+type Wanted = std::collections::BTreeSet<(usize, usize)>;
+
+/// The inputs `cells` share, by (size, thread), and their bytes together;
+/// refused when they are more than the memory to be had without paging.
+fn wanted_inputs(cells: &[CellSpec], misalign: usize) -> Result<(Wanted, u64), RequestError> {
+    let wanted: Wanted = cells.iter().flat_map(Workbench::input_keys).collect();
+    let total = wanted.iter().fold(0u64, |sum, (size, _)| {
+        sum.saturating_add((*size as u64).saturating_add((PAGE + misalign) as u64))
+    });
+    // Inputs larger than memory would be paged out while being hashed:
+    // refused before the allocator, which may promise more than there is.
+    if let Some(memory) = crate::limits::available_memory().filter(|m| total > *m) {
+        return Err(RequestError::InputsOverMemory { total, memory });
+    }
+    Ok((wanted, total))
+}
+
+/// Whether the inputs of `plan` can be had: what [`measure`] refuses when it
+/// allocates them, asked before it runs. Each is reserved at once and
+/// released (no page of it is written), so a limit on this process's
+/// address space is met as the run would meet it.
+///
+/// [`measure`]: crate::report::measure
+pub fn inputs_fit(plan: &Plan) -> Result<(), RequestError> {
+    let (wanted, total) = wanted_inputs(&plan.cells, plan.misalign)?;
+    let mut held: Vec<Vec<u8>> = Vec::with_capacity(wanted.len());
+    for &(size, _) in wanted.iter() {
+        let mut storage: Vec<u8> = Vec::new();
+        storage
+            .try_reserve_exact(size.saturating_add(PAGE).saturating_add(plan.misalign))
+            .map_err(|_| RequestError::InputsDoNotFit {
+                total,
+                size,
+                copies: wanted.iter().filter(|(s, _)| *s == size).count(),
+            })?;
+        held.push(storage);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -752,6 +782,35 @@ mod tests {
         assert!(w.inputs.is_empty(), "nothing allocated");
         w.allocate_inputs(&[small]).unwrap();
         assert_eq!(w.inputs.len(), 2, "one input per stream thread");
+    }
+
+    #[test]
+    fn inputs_are_checked_before_a_run_as_the_run_allocates_them() {
+        let small = CellSpec {
+            algorithm: "sha256".into(),
+            backend: "rustcrypto".into(),
+            size: 64,
+            mode: Mode::Streams { threads: 2 },
+        };
+        let huge = CellSpec {
+            size: usize::MAX / 2,
+            ..small.clone()
+        };
+        let plan = |cells: Vec<CellSpec>| Plan {
+            cells,
+            budget: crate::report::Request::quick().budget,
+            seed: 7,
+            misalign: 0,
+        };
+        inputs_fit(&plan(vec![small.clone()])).unwrap();
+        let err = inputs_fit(&plan(vec![small, huge])).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                RequestError::InputsOverMemory { .. } | RequestError::InputsDoNotFit { .. }
+            ),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! upgraded by numbered migrations; a file written by a newer hashlab is refused
 //! rather than guessed at. The library prints nothing and holds no global state.
 
+mod since;
+mod summary;
+
+pub use since::{since_last, SinceLast};
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -2,13 +2,14 @@
 //! their sources, availability, the backends on this machine, and measured
 //! speed from a results file.
 
-use hashlab::{dispatch, BackendStatus, Registry};
+use hashlab::{dispatch, Registry};
 use hashlab_bench::plan::Mode;
 use hashlab_bench::report::Report;
 use serde::Serialize;
 
 use crate::availability::{Availability, Entry};
 use crate::facts::{AlgorithmFacts, Facts, Keyed, LengthExtension};
+use crate::listing::availability;
 use crate::speed::measured_cpu;
 
 /// One fact as a line: what, its value, where it comes from.
@@ -88,15 +89,12 @@ pub fn info(
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(|b| {
-            let status = b.status();
+            let (available, reason) = availability(b);
             BackendHere {
                 name: b.name.clone(),
                 implementation: b.implementation.clone(),
-                available: *status == BackendStatus::Available,
-                reason: match status {
-                    BackendStatus::Available => None,
-                    BackendStatus::Unavailable(why) => Some(why.clone()),
-                },
+                available,
+                reason,
                 default: default.as_deref() == Some(b.name.as_str()),
                 path: dispatch::path_here(b).map(|p| p.path),
             }

@@ -10,6 +10,7 @@ pub mod availability;
 pub mod ecosystem;
 pub mod facts;
 pub mod info;
+pub mod listing;
 pub mod pages;
 pub mod pick;
 pub mod pick_like;

@@ -7,10 +7,11 @@ use std::time::Duration;
 use hashlab::{Class, Registry};
 use hashlab_bench::limits::MeasureError;
 use hashlab_bench::plan::Mode;
-use hashlab_bench::report::{measure, Cancel, Report, Request};
+use hashlab_bench::report::{measure, plan_for, Cancel, Report, Request};
 use hashlab_bench::runner::Progress;
 use hashlab_bench::selection::{Algorithms, Selection};
 use hashlab_bench::sizes::size_label;
+use hashlab_bench::workbench::inputs_fit;
 use serde::Serialize;
 
 use crate::availability::{Availability, Entry, Offer};
@@ -711,6 +712,20 @@ fn availability_text(request: &PickRequest, entries: &[Entry]) -> String {
         text.push_str(&format!("; a package in {}", packaged.join(", ")));
     }
     text
+}
+
+/// What [`quick_bench`] would refuse, decided before it runs: the bench's
+/// bounds, then whether its inputs can be had on this machine.
+pub fn check_quick_bench(
+    registry: &Registry,
+    algorithms: &[String],
+    size: usize,
+    use_: Use,
+) -> Result<(), MeasureError> {
+    let request = quick_bench_request(algorithms, size, use_, &[]);
+    request.validate(registry)?;
+    let plan = plan_for(registry, &request).map_err(MeasureError::Failed)?;
+    Ok(inputs_fit(&plan)?)
 }
 
 /// A quick single-thread bench of `algorithms` at exactly `size` on this

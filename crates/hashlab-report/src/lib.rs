@@ -5,8 +5,8 @@
 //! crate: every mark carries its exact value (`data-` attributes) and a
 //! `<title>`, colours come from CSS classes so light, dark and print modes
 //! restyle them, and a test reads the values back (docs/design-notes.md says more).
-//! Takes `hashlab_bench::report::Report` values, returns strings; reads and
-//! writes no files and prints nothing.
+//! Takes `hashlab_bench::report::Report` values (or files' bytes, read by
+//! the caller), returns strings; opens no files and prints nothing.
 
 mod charts;
 mod comparison;
@@ -14,6 +14,7 @@ pub mod data;
 mod error;
 mod format;
 mod html;
+mod inputs;
 mod judgement;
 mod like;
 mod options;
@@ -28,6 +29,7 @@ pub use comparison::comparison_section;
 pub use data::Input;
 pub use error::ReportError;
 pub use html::{Cell, Section, Table};
+pub use inputs::{like_among, read_inputs};
 pub use judgement::judgement_section;
 pub use like::{like_page, parse_like};
 pub use options::Options;

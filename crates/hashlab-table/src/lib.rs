@@ -15,6 +15,13 @@ pub mod text;
 
 use serde::Serialize;
 
+/// A row type of a listing: its column headers and its cells as text. The
+/// row's serde form is the JSON of the same listing.
+pub trait Tabular {
+    fn headers() -> &'static [&'static str];
+    fn cells(&self) -> Vec<String>;
+}
+
 /// One command's output.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Document {
@@ -30,6 +37,16 @@ pub struct Document {
 pub enum Part {
     Table(Table),
     List(List),
+    Text(Text),
+}
+
+/// Lines of prose between the tables (what was run, a verdict): one line
+/// each on a terminal, Markdown line breaks between them, bold when
+/// `strong`. CSV, which gets one table, leaves them out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Text {
+    pub lines: Vec<String>,
+    pub strong: bool,
 }
 
 /// A titled list of sentences (notes, warnings), or of lines laid out by
@@ -129,6 +146,11 @@ impl Table {
         }
     }
 
+    /// The table of `rows`, one line each, under `title` (may be empty).
+    pub fn of_rows<T: Tabular>(title: impl Into<String>, rows: &[T]) -> Table {
+        Table::of_text(title, T::headers(), rows.iter().map(T::cells).collect())
+    }
+
     pub fn when_empty(mut self, text: &str) -> Table {
         self.when_empty = Some(text.to_string());
         self
@@ -189,12 +211,17 @@ impl Document {
         }
     }
 
+    /// Adds lines of prose; `strong` marks a verdict.
+    pub fn push_text(&mut self, lines: Vec<String>, strong: bool) {
+        self.parts.push(Part::Text(Text { lines, strong }));
+    }
+
     /// The table CSV prints.
     pub fn flat_table(&self) -> Option<&Table> {
         self.flat.as_ref().or_else(|| {
             self.parts.iter().find_map(|p| match p {
                 Part::Table(t) => Some(t),
-                Part::List(_) => None,
+                Part::List(_) | Part::Text(_) => None,
             })
         })
     }

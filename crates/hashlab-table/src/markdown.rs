@@ -24,6 +24,11 @@ pub fn render(document: &Document) -> String {
                 }
                 out.push_str(&grid(table));
             }
+            Part::Text(text) => {
+                let lines: Vec<String> = text.lines.iter().map(|l| escape(l)).collect();
+                let mark = if text.strong { "**" } else { "" };
+                out.push_str(&format!("{mark}{}{mark}\n", lines.join("  \n")));
+            }
             Part::List(list) => {
                 out.push_str(&format!("## {}\n\n", escape(&list.title)));
                 if list.preformatted {
@@ -74,6 +79,22 @@ mod tests {
     fn pipes_are_escaped() {
         let t = Table::of_text("", &["a"], vec![vec!["x|y".into()]]);
         assert_eq!(super::grid(&t), "| a |\n| --- |\n| x\\|y |\n");
+    }
+
+    #[test]
+    fn prose_keeps_its_lines_and_a_verdict_is_bold() {
+        let mut d = Document::default();
+        d.push_text(vec!["ran a".into(), "on b".into()], false);
+        d.push_table(Table::of_text("", &["a"], vec![vec!["1".into()]]));
+        d.push_text(vec!["PASS".into()], true);
+        assert_eq!(
+            super::render(&d),
+            "ran a  \non b\n\n| a |\n| --- |\n| 1 |\n\n**PASS**\n"
+        );
+        assert_eq!(
+            crate::text::render(&d, false),
+            "ran a\non b\n\na\n-\n1\n\nPASS\n"
+        );
     }
 
     #[test]

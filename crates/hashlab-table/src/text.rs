@@ -22,6 +22,12 @@ pub fn render(document: &Document, colour: bool) -> String {
                 }
                 out.push_str(&grid(table, colour));
             }
+            Part::Text(text) => {
+                for line in &text.lines {
+                    out.push_str(&printable(line));
+                    out.push('\n');
+                }
+            }
             Part::List(list) => {
                 out.push_str(&printable(&list.title));
                 out.push('\n');

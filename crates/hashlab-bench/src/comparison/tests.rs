@@ -265,3 +265,16 @@ fn real_runs_plain_and_masked_sha_flip_sha256() {
     let back: Comparison = serde_json::from_str(&json).unwrap();
     assert_eq!(back.flips, c.flips);
 }
+
+#[test]
+fn inputs_are_labelled_by_name_and_by_path_where_names_clash() {
+    let paths: Vec<std::path::PathBuf> = ["a/x.json", "b/x.json", "c/y.json", "run 1.json"]
+        .iter()
+        .map(Into::into)
+        .collect();
+    assert_eq!(
+        labels(&paths, &["run 1".to_string()]),
+        ["a/x.json", "b/x.json", "y", "run 1.json"]
+    );
+    assert_eq!(labels(&paths[2..3], &[]), ["y"]);
+}

@@ -25,10 +25,10 @@ use serde::{Deserialize, Serialize};
 
 pub use projection::{AtCores, Bound, Projection, CORE_COUNTS, DASK_WORKER_EFFICIENCY};
 pub use replica::{BandTimes, ReplicaBand, ReplicaError};
-pub use request::{LikeError, LikeRequest};
+pub use request::{parse_workers, LikeError, LikeRequest};
 pub use shape::{Band, Shape, ShapeError, Source};
 pub use storage::Storage;
-pub use verify::{verify, Verified};
+pub use verify::{verifiable, verify, Verified};
 
 /// The answer, a serde value as `bench --json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

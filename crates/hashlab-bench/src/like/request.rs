@@ -40,6 +40,20 @@ impl LikeRequest {
     }
 }
 
+/// Cluster sizes to project to, as a list gives them (`4,16,64`).
+pub fn parse_workers(text: &str) -> Result<Vec<usize>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=1_000_000).contains(n))
+                .ok_or_else(|| format!("'{p}' is not a worker count (1 to 1000000)"))
+        })
+        .collect()
+}
+
 /// Why `like` failed; names the path or algorithm, no flag.
 #[derive(Debug)]
 pub enum LikeError {
@@ -76,5 +90,20 @@ impl From<ShapeError> for LikeError {
 impl From<ReplicaError> for LikeError {
     fn from(e: ReplicaError) -> Self {
         LikeError::Replica(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_workers;
+
+    #[test]
+    fn worker_counts_are_positive_and_bounded() {
+        assert_eq!(parse_workers("4, 16,").unwrap(), [4, 16]);
+        assert_eq!(
+            parse_workers("0").unwrap_err(),
+            "'0' is not a worker count (1 to 1000000)"
+        );
+        assert!(parse_workers("1000001").is_err());
     }
 }

@@ -76,6 +76,35 @@ fn resident(inputs: &[Input]) -> f64 {
     }
 }
 
+/// `names` by their catalog names, each one `request` measures: what
+/// [`verify`] refuses for a name, decided before anything is measured.
+pub fn verifiable(
+    registry: &Registry,
+    request: &LikeRequest,
+    names: &[String],
+) -> Result<Vec<String>, LikeError> {
+    names
+        .iter()
+        .map(|name| {
+            let canonical = &registry
+                .algorithm(name)
+                .map_err(|e| LikeError::Algorithm(e.to_string()))?
+                .name;
+            if request.algorithms.contains(canonical) {
+                Ok(canonical.clone())
+            } else {
+                Err(not_measured(canonical))
+            }
+        })
+        .collect()
+}
+
+fn not_measured(name: &str) -> LikeError {
+    LikeError::Algorithm(format!(
+        "{name} was not measured on the replica, so nothing was projected for it"
+    ))
+}
+
 /// Runs each named algorithm for real over the request's path, twice: as
 /// the files are (dropped from the page cache first with `cold`), then cached.
 pub fn verify(
@@ -93,9 +122,7 @@ pub fn verify(
             .name
             .clone();
         let Some(projection) = report.projections.iter().find(|p| p.algorithm == canonical) else {
-            return Err(LikeError::Algorithm(format!(
-                "{canonical} was not measured on the replica, so nothing was projected for it"
-            )));
+            return Err(not_measured(&canonical));
         };
         let verified = match report.shape.source {
             Source::Git => {
@@ -219,4 +246,28 @@ pub fn verify(
         out.push(verified);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_measured_algorithms_can_be_verified_and_aliases_are_named_as_in_the_catalog() {
+        let registry = Registry::default();
+        let mut request = LikeRequest::new(std::path::PathBuf::from("."));
+        let first = registry.algorithms()[0].clone();
+        let other = registry.algorithms()[1].name.clone();
+        request.algorithms = vec![first.name.clone()];
+        let asked = first.aliases.first().unwrap_or(&first.name);
+        assert_eq!(
+            verifiable(&registry, &request, std::slice::from_ref(asked)).unwrap(),
+            std::slice::from_ref(&first.name)
+        );
+        let refused = verifiable(&registry, &request, std::slice::from_ref(&other)).unwrap_err();
+        assert!(refused
+            .to_string()
+            .starts_with(&format!("{other} was not measured")));
+        assert!(verifiable(&registry, &request, &["no-such-hash".into()]).is_err());
+    }
 }

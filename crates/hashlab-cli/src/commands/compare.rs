@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use hashlab_bench::comparison::describe;
-use hashlab_bench::comparison::{self, Options};
+use hashlab_bench::comparison::{self, labels, Options};
 use hashlab_bench::report::Report;
 use hashlab_bench::results::SCHEMA_VERSION;
 
@@ -15,7 +15,7 @@ use hashlab_history::RunId;
 
 use crate::cli::{CompareArgs, Format};
 use crate::failure::Failure;
-use crate::output::{render_document, render_json};
+use crate::output::print;
 use crate::shared::history::{database_path, open_existing};
 
 /// Reads a `hashlab bench --json` file; every problem is one line naming it.
@@ -37,12 +37,6 @@ fn read_results(path: &Path) -> Result<Report, Failure> {
     hashlab_bench::usable::check_usable(&report)
         .map_err(|e| Failure::Runtime(format!("{name}: {e}")))?;
     Ok(report)
-}
-
-fn file_label(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// What to compare: the inputs, read (at least two must be named), and the
@@ -72,10 +66,13 @@ fn request(args: &CompareArgs) -> Result<(Vec<(String, Report)>, Options), Failu
     Ok((loaded, options))
 }
 
+/// The files, then the saved runs, each labelled: a file by its name (its
+/// path where another input has that name), a run as `run ID`.
 fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
+    let runs: Vec<String> = args.runs.iter().map(|id| format!("run {id}")).collect();
     let mut out = Vec::new();
-    for path in &args.files {
-        out.push((file_label(path), read_results(path)?));
+    for (path, label) in args.files.iter().zip(labels(&args.files, &runs)) {
+        out.push((label, read_results(path)?));
     }
     if !args.runs.is_empty() {
         let history = open_existing(&args.db)?.ok_or_else(|| {
@@ -86,18 +83,11 @@ fn inputs(args: &CompareArgs) -> Result<Vec<(String, Report)>, Failure> {
                     .unwrap_or_default()
             ))
         })?;
-        for &id in &args.runs {
+        for (&id, label) in args.runs.iter().zip(runs) {
             let report = history
                 .load(RunId(id))
                 .map_err(|e| Failure::Runtime(e.to_string()))?;
-            out.push((format!("run {id}"), report));
-        }
-    }
-    // Two files of one name elsewhere: tell them apart by path.
-    let labels: Vec<String> = out.iter().map(|(l, _)| l.clone()).collect();
-    for (i, (label, _)) in out.iter_mut().enumerate() {
-        if labels.iter().filter(|l| *l == label).count() > 1 && i < args.files.len() {
-            *label = args.files[i].display().to_string();
+            out.push((label, report));
         }
     }
     Ok(out)
@@ -107,11 +97,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let (loaded, options) = request(args)?;
     let refs: Vec<(String, &Report)> = loaded.iter().map(|(l, r)| (l.clone(), r)).collect();
     let result = comparison::compare(&refs, &options);
-    let format = args.format.chosen().unwrap_or(Format::Table);
-    let out = match format {
-        Format::Json => render_json(&result)?,
-        _ => render_document(&describe::document(&result), format, false)?,
-    };
-    crate::stdio::write_out(&out)?;
-    Ok(ExitCode::SUCCESS)
+    print(
+        &result,
+        args.format.chosen().unwrap_or(Format::Table),
+        describe::document,
+    )
 }

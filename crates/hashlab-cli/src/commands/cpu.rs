@@ -11,7 +11,7 @@ use hashlab_bench::machine::{cpu_report, document};
 
 use crate::cli::{CpuArgs, Format};
 use crate::failure::Failure;
-use crate::output::{render_document, render_json};
+use crate::output::print;
 
 /// The time `--clock-ms` gives the clock measurement, bounded by the library.
 fn request(args: &CpuArgs) -> Result<Duration, Failure> {
@@ -25,10 +25,9 @@ pub fn run(args: &CpuArgs) -> Result<ExitCode, Failure> {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let report = cpu_report(&registry, budget, command_line);
-    let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&report)?,
-        format => render_document(&document(&report), format, false)?,
-    };
-    crate::stdio::write_out(&out)?;
-    Ok(ExitCode::SUCCESS)
+    print(
+        &report,
+        args.format.chosen().unwrap_or(Format::Table),
+        document,
+    )
 }

@@ -11,7 +11,7 @@ use hashlab_judge::Availability;
 
 use crate::cli::{EcosystemArgs, Format};
 use crate::failure::Failure;
-use crate::output::{render_document, render_json};
+use crate::output::print;
 
 /// The probes' options: this process's PATH and the `--timeout` asked for.
 fn request(args: &EcosystemArgs) -> Result<ProbeOptions, Failure> {
@@ -32,10 +32,9 @@ pub fn run(args: &EcosystemArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
     let table = Availability::builtin();
     let report = probe(&options, &registry, &table);
-    let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&report)?,
-        format => render_document(&document(&report, &registry, args.timeout), format, false)?,
-    };
-    crate::stdio::write_out(&out)?;
-    Ok(ExitCode::SUCCESS)
+    print(
+        &report,
+        args.format.chosen().unwrap_or(Format::Table),
+        |r| document(r, &registry, args.timeout),
+    )
 }

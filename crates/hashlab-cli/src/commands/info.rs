@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cli::{Format, InfoArgs};
 use crate::failure::Failure;
-use crate::output::{render_document, render_json};
+use crate::output::print;
 use crate::shared::file_label;
 
 /// The algorithm asked for must be one the registry knows (any alias).
@@ -51,15 +51,13 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, Failure> {
     )
     .map_err(Failure::Runtime)?;
     let quality = quality(&page.algorithm);
-    let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(&WithQuality {
-            page: &page,
-            quality: &quality,
-        })?,
-        format => render_document(&document(&page, &quality, &HINTS), format, false)?,
+    let shown = WithQuality {
+        page: &page,
+        quality: &quality,
     };
-    crate::stdio::write_out(&out)?;
-    Ok(ExitCode::SUCCESS)
+    print(&shown, args.format.chosen().unwrap_or(Format::Table), |s| {
+        document(s.page, s.quality, &HINTS)
+    })
 }
 
 const HINTS: Hints = Hints {

@@ -13,7 +13,7 @@ use hashlab_bench::report::Report;
 use hashlab_bench::sizes::{parse_size, size_label};
 use hashlab_judge::pages::pick::{document, Hints};
 use hashlab_judge::pick::{
-    candidates, quick_bench, quick_bench_request, rank, Candidates, Knowledge, Pick, PickRequest,
+    candidates, check_quick_bench, quick_bench, rank, Candidates, Knowledge, Pick, PickRequest,
     SpeedOrigin, Speeds, Use,
 };
 use hashlab_judge::pick_like::{like_request, rank_like};
@@ -22,7 +22,7 @@ use hashlab_judge::{Availability, Facts};
 
 use crate::cli::{Format, PickArgs, PickUse};
 use crate::failure::Failure;
-use crate::output::{render_document, render_json};
+use crate::output::print;
 use crate::shared::file_label;
 
 fn use_of(u: PickUse) -> Use {
@@ -58,9 +58,13 @@ fn request(args: &PickArgs, know: Knowledge) -> Result<(PickRequest, Candidates)
     let found =
         candidates(&request, know).map_err(|e| Failure::Usage(format!("--interop: {e}")))?;
     if args.like.is_none() && args.results.is_none() && !found.names.is_empty() {
-        quick_bench_request(&found.names, request.size(), request.use_, &[])
-            .validate(know.registry)
-            .map_err(|e| Failure::Usage(format!("--size: {e}")))?;
+        // Its inputs too: whether this machine's memory holds them.
+        check_quick_bench(know.registry, &found.names, request.size(), request.use_).map_err(
+            |e| match e {
+                MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
+                MeasureError::Failed(message) => Failure::Runtime(message),
+            },
+        )?;
     }
     Ok((request, found))
 }
@@ -154,27 +158,19 @@ fn measure_here(
         &stop,
         &mut |_| {},
     )
-    .map_err(|e| match e {
-        // The request was checked before; what is left is this machine's
-        // memory, known when the inputs are allocated.
-        MeasureError::Request(e) => Failure::Usage(format!("--size: {e}")),
-        MeasureError::Failed(message) => Failure::Runtime(message),
-    })
+    // The request and its inputs were checked with the request: memory
+    // taken since is this machine's, not the arguments' fault.
+    .map_err(|e| Failure::Runtime(e.to_string()))
 }
 
 fn render(args: &PickArgs, pick: &Pick) -> Result<ExitCode, Failure> {
-    let out = match args.format.chosen().unwrap_or(Format::Table) {
-        Format::Json => render_json(pick)?,
-        format => {
-            let hints = Hints {
-                title: &format!("pick --for {}", pick.use_.name()),
-                rest: "--format json lists them",
-            };
-            render_document(&document(pick, &hints), format, false)?
-        }
+    let hints = Hints {
+        title: &format!("pick --for {}", pick.use_.name()),
+        rest: "--format json lists them",
     };
-    crate::stdio::write_out(&out)?;
-    Ok(ExitCode::SUCCESS)
+    print(pick, args.format.chosen().unwrap_or(Format::Table), |p| {
+        document(p, &hints)
+    })
 }
 
 fn nothing_left(

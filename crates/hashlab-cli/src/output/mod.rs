@@ -4,28 +4,23 @@
 
 mod json;
 
+use std::process::ExitCode;
+
 use hashlab_table::{csv, markdown, text, Document, Table};
 use serde::Serialize;
 
-use crate::cli::Format;
-use crate::failure::Failure;
-
-pub use hashlab_table::printable;
-
-/// A row type that every format can print.
+/// A row type of the CLI's own (`sum`'s and `audit`'s, whose rows are not
+/// yet their libraries'); a library's rows implement `hashlab_table::Tabular`
+/// and go through [`render_rows`].
 pub trait Tabular: Serialize {
     fn headers() -> &'static [&'static str];
     fn cells(&self) -> Vec<String>;
 }
 
-/// The table of `rows`, under `title` (may be empty).
-pub fn table_of<T: Tabular>(title: &str, rows: &[T]) -> Table {
-    Table::of_text(
-        title,
-        T::headers(),
-        rows.iter().map(Tabular::cells).collect(),
-    )
-}
+use crate::cli::Format;
+use crate::failure::Failure;
+
+pub use hashlab_table::printable;
 
 /// A document in a human or spreadsheet format; `colour` marks each column's
 /// best cell on a terminal. JSON callers serialize their own structure.
@@ -47,10 +42,37 @@ pub fn render_document(
 }
 
 pub fn render<T: Tabular>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure> {
+    let table = || Table::of_text("", T::headers(), rows.iter().map(T::cells).collect());
     match format {
         Format::Json => json::render(rows),
-        _ => render_document(&Document::table(table_of("", rows)), format, false),
+        _ => render_document(&Document::table(table()), format, false),
     }
+}
+
+/// A library's rows: their serde form as JSON, else their table.
+pub fn render_rows<T>(rows: &[T], format: Format) -> Result<Vec<u8>, Failure>
+where
+    T: hashlab_table::Tabular + Serialize,
+{
+    match format {
+        Format::Json => json::render(rows),
+        _ => render_document(&Document::table(Table::of_rows("", rows)), format, false),
+    }
+}
+
+/// A command's result on standard output: its serde form as JSON, else its
+/// `document` in the human or spreadsheet `format`.
+pub fn print<T: Serialize>(
+    value: &T,
+    format: Format,
+    document: impl FnOnce(&T) -> Document,
+) -> Result<ExitCode, Failure> {
+    let out = match format {
+        Format::Json => json::render(value)?,
+        format => render_document(&document(value), format, false)?,
+    };
+    crate::stdio::write_out(&out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One JSON document, for commands whose output is not a single list of rows.

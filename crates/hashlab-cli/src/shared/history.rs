@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use hashlab_bench::regression;
 use hashlab_bench::report::Report;
-use hashlab_history::{History, Machine};
+use hashlab_history::{since_last, History, SinceLast};
 
 use crate::cli::DbArgs;
 use crate::failure::Failure;
@@ -102,30 +102,19 @@ fn regressed_since_last(
     min_effect: f64,
     not_saved: &str,
 ) -> Result<bool, Failure> {
-    let machine = Machine::of(report);
-    let last = history
-        .last_on_machine(&machine)
-        .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?;
-    let Some((summary, before)) = last else {
-        errln!(
-            "hashlab: {}: no earlier run on this machine ({}{}) to check against",
-            history.path().display(),
-            machine.cpu_model,
-            if machine.cpu_mask.is_empty() {
-                String::new()
-            } else {
-                format!(", mask {}", machine.cpu_mask.join(","))
-            }
-        );
-        return Ok(false);
-    };
-    let check = regression::check(&before, report, min_effect);
-    let against = format!(
-        "run {} ({}, hashlab {})",
-        summary.id,
-        crate::output::printable(&summary.date),
-        crate::output::printable(&summary.version)
-    );
-    crate::stdio::write_err(&regression::describe(&check, &against));
-    Ok(check.regressed())
+    match since_last(history, report, min_effect)
+        .map_err(|e| Failure::Runtime(format!("{e}{not_saved}")))?
+    {
+        SinceLast::NoEarlierRun(machine) => {
+            errln!(
+                "hashlab: {}: no earlier run on this machine ({machine}) to check against",
+                history.path().display()
+            );
+            Ok(false)
+        }
+        SinceLast::Checked { against, check } => {
+            crate::stdio::write_err(&regression::describe(&check, &against));
+            Ok(check.regressed())
+        }
+    }
 }

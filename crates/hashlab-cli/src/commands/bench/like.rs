@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_bench::like::{like, tables, verify, LikeError, LikeReport};
+use hashlab_bench::like::{like, tables, verify, LikeReport};
 
 use super::request::like_request;
 use crate::cli::{BenchArgs, Format};
@@ -34,13 +34,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, Failure> {
         } else {
             asked
         };
-        report.verified = verify(&registry, &request, &report, &names, args.verify_cold).map_err(
-            |e| match e {
-                // A name that was not measured, known only now.
-                LikeError::Algorithm(why) => Failure::Usage(format!("--verify: {why}")),
-                other => Failure::Runtime(other.to_string()),
-            },
-        )?;
+        // The names were checked with the request.
+        report.verified = verify(&registry, &request, &report, &names, args.verify_cold)
+            .map_err(|e| Failure::Runtime(e.to_string()))?;
     }
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let render = |format: Format, colour: bool| {

@@ -3,17 +3,17 @@
 //! mask needs; for `bench --like`, the like request and the algorithms to
 //! verify. Every usage error of the command comes from here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use hashlab::Registry;
-use hashlab_bench::like::{algorithms_for, LikeError, LikeRequest};
-use hashlab_bench::limits::{time_budget, MAX_THREADS};
+use hashlab_bench::like::{algorithms_for, parse_workers, verifiable, LikeError, LikeRequest};
+use hashlab_bench::limits::time_budget;
 use hashlab_bench::mask;
 use hashlab_bench::plan::Plan;
 use hashlab_bench::report::{pairs_for, plan_for, Request};
 use hashlab_bench::runtimes::{Runtime, RuntimeOptions};
-use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
+use hashlab_bench::selection::{parse_threads, Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes};
 use hashlab_bench::words::{WordList, WordListError};
 
@@ -83,7 +83,7 @@ fn library_request(args: &BenchArgs, registry: &Registry) -> Result<Request, Fai
         budget.max_time = time_budget(seconds).map_err(request_error)?;
     }
     let file = (args.file.as_deref())
-        .map(|path| file_target(path, args.cold))
+        .map(|path| FileTarget::open(path, args.cold).map_err(|e| usage(format!("--file: {e}"))))
         .transpose()?;
     let table = args.table.as_deref().map(word_table).transpose()?;
     let request = Request {
@@ -91,7 +91,8 @@ fn library_request(args: &BenchArgs, registry: &Registry) -> Result<Request, Fai
             algorithms: algorithms(args),
             backends: backends(args),
             sizes,
-            threads: thread_counts(&args.threads)?,
+            threads: parse_threads(&args.threads, cores())
+                .map_err(|e| usage(format!("--threads: {e}")))?,
             latency: args.latency,
             keys: args.keys,
             also: vec![baseline],
@@ -118,6 +119,10 @@ fn library_request(args: &BenchArgs, registry: &Registry) -> Result<Request, Fai
     };
     request.validate(registry).map_err(request_error)?;
     Ok(request)
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn usage(message: String) -> Failure {
@@ -165,26 +170,6 @@ fn backends(args: &BenchArgs) -> Backends {
     }
 }
 
-/// `--file PATH`: a regular file, readable and not empty.
-fn file_target(path: &Path, cold: bool) -> Result<FileTarget, Failure> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| usage(format!("--file: {shown}: {}", io_message(&e))))?;
-    if !meta.is_file() {
-        return Err(usage(format!("--file: {shown}: not a regular file")));
-    }
-    std::fs::File::open(path).map_err(|e| usage(format!("--file: {shown}: {}", io_message(&e))))?;
-    if meta.len() == 0 {
-        return Err(usage(format!("--file: {shown}: the file is empty")));
-    }
-    Ok(FileTarget {
-        path: PathBuf::from(path),
-        size: usize::try_from(meta.len())
-            .map_err(|_| usage(format!("--file: {shown}: too large to address")))?,
-        cold,
-    })
-}
-
 /// `--table PATH`: the word list a hash table is filled from.
 fn word_table(path: &Path) -> Result<WordList, Failure> {
     WordList::read(path).map_err(|e| match e {
@@ -195,29 +180,6 @@ fn word_table(path: &Path) -> Result<WordList, Failure> {
         )),
         other => usage(format!("--table: {other}")),
     })
-}
-
-fn thread_counts(text: &str) -> Result<Vec<usize>, Failure> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut counts = vec![1];
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let n = if part.eq_ignore_ascii_case("all") {
-            cores
-        } else {
-            part.parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_THREADS).contains(n))
-                .ok_or_else(|| {
-                    usage(format!(
-                        "--threads: '{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')"
-                    ))
-                })?
-        };
-        if !counts.contains(&n) {
-            counts.push(n);
-        }
-    }
-    Ok(counts)
 }
 
 /// `--runtime-timeout`: a positive number of seconds, at most an hour.
@@ -257,48 +219,31 @@ pub(crate) fn like_request(
         request.budget = Duration::from_secs(8);
     }
     if let Some(text) = &args.workers {
-        request.workers = workers(text)?;
+        request.workers = parse_workers(text).map_err(|e| usage(format!("--workers: {e}")))?;
     }
     request.algorithms = algorithms_for(registry, &request).map_err(|e| match e {
         LikeError::Algorithm(why) => usage(format!("-a: {why}")),
         other => Failure::Runtime(other.to_string()),
     })?;
+    // A name to verify must be one the run measures, known before it runs.
     let verify = args
         .verify
         .as_deref()
-        .map(|asked| verify_names(registry, asked))
+        .map(|asked| verify_names(registry, &request, asked))
         .transpose()?;
     Ok((request, verify))
 }
 
-fn workers(text: &str) -> Result<Vec<usize>, Failure> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.parse::<usize>()
-                .ok()
-                .filter(|n| (1..=1_000_000).contains(n))
-                .ok_or_else(|| {
-                    usage(format!(
-                        "--workers: '{p}' is not a worker count (1 to 1000000)"
-                    ))
-                })
-        })
-        .collect()
-}
-
-/// `--verify [NAMES]`: the names, each known (whether it was measured is
-/// told once it is); empty when none are named.
-fn verify_names(registry: &Registry, asked: &str) -> Result<Vec<String>, Failure> {
+/// `--verify [NAMES]`: the names, each one the run measures; empty when
+/// none are named (the fastest few, known once measured).
+fn verify_names(
+    registry: &Registry,
+    request: &LikeRequest,
+    asked: &str,
+) -> Result<Vec<String>, Failure> {
     if asked.is_empty() {
         return Ok(Vec::new());
     }
     let names: Vec<String> = asked.split(',').map(|s| s.trim().to_string()).collect();
-    for name in &names {
-        registry
-            .algorithm(name)
-            .map_err(|e| usage(format!("--verify: {e}")))?;
-    }
-    Ok(names)
+    verifiable(registry, request, &names).map_err(|e| usage(format!("--verify: {e}")))
 }

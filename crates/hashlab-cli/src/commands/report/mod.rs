@@ -1,13 +1,13 @@
 //! `hashlab report`: read results (or run the bench), write the page or one
 //! chart. The page and charts are made in hashlab-report.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 mod request;
 
 use hashlab::Registry;
-use hashlab_report::{chart_svg, parse_results, report_page, Input, Options, ReportError};
+use hashlab_report::{chart_svg, read_inputs, report_page, Input, Options, ReportError};
 
 pub(crate) use request::bench_request;
 use request::request;
@@ -16,41 +16,9 @@ use crate::cli::ReportArgs;
 use crate::failure::Failure;
 use crate::shared::bench_run::measure_with_progress;
 
-/// A label per input: the file name without `.json`, or the whole path where
-/// two inputs share a name.
-fn labels(paths: &[PathBuf]) -> Vec<String> {
-    let stem = |p: &PathBuf| {
-        p.file_stem()
-            .map_or_else(|| p.display().to_string(), |s| s.to_string_lossy().into())
-    };
-    let stems: Vec<String> = paths.iter().map(stem).collect();
-    paths
-        .iter()
-        .zip(&stems)
-        .map(|(p, s)| {
-            if stems.iter().filter(|t| *t == s).count() > 1 {
-                p.display().to_string()
-            } else {
-                s.clone()
-            }
-        })
-        .collect()
-}
-
-fn read_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
-    paths
-        .iter()
-        .zip(labels(paths))
-        .map(|(path, label)| {
-            let bytes = hashlab_integrity::bounded::read_json(path)
-                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
-            let report = parse_results(&bytes)
-                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
-            hashlab_bench::usable::check_usable(&report)
-                .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
-            Ok(Input { label, report })
-        })
-        .collect()
+/// A file's bytes, read with the bounds every file a user names is read with.
+pub(super) fn read(path: &Path) -> Result<Vec<u8>, String> {
+    hashlab_integrity::bounded::read_json(path).map_err(|e| e.to_string())
 }
 
 pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
@@ -70,7 +38,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
             report,
         }]
     } else {
-        read_inputs(&args.inputs)?
+        read_inputs(&args.inputs, read).map_err(Failure::Runtime)?
     };
     let options = Options {
         registry: &registry,

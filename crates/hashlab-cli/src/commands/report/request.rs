@@ -3,7 +3,7 @@
 //! a `bench --like` report, which is a page of its own (the shape's histogram
 //! and the projected time per algorithm) made in hashlab-report.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hashlab::Registry;
 use hashlab_bench::like::LikeReport;
@@ -12,7 +12,7 @@ use hashlab_bench::plan::Plan;
 use hashlab_bench::report::{plan_for, Request};
 use hashlab_bench::selection::Algorithms;
 use hashlab_bench::sizes::parse_size;
-use hashlab_report::{parse_like, ChartKind};
+use hashlab_report::{like_among, ChartKind};
 
 use crate::cli::{ChartChoice, ReportArgs, ReportFormat};
 use crate::failure::Failure;
@@ -116,14 +116,7 @@ fn chart_kind(choice: ChartChoice) -> ChartKind {
 /// The like report among `paths`, if one is: it is shown alone, so another
 /// input beside it, or `--chart`, is a usage error naming the file.
 fn like_input(paths: &[PathBuf], chart: bool) -> Result<Option<LikeReport>, Failure> {
-    let mut found = None;
-    for path in paths {
-        if let Some(report) = read_like(path)? {
-            found = Some((path, report));
-            break;
-        }
-    }
-    let Some((path, report)) = found else {
+    let Some((path, report)) = like_among(paths, super::read).map_err(Failure::Runtime)? else {
         return Ok(None);
     };
     if paths.len() > 1 {
@@ -140,10 +133,4 @@ fn like_input(paths: &[PathBuf], chart: bool) -> Result<Option<LikeReport>, Fail
         )));
     }
     Ok(Some(report))
-}
-
-fn read_like(path: &Path) -> Result<Option<LikeReport>, Failure> {
-    let bytes = hashlab_integrity::bounded::read_json(path)
-        .map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))?;
-    parse_like(&bytes).map_err(|e| Failure::Runtime(format!("{}: {e}", path.display())))
 }
