@@ -33,11 +33,16 @@ pub use audit::{
     audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
     RemoteHash,
 };
+pub use audit::{verdict_words, AuditCounts, AuditRow, ManifestAudit, RowStatus};
 pub use bounded::{BoundedLines, LineError, TooLong, MAX_LINE_BYTES};
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
     algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
     ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
+};
+pub use check::{
+    manifest_shape, verdict_line, EntryCheckError, EntryChecker, EntryVerdict, ManifestShape,
+    ProblemCount,
 };
 pub use known::{
     load_set, load_set_from, DigestTable, Group, Hit, KnownBuilder, KnownError, KnownHash,
