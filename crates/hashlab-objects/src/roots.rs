@@ -26,6 +26,10 @@ pub fn default_reader() -> Result<ObjectReader, ClientError> {
     ObjectReader::new(Settings::default()).map_err(ClientError)
 }
 
+/// Takes each object's name (or an unlisted root's URL) and what reading
+/// it gave; failing stops the run.
+pub type Emit<'a, T, E> = &'a mut dyn FnMut(&str, Result<T, ObjectError>) -> Result<(), E>;
+
 /// A checker's opener for the object-store URLs a manifest names (other
 /// names it leaves to the checker): each object read into the hasher by a
 /// reader made at the first URL, so that a manifest of files starts no
@@ -68,7 +72,7 @@ pub fn hash_roots<E>(
     roots: &[String],
     make: &dyn Fn() -> Fanout,
     verify_etag: bool,
-    emit: &mut dyn FnMut(&str, Result<ObjectDigests, ObjectError>) -> Result<(), E>,
+    emit: Emit<'_, ObjectDigests, E>,
 ) -> Result<(), E> {
     for root in roots {
         let objects = match reader.list(root) {
@@ -92,7 +96,7 @@ pub fn recorded_roots<E>(
     reader: &ObjectReader,
     roots: &[String],
     algorithm: &str,
-    emit: &mut dyn FnMut(&str, Result<FileDigests, ObjectError>) -> Result<(), E>,
+    emit: Emit<'_, FileDigests, E>,
 ) -> Result<(), E> {
     for root in roots {
         let objects = match reader.list(root) {
