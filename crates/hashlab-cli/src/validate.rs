@@ -41,6 +41,7 @@ where
         }
         Command::Sum(args) => commands::sum::validate(registry, args),
         Command::Match(args) => commands::matching::validate(registry, args),
+        Command::Audit(args) => commands::audit::validate(registry, args),
         Command::Check(args) => {
             crate::shared::args::secret_params(registry, &args.secret).map(|_| ())
         }
@@ -57,7 +58,6 @@ where
         Command::List(_)
         | Command::Completions(_)
         | Command::Man(_)
-        | Command::Audit(_)
         | Command::Info(_)
         | Command::Ecosystem(_)
         | Command::Quality(_)
@@ -117,5 +117,70 @@ mod tests {
         assert!(check(&["bench", "--bogus"])
             .unwrap_err()
             .starts_with("usage: error:"));
+    }
+
+    /// `audit`'s refusals come from the step its run takes before reading:
+    /// the manifest named here does not exist, so a refusal that needed it
+    /// read could not be made, and arguments without fault pass.
+    #[test]
+    fn audit_is_refused_as_its_request_refuses_before_any_file_is_read() {
+        let absent = "no-such-manifest.sha256";
+        assert_eq!(check(&["audit", absent]), Ok(()));
+        assert_eq!(
+            check(&["audit", absent, "s3://b/p", "--verify-etag"]),
+            Ok(())
+        );
+        let report = ["--batch-report", "no-such-report.csv"];
+        assert_eq!(
+            check(&[&["audit", absent, "s3://b/p"][..], &report].concat()),
+            Ok(())
+        );
+        for (args, said) in [
+            (&["audit", absent, "-a", "nosuch"][..], "usage: -a: "),
+            (
+                &["audit", absent, "-j", "0"],
+                "usage: --jobs: must be at least 1",
+            ),
+            (
+                &["audit", absent, "-j", "1025"],
+                "usage: --jobs: 1025 is over",
+            ),
+            (&["audit", absent, "--download"], "usage: --download: only"),
+            (
+                &["audit", absent, "s3://b/p", "--update"],
+                "usage: --update: local",
+            ),
+            (
+                &["audit", absent, "--verify-etag"],
+                "usage: --verify-etag: no object-store",
+            ),
+            (
+                &["audit", ".", "s3://b/p", "--changed-only"],
+                "usage: --changed-only: a manifest's",
+            ),
+            (
+                &["audit", ".", "s3://b/p", "-a", "sha256"],
+                "usage: -a: a directory is compared",
+            ),
+            (
+                &["audit", ".", "d"],
+                "usage: .: a directory, not a manifest",
+            ),
+            (
+                &["audit", absent, "--batch-report", "r"],
+                "usage: --batch-report: give",
+            ),
+            (
+                &["audit", absent, "gs://b/p", "--batch-report", "r"],
+                "usage: gs://b/p: not an s3://",
+            ),
+            (
+                &["audit", absent, "s3://b", "--batch-report", "r", "-j", "2"],
+                "usage: --jobs: --batch-report",
+            ),
+        ] {
+            let err = check(args).unwrap_err();
+            assert!(err.starts_with(said), "{args:?}: {err}");
+        }
     }
 }

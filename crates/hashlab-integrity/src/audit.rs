@@ -17,6 +17,9 @@ use crate::read::ReadStrategy;
 use crate::recorded::{pairs, Recorded, MAX_ALGORITHMS, MAX_DIGEST_BYTES};
 use crate::walk::Input;
 
+mod rows;
+pub use rows::{verdict_words, AuditCounts, AuditRow, ManifestAudit, RowStatus};
+
 /// What an audit found; names as the manifest and the walk spell them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct AuditReport {

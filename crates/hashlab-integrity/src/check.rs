@@ -11,11 +11,17 @@ use hashlab::{Algorithm, Choice, HashParams, Hasher, OutputRule, Registry};
 use crate::ambiguity::{Lengths, Plan, Settlement};
 use crate::bounded::{BoundedLines, LineError};
 use crate::cancel::{is_interrupted, Cancel};
-use crate::manifest::{parse_record, parse_sfv_line, Entry, Framing, GnuReading, Line, TagHint};
+use crate::manifest::{
+    parse_record, parse_sfv_line, sfv_algorithm, Entry, Framing, GnuReading, Line, TagHint,
+};
 use crate::read::{hash_file, hash_reader, ReadBuffer, ReadStrategy};
 
 mod outcome;
+mod piecewise;
+mod words;
 pub use outcome::{CheckError, Outcome, Unsettled};
+pub use piecewise::{manifest_shape, EntryCheckError, EntryChecker, EntryVerdict, ManifestShape};
+pub use words::{verdict_line, ProblemCount};
 
 /// What the caller fixed for every line.
 #[derive(Debug, Clone, Default)]
@@ -81,6 +87,27 @@ pub struct ManifestHint {
     /// The algorithm the name suggests (see [`algorithm_from_manifest_name`]).
     pub algorithm: Option<String>,
     pub form: ManifestForm,
+}
+
+impl ManifestHint {
+    /// The catalog tag (`SHA256`) of the algorithm the manifest's lines are
+    /// expected in, which coreutils names in its warnings: the caller's
+    /// `chosen` one, else the one the name or the SFV form tells.
+    pub fn expected_tag(&self, registry: &Registry, chosen: Option<&Algorithm>) -> Option<String> {
+        if let Some(chosen) = chosen {
+            return Some(chosen.tag.clone());
+        }
+        let named = self
+            .algorithm
+            .as_ref()
+            .and_then(|h| registry.algorithm(h).ok());
+        let sfv = || {
+            (self.form == ManifestForm::Sfv)
+                .then(|| sfv_algorithm(registry))
+                .flatten()
+        };
+        named.or_else(sfv).map(|a| a.tag.clone())
+    }
 }
 
 /// What `name` says: the algorithm of `x.sha256` or `SHA256SUMS`, and the

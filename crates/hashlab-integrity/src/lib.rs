@@ -35,10 +35,12 @@ pub use audit::{
     audit, audit_with, is_url_name, records_size_or_time, AuditError, AuditReport, AuditScope,
     RemoteHash,
 };
+pub use audit::{verdict_words, AuditCounts, AuditRow, ManifestAudit, RowStatus};
 pub use cancel::{is_interrupted, Cancel, Interrupted};
 pub use check::{
-    algorithm_from_manifest_name, manifest_hint, CheckError, CheckOptions, Checker, LineResult,
-    ManifestForm, ManifestHint, Opener, Outcome, Summary, Unsettled,
+    algorithm_from_manifest_name, manifest_hint, manifest_shape, verdict_line, CheckError,
+    CheckOptions, Checker, EntryCheckError, EntryChecker, EntryVerdict, LineResult, ManifestForm,
+    ManifestHint, ManifestShape, Opener, Outcome, ProblemCount, Summary, Unsettled,
 };
 pub use inputs::{local_inputs, InputNames, InputRules, InputsError, Named, Segment, StoreDigest};
 pub use known::{

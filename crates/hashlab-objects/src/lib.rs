@@ -16,6 +16,7 @@
 //! names are URLs that `check` reads back and `audit` compares with a new
 //! listing. Prints nothing; holds no global state.
 
+mod audit;
 mod azure;
 pub mod batch_report;
 pub mod compare;
@@ -23,6 +24,8 @@ mod direct;
 mod etag;
 mod gcs;
 mod problem;
+mod roots;
+mod rows;
 mod s3;
 mod store;
 pub mod stored;
@@ -34,9 +37,7 @@ use std::time::SystemTime;
 
 use futures::{StreamExt, TryStreamExt};
 use hashlab::{Hasher, Registry};
-use hashlab_integrity::{
-    AuditError, AuditReport, Fanout, FileDigests, Input, Recorded, RemoteHash,
-};
+use hashlab_integrity::{Fanout, FileDigests};
 use object_store::path::Path as Key;
 use object_store::{GetOptions, GetRange, ObjectMeta, ObjectStore, ObjectStoreExt};
 
@@ -44,8 +45,11 @@ use etag::EtagCheck;
 use store::{Client, Direct};
 use stored::StoreRecord;
 
+pub use audit::{audit, AuditOptions, AuditOutcome};
 pub use etag::{EtagSummary, EtagVerdict};
 pub use problem::Problem;
+pub use roots::{default_reader, hash_roots, recorded_roots, url_opener, ClientError};
+pub use rows::{ReportAudit, ReportCounts, RowWords, StoreAudit, StoreCounts, REPORT_PROVES};
 pub use store::is_object_url;
 
 /// How objects are read.
@@ -788,83 +792,6 @@ fn info(name: String, meta: ObjectMeta, client: &Client) -> ObjectInfo {
         direct: client.direct.clone(),
         key: meta.location,
     }
-}
-
-/// How [`audit`] runs.
-#[derive(Debug, Clone, Default)]
-pub struct AuditOptions<'a> {
-    /// Local files hashed in parallel.
-    pub jobs: usize,
-    /// The manifest itself, when it lies in an audited directory.
-    pub skip: Option<&'a std::path::Path>,
-    /// Local files only: skip those whose size and time are as recorded.
-    pub changed_only: bool,
-    /// Judge each object's ETag against the MD5 of its content.
-    pub verify_etag: bool,
-    /// Keep every file's digests in the report (for a re-baseline).
-    pub keep_digests: bool,
-}
-
-/// What [`audit`] found.
-#[derive(Debug, Clone, Default)]
-pub struct AuditOutcome {
-    pub report: AuditReport,
-    /// With `verify_etag`: each object's name and verdict, in listing order.
-    pub etags: Vec<(String, EtagVerdict)>,
-}
-
-/// `hashlab audit` over local inputs (`tree`) and object-store prefixes
-/// (`roots`) at once: every object under the roots is listed and re-hashed,
-/// and the report says which recorded names matched, changed, went missing,
-/// are new or moved. A root that cannot be listed fails the audit (its
-/// objects would all look missing). `reader` may be None when `roots` is empty.
-pub fn audit(
-    reader: Option<&ObjectReader>,
-    registry: &Registry,
-    recorded: &[Recorded],
-    tree: &[Input],
-    roots: &[String],
-    options: &AuditOptions<'_>,
-) -> Result<AuditOutcome, AuditError> {
-    let mut etags = Vec::new();
-    let mut remote = |make: &(dyn Fn() -> Fanout + Sync)| {
-        let reader = reader.ok_or("object-store URLs given without a reader to read them")?;
-        let mut objects: Vec<ObjectInfo> = Vec::new();
-        for root in roots {
-            let listed = reader.list(root).map_err(|e| e.to_string())?;
-            objects.extend(listed);
-        }
-        // Roots that overlap list some objects twice.
-        let mut seen = std::collections::HashSet::new();
-        objects.retain(|o| seen.insert(o.name.clone()));
-        let mut out = Vec::with_capacity(objects.len());
-        reader
-            .hash::<()>(&objects, make, options.verify_etag, &mut |i, result| {
-                let result = result.map_err(|e| e.message).map(|d| {
-                    if let Some(verdict) = d.etag {
-                        etags.push((objects[i].name.clone(), verdict));
-                    }
-                    d.digests
-                });
-                out.push((objects[i].name.clone(), result));
-                Ok(())
-            })
-            .expect("the collector never stops the run");
-        Ok(out)
-    };
-    let report = hashlab_integrity::audit_with(
-        registry,
-        recorded,
-        tree,
-        options.jobs.max(1),
-        hashlab_integrity::AuditScope {
-            skip: options.skip,
-            changed_only: options.changed_only,
-            keep_digests: options.keep_digests,
-        },
-        (!roots.is_empty()).then_some(&mut remote as RemoteHash<'_>),
-    )?;
-    Ok(AuditOutcome { report, etags })
 }
 
 #[cfg(test)]

@@ -409,3 +409,19 @@ fn a_cancel_stops_the_check_mid_file() {
     assert!(matches!(result, Err(CheckError::Interrupted)), "{result:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_expected_tag_is_the_chosen_algorithms_else_the_names_else_sfvs() {
+    let r = Registry::default();
+    let blake3 = r.algorithm("blake3").unwrap();
+    let named = manifest_hint(&r, "SHA256SUMS");
+    assert_eq!(
+        named.expected_tag(&r, Some(blake3)),
+        Some(blake3.tag.clone())
+    );
+    assert_eq!(named.expected_tag(&r, None).as_deref(), Some("SHA256"));
+    let sfv = manifest_hint(&r, "files.sfv").expected_tag(&r, None);
+    assert_eq!(sfv, sfv_algorithm(&r).map(|a| a.tag.clone()));
+    assert!(sfv.is_some());
+    assert_eq!(manifest_hint(&r, "list.txt").expected_tag(&r, None), None);
+}

@@ -1,138 +1,94 @@
 //! `hashlab audit`: the arguments become one of three runs once
-//! (`request`): a manifest against its tree (here, with `--update` in
-//! `rebaseline`), a directory against a store (`store`), a manifest against
-//! a batch report (`report`). The library compares; these print.
+//! (`request`): a manifest against its tree (with `--update`, rewritten in
+//! `rebaseline`), a directory against a store, a manifest against a batch
+//! report. The libraries compare and word the rows; these print.
 
 mod rebaseline;
-mod report;
 mod request;
-mod rows;
-mod store;
 
 use std::process::ExitCode;
 
 use hashlab::Registry;
-use hashlab_integrity::{expand, AuditReport, ChangedPieces, PieceOnly, WalkOptions};
+use hashlab_integrity::AuditRow;
+use hashlab_objects::batch_report::compare_under;
+use hashlab_objects::compare::compare_tree;
 use hashlab_objects::{
-    audit as objects_audit, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict, ObjectReader,
-    Settings as ObjectSettings,
+    audit as objects_audit, default_reader, AuditOptions, AuditOutcome, EtagSummary, EtagVerdict,
+    ReportAudit, StoreAudit,
 };
 use serde::Serialize;
 
-use self::request::{audit_refusal, AuditRun, ManifestRun};
-use self::rows::{escape_row_names, human_name, json, marked, rows, with_ranges};
+use self::request::{audit_refusal, store_refusal, AuditRun, ManifestRun, ReportRun, StoreRun};
 use crate::cli::{AuditArgs, Format};
 use crate::failure::Failure;
-use crate::output::render;
+use crate::output::{render, render_json, Tabular};
 
-#[derive(Serialize)]
-struct AuditJson<'a> {
-    passed: bool,
-    counts: Counts,
-    #[serde(flatten)]
-    report: &'a AuditReport,
-    /// The manifest's lines that could not be read ("line 9: ..."), as warned on stderr.
-    manifest_problems: Vec<String>,
-    /// Where each changed file whose manifest entry has pieces changed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    changed_pieces: Vec<hashlab_integrity::ChangedPieces>,
-}
-
-#[derive(Serialize)]
-struct Counts {
-    matched: usize,
-    changed: usize,
-    missing: usize,
-    new: usize,
-    moved: usize,
-    unreadable: usize,
-    skipped: usize,
-    assumed: usize,
+impl Tabular for AuditRow {
+    fn headers() -> &'static [&'static str] {
+        &["status", "name", "detail"]
+    }
+    fn cells(&self) -> Vec<String> {
+        let status = self.status.as_str().to_string();
+        vec![status, self.name.clone(), self.detail.clone()]
+    }
 }
 
 pub fn run(args: &AuditArgs) -> Result<ExitCode, Failure> {
     let registry = Registry::default();
-    match request::request(&registry, args)? {
-        AuditRun::Report(run) => {
-            let report = args.batch_report.as_deref().expect("a report run has one");
-            report::run(args, report, run)
-        }
-        AuditRun::Store(run) => store::run(args, &args.manifest, run),
-        AuditRun::Manifest(run) => audit_manifest(&registry, args, run),
-    }
-}
-
-/// The manifest against its directories and prefixes, printed; then, with
-/// `--update`, rewritten to what was found.
-fn audit_manifest(
-    registry: &Registry,
-    args: &AuditArgs,
-    run: ManifestRun,
-) -> Result<ExitCode, Failure> {
-    let ManifestRun {
-        read,
-        local,
-        urls,
-        jobs,
-    } = run;
-    let mut recorded = read.entries;
-    let mut tree = expand(
-        &local,
-        &WalkOptions {
-            recursive: true,
-            ..Default::default()
-        },
-    );
-    let reader = object_reader(&urls)?;
-    let piece_only =
-        PieceOnly::take(&mut recorded, &mut tree).map_err(|e| Failure::Runtime(e.to_string()))?;
-    let options = AuditOptions {
-        jobs,
-        skip: Some(&args.manifest),
-        changed_only: args.changed_only,
-        verify_etag: args.verify_etag,
-        keep_digests: args.update,
+    let passed = match request::request(&registry, args)? {
+        AuditRun::Report(run) => audit_report(&registry, args, run)?,
+        AuditRun::Store(run) => audit_store(&registry, args, run)?,
+        AuditRun::Manifest(run) => audit_manifest(&registry, args, run)?,
     };
-    let shown = args.manifest.display().to_string();
-    let AuditOutcome { mut report, etags } =
-        objects_audit(reader.as_ref(), registry, &recorded, &tree, &urls, &options)
-            .map_err(|e| audit_refusal(&shown, e))?;
-    let changed_pieces = hashlab_integrity::audit_pieces(
-        registry,
-        &recorded,
-        piece_only,
-        jobs,
-        args.changed_only,
-        &mut report,
-    )
-    .map_err(|e| Failure::Runtime(e.to_string()))?;
-    let etags_passed = say_etags(args, &etags);
-    if args.changed_only {
-        errln!(
-            "hashlab: audit --changed-only: {} files with the recorded size and times were not re-hashed; bitrot changes none of them, so only a full audit finds it there",
-            report.assumed.len()
-        );
-    }
-    let problems = read.problems.iter().map(|p| p.to_string()).collect();
-    crate::stdio::write_out(&rendered(args, &report, problems, changed_pieces)?)?;
-    if args.update {
-        rebaseline::rebaseline(registry, args, &local, &report, jobs)?;
-    }
-    Ok(if report.passed() && etags_passed {
+    Ok(if passed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-/// A runtime and its threads only when there are objects to read.
-fn object_reader(urls: &[String]) -> Result<Option<ObjectReader>, Failure> {
-    if urls.is_empty() {
-        return Ok(None);
+/// Checks the arguments as `run` does before it reads any file.
+pub fn validate(registry: &Registry, args: &AuditArgs) -> Result<(), Failure> {
+    request::plan(registry, args).map(|_| ())
+}
+
+/// The manifest against its directories and prefixes, printed; then, with
+/// `--update`, rewritten to what was found. Whether it passed.
+fn audit_manifest(
+    registry: &Registry,
+    args: &AuditArgs,
+    run: ManifestRun,
+) -> Result<bool, Failure> {
+    let ManifestRun { read, places } = run;
+    // A runtime and its threads only when there are objects to read.
+    let reader = if places.urls.is_empty() {
+        None
+    } else {
+        Some(default_reader().map_err(|e| Failure::Runtime(e.to_string()))?)
+    };
+    let options = AuditOptions {
+        jobs: places.jobs,
+        skip: Some(&args.manifest),
+        changed_only: args.changed_only,
+        verify_etag: args.verify_etag,
+        keep_digests: args.update,
+    };
+    let (local, urls) = (&places.local, &places.urls);
+    let AuditOutcome { audit, etags } =
+        objects_audit(reader.as_ref(), registry, read, local, urls, &options)
+            .map_err(|e| audit_refusal(&args.manifest.display().to_string(), e))?;
+    let etags_passed = say_etags(args, &etags);
+    if args.changed_only {
+        errln!(
+            "hashlab: audit --changed-only: {} files with the recorded size and times were not re-hashed; bitrot changes none of them, so only a full audit finds it there",
+            audit.counts().assumed
+        );
     }
-    ObjectReader::new(ObjectSettings::default())
-        .map(Some)
-        .map_err(|e| Failure::Runtime(format!("object-store client: {e}")))
+    write(args, &audit, || audit.rows(), || audit.text())?;
+    if args.update {
+        rebaseline::rebaseline(registry, args, local, audit.report(), places.jobs)?;
+    }
+    Ok(audit.passed() && etags_passed)
 }
 
 /// Each object whose ETag did not match, and with `--verify-etag` the
@@ -151,98 +107,63 @@ fn say_etags(args: &AuditArgs, etags: &[(String, EtagVerdict)]) -> bool {
     summary.passed()
 }
 
-fn counts(report: &AuditReport) -> Counts {
-    Counts {
-        matched: report.matched.len(),
-        changed: report.changed.len(),
-        missing: report.missing.len(),
-        new: report.new.len(),
-        moved: report.moved.len(),
-        unreadable: report.unreadable.len(),
-        skipped: report.skipped.len(),
-        assumed: report.assumed.len(),
-    }
+/// `audit DIR s3://bucket/prefix`: a local tree against a store prefix,
+/// with no manifest; what the comparison proves on stderr.
+fn audit_store(registry: &Registry, args: &AuditArgs, run: StoreRun) -> Result<bool, Failure> {
+    let StoreRun { prefix, mode, jobs } = run;
+    let reader = default_reader().map_err(|e| Failure::Runtime(e.to_string()))?;
+    let dir = &args.manifest;
+    let found =
+        compare_tree(&reader, registry, dir, &prefix, &mode, jobs).map_err(store_refusal)?;
+    let audit = StoreAudit::new(&found, dir, &prefix, &mode);
+    write(
+        args,
+        &audit,
+        || audit.rows.clone(),
+        || {
+            errln!("hashlab: audit: {}", audit.proves);
+            audit.text()
+        },
+    )?;
+    Ok(audit.passed)
 }
 
-/// The report in the format asked for.
-fn rendered(
+/// `audit MANIFEST s3://bucket/prefix --batch-report REPORT`: a manifest
+/// against an S3 Batch Operations Compute checksum report; what a report
+/// proves on stderr.
+fn audit_report(registry: &Registry, args: &AuditArgs, run: ReportRun) -> Result<bool, Failure> {
+    let found = compare_under(&run.entries, &run.manifest.entries, &run.prefix, registry);
+    let report = args.batch_report.as_deref().expect("a report run has one");
+    let audit = ReportAudit::new(&found, &args.manifest, &run.prefix_url, report);
+    write(
+        args,
+        &audit,
+        || audit.rows.clone(),
+        || {
+            errln!("hashlab: audit: {}", audit.proves);
+            audit.text()
+        },
+    )?;
+    Ok(audit.passed)
+}
+
+/// An audit on stdout in the format asked for: its document as JSON, its
+/// rows as a table (names escaped for people, in every format but CSV),
+/// else its text.
+fn write<D: Serialize>(
     args: &AuditArgs,
-    report: &AuditReport,
-    manifest_problems: Vec<String>,
-    changed_pieces: Vec<ChangedPieces>,
-) -> Result<Vec<u8>, Failure> {
-    Ok(match args.format.chosen() {
-        Some(Format::Json) => json(&AuditJson {
-            passed: report.passed(),
-            counts: counts(report),
-            report,
-            manifest_problems,
-            changed_pieces,
-        })?,
+    document: &D,
+    rows: impl FnOnce() -> Vec<AuditRow>,
+    text: impl FnOnce() -> String,
+) -> Result<(), Failure> {
+    let bytes = match args.format.chosen() {
+        Some(Format::Json) => render_json(document)?,
+        Some(Format::Csv) => render(&rows(), Format::Csv)?,
         Some(format) => {
-            let mut rows = with_ranges(rows(report), &changed_pieces);
-            if format != Format::Csv {
-                escape_row_names(&mut rows);
-            }
+            let rows: Vec<AuditRow> = rows().into_iter().map(AuditRow::for_people).collect();
             render(&rows, format)?
         }
-        None => text(args, report, &changed_pieces).into_bytes(),
-    })
-}
-
-/// Like hashdeep: what differs, then one summary line; matches only count.
-fn text(args: &AuditArgs, report: &AuditReport, changed_pieces: &[ChangedPieces]) -> String {
-    let mut text = String::new();
-    for r in rows(report)
-        .into_iter()
-        .filter(|r| r.status != "matched" && r.status != "assumed")
-    {
-        let (name, escaped) = human_name(&r.name);
-        let (line, escaped) = match r.status {
-            "moved" => {
-                let (to, to_escaped) = human_name(&r.detail);
-                (format!("moved: {name} -> {to}\n"), escaped || to_escaped)
-            }
-            "unreadable" | "skipped" => (format!("{}: {name}: {}\n", r.status, r.detail), escaped),
-            status => (format!("{status}: {name}\n"), escaped),
-        };
-        text.push_str(&marked(line, escaped));
-        if r.status == "changed" {
-            if let Some(pieces) = changed_pieces.iter().find(|c| c.name == r.name) {
-                let line = format!("{name}: {}\n", pieces.comparison.describe());
-                text.push_str(&marked(line, escaped));
-            }
-        }
-    }
-    text.push_str(&summary(args, &counts(report), report.passed()));
-    text.push('\n');
-    text
-}
-
-/// `audit passed: 3 matched, ...`
-fn summary(args: &AuditArgs, counts: &Counts, passed: bool) -> String {
-    format!(
-        "{}: {} matched, {} changed, {} missing, {} new, {} moved, {} unreadable{}{}",
-        if passed {
-            "audit passed"
-        } else {
-            "audit FAILED"
-        },
-        counts.matched,
-        counts.changed,
-        counts.missing,
-        counts.new,
-        counts.moved,
-        counts.unreadable,
-        if counts.skipped > 0 {
-            format!(", {} skipped (not files audit reads)", counts.skipped)
-        } else {
-            String::new()
-        },
-        if args.changed_only {
-            format!(", {} assumed (not re-hashed)", counts.assumed)
-        } else {
-            String::new()
-        }
-    )
+        None => text().into_bytes(),
+    };
+    crate::stdio::write_out(&bytes)
 }

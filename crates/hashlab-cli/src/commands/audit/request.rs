@@ -4,7 +4,7 @@
 //! here, and so are the words for the ones only the library finds later
 //! (an algorithm or a prefix it refuses once it reads what they name).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hashlab::Registry;
 use hashlab_integrity::{
@@ -28,12 +28,27 @@ pub(super) enum AuditRun {
     Report(ReportRun),
 }
 
-pub(super) struct ManifestRun {
-    /// The manifest as read, its unreadable lines already said.
-    pub(super) read: Manifest,
+/// What the arguments ask for, checked without reading any file: the run
+/// but for the manifest and the report, which [`request`] reads.
+pub(super) enum Plan {
+    Manifest(Places),
+    Store(StoreRun),
+    /// The report's prefix, and as given.
+    Report(ReportPrefix, String),
+}
+
+/// The local directories and object-store prefixes a manifest is audited
+/// against.
+pub(super) struct Places {
     pub(super) local: Vec<PathBuf>,
     pub(super) urls: Vec<String>,
     pub(super) jobs: usize,
+}
+
+pub(super) struct ManifestRun {
+    /// The manifest as read, its unreadable lines already said.
+    pub(super) read: Manifest,
+    pub(super) places: Places,
 }
 
 pub(super) struct StoreRun {
@@ -49,8 +64,40 @@ pub(super) struct ReportRun {
     pub(super) prefix_url: String,
 }
 
-/// The run `audit`'s arguments ask for, every option checked against it.
+/// The run `audit`'s arguments ask for: every option checked ([`plan`])
+/// before the manifest (and report) are read, then what needs them read.
 pub(super) fn request(registry: &Registry, args: &AuditArgs) -> Result<AuditRun, Failure> {
+    Ok(match plan(registry, args)? {
+        Plan::Store(run) => AuditRun::Store(run),
+        Plan::Manifest(places) => {
+            let read = read_audit_manifest(registry, args)?;
+            if args.changed_only && !records_size_or_time(&read.entries) {
+                return Err(Failure::Usage(format!(
+                    "--changed-only: {} records no sizes or modification times (write it with `sum --format hashdeep` or `sum --json`)",
+                    args.manifest.display()
+                )));
+            }
+            AuditRun::Manifest(ManifestRun { read, places })
+        }
+        Plan::Report(prefix, prefix_url) => {
+            let manifest = read_audit_manifest(registry, args)?;
+            let report = args.batch_report.as_deref().expect("a report run has one");
+            let entries =
+                read_report(registry, report).map_err(|e| Failure::Runtime(e.to_string()))?;
+            AuditRun::Report(ReportRun {
+                manifest,
+                entries,
+                prefix,
+                prefix_url,
+            })
+        }
+    })
+}
+
+/// Every refusal of `audit`'s arguments that needs no file read (whether
+/// the first argument is a directory is asked, not read): what validation
+/// runs.
+pub(super) fn plan(registry: &Registry, args: &AuditArgs) -> Result<Plan, Failure> {
     if let Some(name) = &args.algorithm {
         registry
             .algorithm(name)
@@ -62,11 +109,11 @@ pub(super) fn request(registry: &Registry, args: &AuditArgs) -> Result<AuditRun,
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    if let Some(report) = &args.batch_report {
-        return report_request(registry, args, report).map(AuditRun::Report);
+    if args.batch_report.is_some() {
+        return report_plan(args);
     }
     if args.manifest.is_dir() {
-        return store_request(args, jobs).map(AuditRun::Store);
+        return store_request(args, jobs).map(Plan::Store);
     }
     if args.download {
         return Err(Failure::Usage(
@@ -74,21 +121,10 @@ pub(super) fn request(registry: &Registry, args: &AuditArgs) -> Result<AuditRun,
                 .into(),
         ));
     }
-    manifest_request(registry, args, jobs).map(AuditRun::Manifest)
+    places(args, jobs).map(Plan::Manifest)
 }
 
-fn manifest_request(
-    registry: &Registry,
-    args: &AuditArgs,
-    jobs: usize,
-) -> Result<ManifestRun, Failure> {
-    let read = read_audit_manifest(registry, args)?;
-    if args.changed_only && !records_size_or_time(&read.entries) {
-        return Err(Failure::Usage(format!(
-            "--changed-only: {} records no sizes or modification times (write it with `sum --format hashdeep` or `sum --json`)",
-            args.manifest.display()
-        )));
-    }
+fn places(args: &AuditArgs, jobs: usize) -> Result<Places, Failure> {
     let dirs = if args.dirs.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -110,12 +146,7 @@ fn manifest_request(
                 .into(),
         ));
     }
-    Ok(ManifestRun {
-        read,
-        local,
-        urls,
-        jobs,
-    })
+    Ok(Places { local, urls, jobs })
 }
 
 /// `audit DIR URL`: one prefix, none of a manifest's options, and `-a`
@@ -164,13 +195,8 @@ fn store_request(args: &AuditArgs, jobs: usize) -> Result<StoreRun, Failure> {
     })
 }
 
-/// `--batch-report`: one prefix, no option that reads, the manifest and the
-/// report read, the prefix an S3 one.
-fn report_request(
-    registry: &Registry,
-    args: &AuditArgs,
-    report: &Path,
-) -> Result<ReportRun, Failure> {
+/// `--batch-report`: one prefix, an S3 one, and no option that reads.
+fn report_plan(args: &AuditArgs) -> Result<Plan, Failure> {
     let prefix_url = match args.dirs.as_slice() {
         [url] => url.to_str().unwrap_or_default(),
         _ => {
@@ -192,15 +218,8 @@ fn report_request(
             )));
         }
     }
-    let manifest = read_audit_manifest(registry, args)?;
-    let entries = read_report(registry, report).map_err(|e| Failure::Runtime(e.to_string()))?;
     let prefix = ReportPrefix::parse(prefix_url).map_err(|e| Failure::Usage(e.to_string()))?;
-    Ok(ReportRun {
-        manifest,
-        entries,
-        prefix,
-        prefix_url: prefix_url.to_string(),
-    })
+    Ok(Plan::Report(prefix, prefix_url.to_string()))
 }
 
 /// The library's audit refusing what the manifest holds (more algorithms

@@ -2,9 +2,8 @@
 //! and what it says of a line it could not read or a file it could not
 //! open, in the words of the tool it speaks as.
 
-use hashlab_integrity::{LineResult, Outcome};
+use hashlab_integrity::{verdict_line, LineResult, Outcome};
 
-use super::words::{settled, verdict_line};
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::quote;
@@ -59,7 +58,7 @@ impl<'a> LineReporter<'a> {
             errln!(
                 "hashlab: {}: {}",
                 self.shown,
-                settled(settlement, r.line_number)
+                settlement.describe(r.line_number)
             );
         }
         let verdict = match &r.outcome {

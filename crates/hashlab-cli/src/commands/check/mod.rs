@@ -17,16 +17,14 @@ use std::sync::Arc;
 
 use hashlab::{Algorithm, HashParams, Hasher, Registry};
 use hashlab_integrity::{
-    manifest_hint, sfv_algorithm, CheckError, CheckOptions, Checker, Framing, ManifestForm,
-    ManifestHint, Opener, StandardInput, Summary,
+    manifest_hint, CheckError, CheckOptions, Checker, Framing, ManifestHint, Opener, StandardInput,
+    Summary,
 };
-use hashlab_objects::{
-    is_object_url, EtagSummary, EtagVerdict, ObjectReader, Settings as ObjectSettings,
-};
+use hashlab_objects::{is_object_url, url_opener, EtagSummary, EtagVerdict};
 
 use self::lines::LineReporter;
 use self::request::{manifest_refusal, CheckRun};
-use self::words::{problem_counts, warnings};
+use self::words::warnings;
 use crate::cli::CheckArgs;
 use crate::failure::{io_message, Failure};
 use crate::shared::{name_bytes, quote};
@@ -93,44 +91,29 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Reads the lines that name object-store URLs through hashlab-objects (a
-/// client made at the first such line) when `allow_remote`; without it such
-/// a line fails unread, and no client is made: the manifest may come from
-/// anyone, and a request to a store it names would carry the user's
-/// credentials. With `verify_etag`, each object's ETag is checked on the
-/// way (a multipart upload's against the MD5s of its parts).
+/// Reads the lines that name object-store URLs through hashlab-objects
+/// when `allow_remote`; without it such a line fails unread, and no client
+/// is made: the manifest may come from anyone, and a request to a store it
+/// names would carry the user's credentials. With `verify_etag`, each
+/// object's ETag is checked on the way (a multipart upload's against the
+/// MD5s of its parts).
 fn object_opener(allow_remote: bool, verify_etag: bool, etags: &mut EtagSummary) -> Opener<'_> {
-    let mut reader: Option<ObjectReader> = None;
-    Box::new(move |name: &[u8], hasher: &mut dyn Hasher| {
-        let url = std::str::from_utf8(name)
-            .ok()
-            .filter(|n| is_object_url(n))?;
-        if !allow_remote {
-            return Some(Err(io::Error::new(
+    if !allow_remote {
+        return Box::new(|name: &[u8], _: &mut dyn Hasher| {
+            std::str::from_utf8(name)
+                .ok()
+                .filter(|n| is_object_url(n))?;
+            Some(Err(io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 "an object-store URL; hashlab reads the URLs a manifest names only with --allow-remote",
-            )));
+            )))
+        });
+    }
+    url_opener(verify_etag, move |url, verdict| {
+        etags.add(&verdict);
+        if verdict != EtagVerdict::Matches {
+            errln!("hashlab: {url}: {}", verdict.describe());
         }
-        if reader.is_none() {
-            match ObjectReader::new(ObjectSettings::default()) {
-                Ok(made) => reader = Some(made),
-                Err(e) => return Some(Err(e)),
-            }
-        }
-        let reader = reader.as_ref()?;
-        let read = reader.read_into(url, verify_etag, &mut |chunk| hasher.update(chunk));
-        Some(match read {
-            Ok((bytes, verdict)) => {
-                if let Some(verdict) = verdict {
-                    etags.add(&verdict);
-                    if verdict != EtagVerdict::Matches {
-                        errln!("hashlab: {url}: {}", verdict.describe());
-                    }
-                }
-                Ok(bytes)
-            }
-            Err(e) => Err(e.to_io()),
-        })
     })
 }
 
@@ -159,7 +142,11 @@ fn check_one(
     if chosen.is_some() {
         hint.algorithm = None;
     }
-    let kind = expected_kind(registry, chosen, &hint);
+    // The algorithm coreutils names in --warn messages, as `SHA256 `.
+    let kind = hint
+        .expected_tag(registry, chosen.map(|a| a.as_ref()))
+        .map(|t| format!("{t} "))
+        .unwrap_or_default();
     let Some(reader) = open(manifest, from_stdin, voice, &shown) else {
         return Ok(false);
     };
@@ -184,30 +171,6 @@ fn check_one(
         }
     };
     summarize(args, voice, &shown, &summary)
-}
-
-/// The algorithm coreutils names in --warn messages: `-a`'s, else the one
-/// the manifest's name (or SFV form) tells, as `SHA256 `; empty if none.
-fn expected_kind(
-    registry: &Registry,
-    chosen: Option<&Arc<Algorithm>>,
-    hint: &ManifestHint,
-) -> String {
-    chosen
-        .map(|a| a.tag.clone())
-        .or_else(|| {
-            hint.algorithm
-                .as_ref()
-                .and_then(|h| registry.algorithm(h).ok())
-                .or_else(|| {
-                    (hint.form == ManifestForm::Sfv)
-                        .then(|| sfv_algorithm(registry))
-                        .flatten()
-                })
-                .map(|a| a.tag.clone())
-        })
-        .map(|t| format!("{t} "))
-        .unwrap_or_default()
 }
 
 /// The manifest opened, or `None` once the failure is said in the voice
@@ -258,10 +221,8 @@ fn summarize(
     } else if voice == FileErrors::Xxhsum && !args.status {
         // xxhsum's summary, on standard output.
         let mut said = String::new();
-        for (n, one, many) in problem_counts(summary) {
-            if n > 0 {
-                said.push_str(&format!("{n} {}\n", if n == 1 { one } else { many }));
-            }
+        for problem in summary.problems() {
+            said.push_str(&format!("{}\n", problem.words()));
         }
         crate::stdio::write_out(said.as_bytes())?;
     } else if voice == FileErrors::Rust {
