@@ -28,6 +28,28 @@ pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
 /// CPUs a thread can be pinned to are numbered below this (glibc's `CPU_SETSIZE`).
 pub const MAX_CPUS: usize = 1024;
 
+/// Thread counts as a list gives them (`2,4,all`; `all` is `cores`): one
+/// thread first, always, then each other count once, in order.
+pub fn parse_threads(text: &str, cores: usize) -> Result<Vec<usize>, String> {
+    let mut counts = vec![1];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let n = if part.eq_ignore_ascii_case("all") {
+            cores
+        } else {
+            part.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_THREADS).contains(n))
+                .ok_or_else(|| {
+                    format!("'{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')")
+                })?
+        };
+        if !counts.contains(&n) {
+            counts.push(n);
+        }
+    }
+    Ok(counts)
+}
+
 /// A request beyond a bound, or one this machine cannot hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
@@ -392,6 +414,14 @@ fn check_pin(cpu: usize) -> Result<(), RequestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_lists_start_at_one_and_name_each_count_once() {
+        assert_eq!(parse_threads("", 8).unwrap(), [1]);
+        assert_eq!(parse_threads("4, all,4,1", 8).unwrap(), [1, 4, 8]);
+        assert!(parse_threads("0", 8).unwrap_err().starts_with("'0' is not"));
+        assert!(parse_threads("2,x", 8).is_err());
+    }
     use crate::plan::Budget;
     use crate::selection::{Algorithms, Selection};
 

@@ -3,7 +3,6 @@
 
 use hashlab::{BackendStatus, Class, HashError, Registry};
 
-use crate::limits::MAX_THREADS;
 use crate::plan::{CellSpec, Mode, NULL_ALGORITHM, NULL_BACKEND};
 use crate::results::Excluded;
 
@@ -93,28 +92,6 @@ impl FileTarget {
             cold,
         })
     }
-}
-
-/// Thread counts as a list gives them (`2,4,all`; `all` is `cores`): one
-/// thread first, always, then each other count once, in order.
-pub fn parse_threads(text: &str, cores: usize) -> Result<Vec<usize>, String> {
-    let mut counts = vec![1];
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let n = if part.eq_ignore_ascii_case("all") {
-            cores
-        } else {
-            part.parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_THREADS).contains(n))
-                .ok_or_else(|| {
-                    format!("'{part}' is not a thread count (1 to {MAX_THREADS}, or 'all')")
-                })?
-        };
-        if !counts.contains(&n) {
-            counts.push(n);
-        }
-    }
-    Ok(counts)
 }
 
 /// One-stream parallel hashing only makes sense for messages this large.
@@ -285,14 +262,6 @@ pub fn cells(registry: &Registry, pairs: &[Pair], selection: &Selection) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thread_lists_start_at_one_and_name_each_count_once() {
-        assert_eq!(parse_threads("", 8).unwrap(), [1]);
-        assert_eq!(parse_threads("4, all,4,1", 8).unwrap(), [1, 4, 8]);
-        assert!(parse_threads("0", 8).unwrap_err().starts_with("'0' is not"));
-        assert!(parse_threads("2,x", 8).is_err());
-    }
 
     #[test]
     fn a_file_target_is_a_readable_file_with_bytes() {

@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use hashlab::Registry;
 use hashlab_bench::like::{algorithms_for, parse_workers, verifiable, LikeError, LikeRequest};
+use hashlab_bench::limits::parse_threads;
 use hashlab_bench::limits::time_budget;
 use hashlab_bench::mask;
 use hashlab_bench::plan::Plan;
 use hashlab_bench::report::{pairs_for, plan_for, Request};
 use hashlab_bench::runtimes::{Runtime, RuntimeOptions};
-use hashlab_bench::selection::{parse_threads, Algorithms, Backends, FileTarget, Selection};
+use hashlab_bench::selection::{Algorithms, Backends, FileTarget, Selection};
 use hashlab_bench::sizes::{parse_amount, parse_sizes};
 use hashlab_bench::words::{WordList, WordListError};
 

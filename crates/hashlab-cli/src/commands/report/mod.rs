@@ -10,16 +10,11 @@ use hashlab::Registry;
 use hashlab_report::{chart_svg, read_inputs, report_page, Input, Options, ReportError};
 
 pub(crate) use request::bench_request;
-use request::request;
+use request::{read, request};
 
 use crate::cli::ReportArgs;
 use crate::failure::Failure;
 use crate::shared::bench_run::measure_with_progress;
-
-/// A file's bytes, read with the bounds every file a user names is read with.
-pub(super) fn read(path: &Path) -> Result<Vec<u8>, String> {
-    hashlab_integrity::bounded::read_json(path).map_err(|e| e.to_string())
-}
 
 pub fn run(args: &ReportArgs) -> Result<ExitCode, Failure> {
     let asked = request(args)?;

@@ -3,7 +3,7 @@
 //! a `bench --like` report, which is a page of its own (the shape's histogram
 //! and the projected time per algorithm) made in hashlab-report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use hashlab::Registry;
 use hashlab_bench::like::LikeReport;
@@ -116,7 +116,7 @@ fn chart_kind(choice: ChartChoice) -> ChartKind {
 /// The like report among `paths`, if one is: it is shown alone, so another
 /// input beside it, or `--chart`, is a usage error naming the file.
 fn like_input(paths: &[PathBuf], chart: bool) -> Result<Option<LikeReport>, Failure> {
-    let Some((path, report)) = like_among(paths, super::read).map_err(Failure::Runtime)? else {
+    let Some((path, report)) = like_among(paths, read).map_err(Failure::Runtime)? else {
         return Ok(None);
     };
     if paths.len() > 1 {
@@ -133,4 +133,9 @@ fn like_input(paths: &[PathBuf], chart: bool) -> Result<Option<LikeReport>, Fail
         )));
     }
     Ok(Some(report))
+}
+
+/// A file's bytes, read with the bounds every file a user names is read with.
+pub(super) fn read(path: &Path) -> Result<Vec<u8>, String> {
+    hashlab_integrity::bounded::read_json(path).map_err(|e| e.to_string())
 }
