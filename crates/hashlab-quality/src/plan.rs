@@ -17,7 +17,7 @@ use crate::seed_keysets::{SeedKeys, SEED_KEY_LENGTHS};
 
 /// The tests of a run. Fields are public so a caller (and the tests of this
 /// crate) can run a reduced or enlarged battery through the same code.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Plan {
     /// `default`, `quick`, or a caller's own name.
     pub name: String,

@@ -150,31 +150,7 @@ fn xxh3_and_highwayhash_are_measured() {
 fn empty_plan() -> hashlab_quality::Plan {
     hashlab_quality::Plan {
         name: "test".into(),
-        avalanche: vec![],
-        bit_independence: vec![],
-        sparse: vec![],
-        cyclic: vec![],
-        cyclic_keys: 0,
-        differential: vec![],
-        table: vec![],
-        table_keys: 0,
-        zeroes: None,
-        two_bytes: vec![],
-        text: vec![],
-        permutation: vec![],
-        key_avalanche: vec![],
-        key_collisions: vec![],
-        seed_avalanche: vec![],
-        seed_bit_independence: vec![],
-        seed_collisions: vec![],
-        bad_seeds: None,
-        seed_zeroes: None,
-        seed_blocks: vec![],
-        seed_keys: vec![],
-        window: None,
-        moment_chi2: vec![],
-        prng: None,
-        long_neighbors: None,
+        ..hashlab_quality::Plan::default()
     }
 }
 

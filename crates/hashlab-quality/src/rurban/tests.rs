@@ -52,31 +52,7 @@ fn registry() -> Registry {
 fn empty() -> Plan {
     Plan {
         name: "rurban".into(),
-        avalanche: vec![],
-        bit_independence: vec![],
-        sparse: vec![],
-        cyclic: vec![],
-        cyclic_keys: 0,
-        differential: vec![],
-        table: vec![],
-        table_keys: 0,
-        zeroes: None,
-        two_bytes: vec![],
-        text: vec![],
-        permutation: vec![],
-        key_avalanche: vec![],
-        key_collisions: vec![],
-        seed_avalanche: vec![],
-        seed_bit_independence: vec![],
-        seed_collisions: vec![],
-        bad_seeds: None,
-        seed_zeroes: None,
-        seed_blocks: vec![],
-        seed_keys: vec![],
-        window: None,
-        moment_chi2: vec![],
-        prng: None,
-        long_neighbors: None,
+        ..Plan::default()
     }
 }
 
